@@ -1,0 +1,155 @@
+// Package policies describes what webhook providers do when they deliver and
+// retry: the schedule, the timeout, what counts as success, when the endpoint
+// is disabled, and how each request is shaped and signed.
+//
+// Policies are data. The built-in catalogue is embedded YAML (one file per
+// policy under catalogue/), and every entry carries the source of its numbers.
+// A schedule is a pure function of the attempt number; a Policy holds no state.
+package policies
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Policy is one provider's delivery behaviour, as loaded from the catalogue.
+type Policy struct {
+	// Name is the catalogue name, e.g. "stripe" or "shopify-2024".
+	Name string `yaml:"name"`
+	// Provider names the wire format: how requests are shaped and signed.
+	Provider string `yaml:"provider"`
+	// Summary is a one-line description of the schedule.
+	Summary string `yaml:"summary"`
+	// Schedule is the retry schedule as written in the catalogue.
+	Schedule ScheduleSpec `yaml:"schedule"`
+	// Retries, when set, is the default number of retries: the schedule is
+	// cut to Retries+1 attempts. Users may raise it up to the schedule's
+	// length (Twilio's rc setting).
+	Retries *int `yaml:"retries,omitempty"`
+	// Timeout is the whole time the provider waits for an answer.
+	Timeout Duration `yaml:"timeout"`
+	// ConnectTimeout, when set, bounds the TCP (and TLS) connect.
+	ConnectTimeout Duration `yaml:"connect_timeout,omitempty"`
+	// FollowRedirects is how many redirects the provider follows; 0 means a
+	// 3xx is a failed delivery.
+	FollowRedirects int `yaml:"follow_redirects,omitempty"`
+	// Disable is the rule by which the provider gives up on the endpoint.
+	Disable *DisableRule `yaml:"disable,omitempty"`
+	// ManualRedelivery is how long after an event a person can still resend it.
+	ManualRedelivery Duration `yaml:"manual_redelivery,omitempty"`
+	// Source says where the numbers come from.
+	Source string `yaml:"source"`
+	// Notes say what is assumed and where today's docs differ.
+	Notes string `yaml:"notes"`
+
+	delays []time.Duration
+}
+
+// DisableRule disables the endpoint after ConsecutiveFailures failed
+// attempts in a row (across all events), all within Within.
+type DisableRule struct {
+	ConsecutiveFailures int      `yaml:"consecutive_failures"`
+	Within              Duration `yaml:"within,omitempty"`
+}
+
+// ErrUnknownPolicy is returned, wrapped, by Lookup for a name not in the
+// catalogue.
+var ErrUnknownPolicy = errors.New("unknown provider")
+
+// ErrInvalidPolicy is returned, wrapped, for a policy that does not validate.
+var ErrInvalidPolicy = errors.New("invalid policy")
+
+// Init validates p and expands its schedule. Catalogue loading calls it; a
+// Policy built by hand must call it before use.
+func (p *Policy) Init() error {
+	var errs []error
+	if p.Name == "" {
+		errs = append(errs, errors.New("name is empty"))
+	}
+	if _, ok := wires[p.Provider]; !ok {
+		errs = append(errs, fmt.Errorf("provider %q has no wire format (valid: %s)", p.Provider, joinNames(WireNames())))
+	}
+	if p.Timeout <= 0 {
+		errs = append(errs, fmt.Errorf("timeout must be positive, got %s", p.Timeout))
+	}
+	if p.FollowRedirects < 0 || p.FollowRedirects > 10 {
+		errs = append(errs, fmt.Errorf("follow_redirects must be 0..10, got %d", p.FollowRedirects))
+	}
+	if p.Disable != nil && p.Disable.ConsecutiveFailures < 1 {
+		errs = append(errs, fmt.Errorf("disable.consecutive_failures must be at least 1, got %d", p.Disable.ConsecutiveFailures))
+	}
+	delays, err := p.Schedule.Expand()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if p.Retries != nil && err == nil {
+		if *p.Retries < 0 || *p.Retries > len(delays) {
+			errs = append(errs, fmt.Errorf("retries must be 0..%d for this schedule, got %d", len(delays), *p.Retries))
+		} else {
+			delays = delays[:*p.Retries]
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w %q: %w", ErrInvalidPolicy, p.Name, errors.Join(errs...))
+	}
+	p.delays = delays
+	return nil
+}
+
+// WithRetries returns a copy of p that makes n retries, up to the length of
+// its written schedule.
+func (p Policy) WithRetries(n int) (Policy, error) {
+	p.Retries = &n
+	p.delays = nil
+	if err := p.Init(); err != nil {
+		return Policy{}, err
+	}
+	return p, nil
+}
+
+// MaxAttempts is the number of attempts when every one fails.
+func (p *Policy) MaxAttempts() int { return len(p.delays) + 1 }
+
+// Delays returns the waits between attempts: element i is the wait after
+// attempt i+1 fails. The slice must not be modified.
+func (p *Policy) Delays() []time.Duration { return p.delays }
+
+// Delay returns the wait after attempt n (1-based) fails, and false when
+// attempt n was the last.
+func (p *Policy) Delay(n int) (time.Duration, bool) {
+	if n < 1 || n > len(p.delays) {
+		return 0, false
+	}
+	return p.delays[n-1], true
+}
+
+// Offset returns when attempt n (1-based) happens, measured from the first
+// attempt, if every earlier attempt failed.
+func (p *Policy) Offset(n int) time.Duration {
+	var t time.Duration
+	for i := 0; i < n-1 && i < len(p.delays); i++ {
+		t += p.delays[i]
+	}
+	return t
+}
+
+// Window is the span from the first to the last attempt when all fail: the
+// longest time the provider may keep delivering one event by itself.
+func (p *Policy) Window() time.Duration { return p.Offset(p.MaxAttempts()) }
+
+// MinDelay is the smallest wait between two attempts of one event, or -1
+// when the policy never retries. The engine's lookahead rests on it.
+func (p *Policy) MinDelay() time.Duration {
+	if len(p.delays) == 0 {
+		return -1
+	}
+	m := p.delays[0]
+	for _, d := range p.delays[1:] {
+		m = min(m, d)
+	}
+	return m
+}
+
+// Wire returns the wire format that shapes and signs this policy's requests.
+func (p *Policy) Wire() Wire { return wires[p.Provider] }

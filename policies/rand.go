@@ -1,0 +1,92 @@
+package policies
+
+import (
+	"encoding/hex"
+	"math"
+)
+
+// Rand is a tiny deterministic random source (SplitMix64). Every random
+// choice retrysim makes comes from a Rand keyed by the seed and by what the
+// choice is about (event, attempt, fault), never by scheduling order, so the
+// same seed gives the same run at any concurrency. The zero value is usable;
+// a Rand must not be shared between goroutines.
+type Rand struct{ state uint64 }
+
+// NewRand returns a Rand keyed by the given values, in order.
+func NewRand(keys ...uint64) Rand {
+	var r Rand
+	for _, k := range keys {
+		r.state ^= k
+		r.state = mix(r.state + 0x9e3779b97f4a7c15)
+	}
+	return r
+}
+
+// Key returns a Rand keyed like NewRand(seed, a, b) without allocating.
+func Key(seed, a, b uint64) Rand {
+	r := Rand{mix(seed + 0x9e3779b97f4a7c15)}
+	r.state = mix((r.state ^ a) + 0x9e3779b97f4a7c15)
+	r.state = mix((r.state ^ b) + 0x9e3779b97f4a7c15)
+	return r
+}
+
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Uint64 returns the next 64 random bits.
+func (r *Rand) Uint64() uint64 {
+	r.state += 0x9e3779b97f4a7c15
+	return mix(r.state)
+}
+
+// Float64 returns a number in [0, 1).
+func (r *Rand) Float64() float64 { return float64(r.Uint64()>>11) / (1 << 53) }
+
+// IntN returns a number in [0, n); n must be positive.
+func (r *Rand) IntN(n int) int { return int(r.Uint64() % uint64(n)) }
+
+// Norm returns a standard normal deviate (Box–Muller).
+func (r *Rand) Norm() float64 {
+	u := 1 - r.Float64()
+	v := r.Float64()
+	return math.Sqrt(-2*math.Log(u)) * math.Cos(2*math.Pi*v)
+}
+
+// Hex returns n random bytes as 2n lowercase hex digits.
+func (r *Rand) Hex(n int) string {
+	b := make([]byte, n)
+	r.fill(b)
+	return hex.EncodeToString(b)
+}
+
+// Alnum returns n characters from [0-9A-Za-z], as in Stripe's ids.
+func (r *Rand) Alnum(n int) string {
+	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = chars[r.IntN(len(chars))]
+	}
+	return string(b)
+}
+
+// UUID returns a version-4 UUID in its usual text form.
+func (r *Rand) UUID() string {
+	var b [16]byte
+	r.fill(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func (r *Rand) fill(b []byte) {
+	for i := 0; i < len(b); i += 8 {
+		v := r.Uint64()
+		for j := 0; j < 8 && i+j < len(b); j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package policies
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Event is one webhook event of the workload: the thing the provider tries to
+// deliver, perhaps many times.
+type Event struct {
+	// Seq is the event's index in the workload, from 0.
+	Seq int
+	// Seed keys every random detail of the event (ids, amounts).
+	Seed uint64
+	// ID is the provider's dedup id, identical on every attempt.
+	ID string
+	// Type is the provider's event type, e.g. "invoice.payment_succeeded".
+	Type string
+	// Created is the virtual time the event happened.
+	Created time.Time
+}
+
+// Delivery is one attempt to deliver an event, as the wire format needs it
+// to build and sign the request.
+type Delivery struct {
+	Event Event
+	// N is the attempt number, from 1.
+	N int
+	// Body is the payload, byte-identical on every attempt.
+	Body []byte
+	// URL is the target the request is sent to (Twilio signs it).
+	URL string
+	// Secret is the signing secret.
+	Secret string
+	// SignedAt is the wall-clock time put in signature timestamps.
+	SignedAt time.Time
+	// RetryReason says why the previous attempt failed, in Slack's words
+	// ("http_timeout", "http_error", ...); empty on the first attempt.
+	RetryReason string
+}
+
+// Wire is a provider's wire format: how a request for an event is shaped and
+// signed, and how a handler reads the dedup id and checks the signature.
+type Wire interface {
+	// Name is the provider name policies refer to.
+	Name() string
+	// DefaultEventType is the event type sent when the user names none.
+	DefaultEventType() string
+	// NewEvent fills ev.ID (and any other detail) from ev.Seed.
+	NewEvent(ev *Event)
+	// Body returns the payload for ev and its content type.
+	Body(ev Event) (body []byte, contentType string)
+	// Header sets the headers of one attempt, signature included, on h.
+	Header(h http.Header, d Delivery)
+	// DedupField says where a handler finds the dedup id, e.g.
+	// "X-GitHub-Delivery header".
+	DedupField() string
+	// DedupID reads the event's dedup id from a received request.
+	DedupID(h http.Header, body []byte) (string, error)
+	// Verify checks a received request's signature with secret, as a
+	// careful handler would at time now.
+	Verify(h http.Header, body []byte, url, secret string, now time.Time) error
+}
+
+// DemoSecret is the signing secret retrysim uses, and its demo handler
+// expects, when the user gives none.
+const DemoSecret = "whsec_cmV0cnlzaW0tZGVtby1zZWNyZXQ="
+
+// ErrBadSignature is returned, wrapped, by Wire.Verify for a request whose
+// signature does not check out.
+var ErrBadSignature = errors.New("signature verification failed")
+
+var wires = map[string]Wire{}
+
+// RegisterWire adds a wire format. Registering a name twice panics.
+func RegisterWire(w Wire) {
+	if _, dup := wires[w.Name()]; dup {
+		panic(fmt.Sprintf("policies: wire %q registered twice", w.Name()))
+	}
+	wires[w.Name()] = w
+}
+
+// WireFor returns the wire format registered under name.
+func WireFor(name string) (Wire, bool) {
+	w, ok := wires[name]
+	return w, ok
+}
+
+// WireNames lists the registered wire formats, sorted.
+func WireNames() []string {
+	out := make([]string, 0, len(wires))
+	for n := range wires {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
