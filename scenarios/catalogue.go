@@ -1,0 +1,72 @@
+package scenarios
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed catalogue/*.yaml
+var catalogueFS embed.FS
+
+// ErrUnknown is returned, wrapped, by Lookup for a name that is neither a
+// built-in scenario nor a readable file.
+var ErrUnknown = errors.New("unknown scenario")
+
+var builtin = sync.OnceValue(func() map[string]Scenario {
+	out := map[string]Scenario{}
+	files, err := fs.Glob(catalogueFS, "catalogue/*.yaml")
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range files {
+		data, _ := catalogueFS.ReadFile(f)
+		s, err := Decode(path.Base(f), data)
+		if err != nil {
+			panic(fmt.Sprintf("built-in scenario catalogue: %v", err))
+		}
+		out[s.Name] = s
+	}
+	return out
+})
+
+// Builtin returns the names of the built-in scenarios, sorted.
+func Builtin() []string {
+	out := make([]string, 0, len(builtin()))
+	for n := range builtin() {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Source returns the YAML of a built-in scenario, to copy and edit.
+func Source(name string) ([]byte, error) {
+	if _, ok := builtin()[name]; !ok {
+		return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknown, name, strings.Join(Builtin(), ", "))
+	}
+	return catalogueFS.ReadFile("catalogue/" + name + ".yaml")
+}
+
+// Lookup returns the built-in scenario called name or, when name looks like
+// a file (it ends in .yaml or .yml, or contains a slash), the scenario read
+// from that file.
+func Lookup(name string) (Scenario, error) {
+	if s, ok := builtin()[name]; ok {
+		return s, nil
+	}
+	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.ContainsRune(name, '/') {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return Scenario{}, fmt.Errorf("%w: %w", ErrUnknown, err)
+		}
+		return Decode(name, data)
+	}
+	return Scenario{}, fmt.Errorf("%w %q (valid: %s, or a .yaml file)", ErrUnknown, name, strings.Join(Builtin(), ", "))
+}

@@ -1,0 +1,104 @@
+package scenarios
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// Kind is the type-specific part of a fault: its parameters and what it does
+// to an attempt. Kinds are registered by name with Register.
+type Kind interface {
+	// Apply changes the action for one attempt. It is called only when the
+	// envelope's conditions hold and the probability roll succeeded.
+	Apply(a *Action, c *Context)
+	// Validate reports every problem with the parameters.
+	Validate() []error
+}
+
+// Context is what a fault may look at when it decides.
+type Context struct {
+	// Event is the event's index in the workload, from 0.
+	Event int
+	// Attempt is the attempt number, from 1.
+	Attempt int
+	// At is the attempt's virtual time, measured from the start of the run.
+	At time.Duration
+	// Timeout is the provider's timeout for this attempt.
+	Timeout time.Duration
+	// Rand is keyed by (seed, event, attempt, fault): the only randomness a
+	// fault may use.
+	Rand *policies.Rand
+}
+
+// Action is what the engine does with one attempt. The zero Action sends the
+// request and reports what the handler answered.
+type Action struct {
+	// Faults names the faults that applied, in scenario order.
+	Faults []string
+	// Drop means the request never reaches the handler.
+	Drop bool
+	// EdgeStatus, when not 0, is answered by a proxy in front of the handler,
+	// which the request never reaches.
+	EdgeStatus int
+	// LoseResponse means the handler answered but the answer was lost on the
+	// way back: the provider sees a timeout.
+	LoseResponse bool
+	// Latency is virtual time added to the handler's real response time.
+	Latency time.Duration
+}
+
+// Fault returns the applied faults as the record shows them: "" when none,
+// else their types joined by "+".
+func (a *Action) Fault() string { return strings.Join(a.Faults, "+") }
+
+// Reaches reports whether the request is sent to the handler at all.
+func (a *Action) Reaches() bool { return !a.Drop && a.EdgeStatus == 0 }
+
+var kinds = map[string]func() Kind{}
+
+// Register makes a fault type available to scenarios under name. newKind
+// returns a pointer to a zero parameter struct whose yaml tags name the
+// type's keys. Registering a name twice panics.
+func Register(name string, newKind func() Kind) {
+	if _, dup := kinds[name]; dup {
+		panic(fmt.Sprintf("scenarios: fault type %q registered twice", name))
+	}
+	if _, clash := envelopeKeys[name]; clash {
+		panic(fmt.Sprintf("scenarios: fault type %q clashes with an envelope key", name))
+	}
+	kinds[name] = newKind
+}
+
+// Types lists the registered fault types, sorted.
+func Types() []string {
+	out := make([]string, 0, len(kinds))
+	for n := range kinds {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// paramKeys lists the yaml keys of a kind's parameter struct.
+func paramKeys(k Kind) []string {
+	t := reflect.TypeOf(k)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if tag != "" && tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
