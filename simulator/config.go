@@ -1,0 +1,190 @@
+package simulator
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
+)
+
+// Defaults for a Config's zero fields.
+const (
+	DefaultEvents      = 20
+	DefaultOver        = time.Hour
+	DefaultSeed        = 1
+	DefaultConcurrency = 32
+)
+
+// Caps on a run, far above real use, so a typo cannot start a run that never
+// ends.
+const (
+	MaxEvents      = 10_000_000
+	MaxConcurrency = 4096
+	MaxOver        = 366 * policies.Day
+)
+
+// DefaultStart is the virtual time a run starts at unless Config.Start says
+// otherwise: fixed, so the same seed gives the same timeline.
+var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ErrConfig is returned, wrapped, for a Config that cannot run.
+var ErrConfig = errors.New("invalid run configuration")
+
+// Sink receives every record of a run, in order, from one goroutine. An
+// error stops the run.
+type Sink func(Record) error
+
+// EffectsFunc is the effects oracle: how many times the handler processed
+// each event, by dedup id.
+type EffectsFunc func(ctx context.Context) (map[string]int, error)
+
+// Config describes one run: one policy, one scenario, one target.
+type Config struct {
+	// Policy is the provider's behaviour. Required.
+	Policy policies.Policy
+	// Scenario is the fault model; the zero Scenario injects nothing.
+	Scenario scenarios.Scenario
+
+	// URL is the handler's address. Exactly one of URL, Handler and DryRun
+	// names the target.
+	URL string
+	// Handler is an in-process target: requests go through ServeHTTP with no
+	// socket.
+	Handler http.Handler
+	// DryRun models the handler as answering 200 at once; nothing is sent.
+	DryRun bool
+	// TargetName labels the target in records; it defaults to URL.
+	TargetName string
+
+	// Events is the number of events; 0 means DefaultEvents.
+	Events int
+	// Over is the span over which first attempts are spread; 0 means
+	// DefaultOver.
+	Over time.Duration
+	// Seed keys every random choice; 0 means DefaultSeed.
+	Seed uint64
+	// Concurrency bounds the attempts in flight; 0 means DefaultConcurrency.
+	Concurrency int
+	// EventType overrides the wire format's default event type.
+	EventType string
+	// Secret signs every request.
+	Secret string
+
+	// Clock is the engine's source of now. Nil means a fake clock at Start,
+	// advanced by the engine. With Realtime, nil means the real clock.
+	Clock clockwork.Clock
+	// Realtime makes the engine wait for real time to reach each attempt.
+	Realtime bool
+	// Start is the virtual time of the run's start; zero means DefaultStart
+	// (or the clock's now, with Realtime).
+	Start time.Time
+	// WallClock gives the wall-clock time for signature timestamps and for
+	// measuring latency; nil means the real clock.
+	WallClock clockwork.Clock
+
+	// AllowRemote lets the engine connect to addresses that are not
+	// loopback. Without it every connection, redirects included, must stay
+	// on this machine.
+	AllowRemote bool
+	// TLS configures HTTPS targets (custom CA, or skipping verification).
+	TLS *tls.Config
+	// Client, when set, replaces the HTTP client the engine builds. Its
+	// timeout and redirect rule are the caller's to set.
+	Client *http.Client
+
+	// Sink receives the records. Nil discards them.
+	Sink Sink
+	// Effects, when set, is asked after the run how often each event was
+	// processed.
+	Effects EffectsFunc
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	cfg := *c
+	if cfg.Events == 0 {
+		cfg.Events = DefaultEvents
+	}
+	if cfg.Over == 0 {
+		cfg.Over = DefaultOver
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = DefaultSeed
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	var errs []error
+	if cfg.Policy.Wire() == nil {
+		errs = append(errs, errors.New("no policy (or a policy whose Init was not called)"))
+	}
+	targets := 0
+	if cfg.URL != "" {
+		targets++
+		if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("URL %q is not an http:// or https:// address", cfg.URL))
+		}
+	}
+	if cfg.Handler != nil {
+		targets++
+	}
+	if cfg.DryRun {
+		targets++
+	}
+	if targets != 1 {
+		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
+	}
+	if cfg.Events < 0 || cfg.Events > MaxEvents {
+		errs = append(errs, fmt.Errorf("events must be 1..%d, got %d", MaxEvents, cfg.Events))
+	}
+	if cfg.Over < 0 || cfg.Over > MaxOver {
+		errs = append(errs, fmt.Errorf("over must be between 0 and %s, got %s", policies.FormatDuration(MaxOver), cfg.Over))
+	}
+	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
+		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
+	}
+	if len(errs) > 0 {
+		return cfg, fmt.Errorf("%w: %w", ErrConfig, errors.Join(errs...))
+	}
+	if cfg.EventType == "" {
+		cfg.EventType = cfg.Policy.Wire().DefaultEventType()
+	}
+	if cfg.TargetName == "" {
+		switch {
+		case cfg.URL != "":
+			cfg.TargetName = cfg.URL
+		case cfg.DryRun:
+			cfg.TargetName = "model (dry run: the handler answers 200 at once)"
+		default:
+			cfg.TargetName = "in-process http.Handler"
+		}
+	}
+	if cfg.WallClock == nil {
+		cfg.WallClock = clockwork.NewRealClock()
+	}
+	if cfg.Clock == nil {
+		if cfg.Realtime {
+			cfg.Clock = clockwork.NewRealClock()
+		} else {
+			start := cfg.Start
+			if start.IsZero() {
+				start = DefaultStart
+			}
+			cfg.Clock = clockwork.NewFakeClockAt(start)
+		}
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = cfg.Clock.Now()
+	}
+	if cfg.Sink == nil {
+		cfg.Sink = func(Record) error { return nil }
+	}
+	return cfg, nil
+}

@@ -1,0 +1,493 @@
+// Package simulator is retrysim's engine. It replays a provider's retry
+// schedule on virtual time against a real handler: it generates the workload
+// from the seed, asks the policy when each attempt is due, asks the scenario
+// which fault applies, sends each attempt as a real HTTP request (or through
+// an http.Handler, or not at all in a dry run), classifies the outcome as the
+// provider would, and emits one Record per attempt.
+//
+// Virtual time decides when attempts happen; real time decides how long one
+// takes. Attempts due within the policy's smallest retry delay of the
+// earliest pending one cannot affect each other's schedule, so the engine
+// sends them together (conservative lookahead): a run's wall time follows the
+// number of such waves, not the number of attempts.
+package simulator
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// Result sums up a run. The records say everything; Result is what a Go
+// caller most often wants without reading them.
+type Result struct {
+	// Events is the number of events that started.
+	Events int
+	// Attempts is the number of attempts made.
+	Attempts int
+	// Delivered is the number of events the provider saw delivered.
+	Delivered int
+	// Arrivals is the number of attempts that reached the handler.
+	Arrivals int
+	// Lost is the number of events never delivered (schedule exhausted,
+	// endpoint disabled, or retries stopped).
+	Lost int
+	// DisabledAt is when the provider disabled the endpoint; zero if never.
+	DisabledAt time.Time
+	// Interrupted says the run stopped before its end.
+	Interrupted bool
+	// Effects is how many times the handler processed each event, by dedup
+	// id, when an effects oracle was given and answered; else nil.
+	Effects map[string]int
+}
+
+// Run simulates one provider delivering cfg.Events events to the target and
+// sends every record to cfg.Sink. A cancelled ctx stops new attempts; those in
+// flight finish within the provider's timeout and the run ends with an
+// interrupted record.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine(c)
+	return e.run(ctx)
+}
+
+type eventState struct {
+	ev       policies.Event
+	first    time.Time
+	body     []byte
+	ctype    string
+	attempts int
+	reason   string // Slack's word for why the last attempt failed
+}
+
+type engine struct {
+	cfg      Config
+	wire     policies.Wire
+	client   *http.Client
+	work     workload
+	q        queue
+	live     map[int]*eventState
+	arrived  int // events whose first attempt has been queued
+	dis      disabler
+	minDelay time.Duration
+	target   string // the URL signed and sent to
+	base     Record
+	res      Result
+}
+
+func newEngine(cfg Config) *engine {
+	e := &engine{
+		cfg:      cfg,
+		wire:     cfg.Policy.Wire(),
+		live:     map[int]*eventState{},
+		dis:      disabler{rule: cfg.Policy.Disable},
+		minDelay: cfg.Policy.MinDelay(),
+		target:   signedURL(cfg.URL),
+	}
+	if cfg.Handler != nil {
+		e.target = "http://in-process/webhooks"
+	}
+	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
+	if !cfg.DryRun {
+		e.client = cfg.Client
+		if e.client == nil {
+			e.client = newClient(&cfg)
+		}
+	}
+	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
+	return e
+}
+
+func (e *engine) emit(r Record) error { return e.cfg.Sink(r) }
+
+func (e *engine) run(ctx context.Context) (*Result, error) {
+	if err := e.emit(e.runRecord()); err != nil {
+		return nil, err
+	}
+	e.queueArrival()
+	var batch []due
+	for e.q.Len() > 0 {
+		if ctx.Err() != nil {
+			e.res.Interrupted = true
+			break
+		}
+		t0 := e.q.peek().at
+		if err := e.waitUntil(ctx, t0); err != nil {
+			e.res.Interrupted = true
+			break
+		}
+		batch = e.takeWave(batch[:0], t0)
+		outs := e.perform(ctx, batch)
+		disabled := false
+		for i := range batch {
+			var err error
+			if disabled, err = e.apply(&batch[i], &outs[i]); err != nil {
+				return &e.res, err
+			}
+		}
+		if disabled {
+			if err := e.drain(FateDisabled, true); err != nil {
+				return &e.res, err
+			}
+		}
+	}
+	if e.res.Interrupted {
+		if err := e.drain(FateInterrupted, false); err != nil {
+			return &e.res, err
+		}
+	}
+	return &e.res, e.finish(ctx)
+}
+
+func (e *engine) runRecord() Record {
+	p := &e.cfg.Policy
+	r := e.base
+	r.Kind = KindRun
+	r.Target = e.cfg.TargetName
+	r.Events = e.cfg.Events
+	r.Summary = p.Summary
+	r.DedupField = e.wire.DedupField()
+	r.MaxAttempt = p.MaxAttempts()
+	r.WindowS = p.Window().Seconds()
+	r.TimeoutS = p.Timeout.D().Seconds()
+	r.ManualS = p.ManualRedelivery.D().Seconds()
+	if p.Disable != nil {
+		r.DisableN = p.Disable.ConsecutiveFailures
+		r.DisableS = p.Disable.Within.D().Seconds()
+	}
+	start := e.cfg.Start
+	r.Start = &start
+	r.Time = start
+	return r
+}
+
+// queueArrival queues the first attempt of the next event, if any. Only one
+// future arrival is queued at a time, so the queue holds the events in flight,
+// not the whole workload.
+func (e *engine) queueArrival() {
+	if e.arrived >= e.cfg.Events {
+		return
+	}
+	e.q.push(due{at: e.work.arrival(e.arrived), event: e.arrived, n: 1})
+	e.arrived++
+}
+
+// waitUntil moves the engine's clock to t: a fake clock is advanced, the real
+// one is waited for.
+func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
+	if fc, ok := e.cfg.Clock.(*clockwork.FakeClock); ok {
+		if d := t.Sub(fc.Now()); d > 0 {
+			fc.Advance(d)
+		}
+		return nil
+	}
+	d := t.Sub(e.cfg.Clock.Now())
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-e.cfg.Clock.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// takeWave pops the attempts that can be sent together: those due no later
+// than t0 plus the policy's smallest delay (nothing sent in this wave can
+// schedule an attempt before that), at most the concurrency, and never more
+// than the endpoint-disable rule could let through.
+func (e *engine) takeWave(batch []due, t0 time.Time) []due {
+	limit := min(e.dis.room(), e.cfg.Concurrency)
+	if e.cfg.DryRun {
+		limit = min(e.dis.room(), 1024)
+	}
+	horizon := t0.Add(e.minDelay)
+	for e.q.Len() > 0 && len(batch) < limit {
+		next := e.q.peek()
+		if e.minDelay >= 0 && next.at.After(horizon) {
+			break
+		}
+		d := e.q.pop()
+		if d.n == 1 {
+			e.start(d)
+			e.queueArrival()
+		}
+		batch = append(batch, d)
+	}
+	return batch
+}
+
+// start creates the state of an event at its first attempt.
+func (e *engine) start(d due) {
+	ev := e.work.event(d.event)
+	st := &eventState{ev: ev, first: d.at}
+	st.body, st.ctype = e.wire.Body(ev)
+	e.live[d.event] = st
+	e.res.Events++
+}
+
+// outcome is what one attempt came to.
+type outcome struct {
+	outcome       Outcome
+	status        int
+	handlerStatus int
+	reached       bool
+	latency       time.Duration
+	added         time.Duration
+	fault         string
+	err           string
+	header        http.Header
+}
+
+// perform sends a wave's attempts, up to the concurrency at once. Results
+// come back in the wave's order whatever order they finish in.
+func (e *engine) perform(ctx context.Context, batch []due) []outcome {
+	outs := make([]outcome, len(batch))
+	if e.cfg.DryRun || len(batch) == 1 {
+		for i := range batch {
+			outs[i] = e.attempt(ctx, &batch[i])
+		}
+		return outs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(batch), e.cfg.Concurrency) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(batch) {
+					return
+				}
+				outs[i] = e.attempt(ctx, &batch[i])
+			}
+		})
+	}
+	wg.Wait()
+	return outs
+}
+
+// attempt decides the faults for one attempt and carries it out.
+func (e *engine) attempt(ctx context.Context, d *due) outcome {
+	st := e.live[d.event]
+	timeout := e.cfg.Policy.Timeout.D()
+	act := e.cfg.Scenario.Decide(e.cfg.Seed, d.event, d.n, d.at.Sub(e.cfg.Start), timeout)
+	o := outcome{fault: act.Fault(), added: act.Latency}
+	switch {
+	case act.Drop:
+		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
+		return o
+	case act.EdgeStatus != 0:
+		o.outcome, o.status = HTTPError, act.EdgeStatus
+		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
+		return o
+	}
+	var a answer
+	if e.cfg.DryRun {
+		a = answer{status: http.StatusOK, reached: true}
+	} else {
+		delivery := policies.Delivery{
+			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
+			SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
+		}
+		req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, d.at)
+		if err != nil {
+			o.outcome, o.err = ConnectionFailed, describe(err)
+			return o
+		}
+		// In-flight attempts finish even when the run is interrupted.
+		a = exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
+	}
+	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
+	o.err = describe(a.err)
+	switch {
+	case a.timeout:
+		o.outcome = Timeout
+	case a.err != nil:
+		o.outcome = ConnectionFailed
+	default:
+		o.outcome, o.status = classify(a.status), a.status
+	}
+	if a.status != 0 && act.LoseResponse {
+		o.outcome, o.status, o.header = LostResponse, 0, nil
+		o.err = "the answer was lost on the way back (injected)"
+	}
+	if a.status != 0 && act.Latency > 0 && a.latency+act.Latency > timeout && o.outcome != LostResponse {
+		o.outcome, o.status, o.header = Timeout, 0, nil
+		o.err = fmt.Sprintf("answered after %s, past the %s timeout (injected latency)", policies.FormatDuration(a.latency+act.Latency), policies.FormatDuration(timeout))
+	}
+	return o
+}
+
+func (e *engine) sendURL() string {
+	if e.cfg.Handler != nil {
+		return e.target
+	}
+	return e.cfg.URL
+}
+
+// classify maps a status the provider received to an outcome.
+func classify(status int) Outcome {
+	switch {
+	case status >= 200 && status < 300:
+		return Delivered
+	case status >= 300 && status < 400:
+		return Redirect
+	default:
+		return HTTPError
+	}
+}
+
+// slackReason is Slack's X-Slack-Retry-Reason for a failed outcome.
+func slackReason(o Outcome) string {
+	switch o {
+	case Timeout, LostResponse:
+		return "http_timeout"
+	case HTTPError:
+		return "http_error"
+	case Redirect:
+		return "too_many_redirects"
+	case ConnectionFailed:
+		return "connection_failed"
+	}
+	return "unknown_error"
+}
+
+// apply records an attempt's outcome, decides what happens next to its
+// event, and reports whether the endpoint is now disabled.
+func (e *engine) apply(d *due, o *outcome) (bool, error) {
+	st := e.live[d.event]
+	st.attempts = d.n
+	r := e.base
+	r.Kind = KindAttempt
+	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
+	r.AtSeconds = d.at.Sub(st.first).Seconds()
+	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
+	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
+	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
+	r.Fault, r.Error = o.fault, o.err
+	if err := e.emit(r); err != nil {
+		return false, err
+	}
+	e.res.Attempts++
+	if o.reached {
+		e.res.Arrivals++
+	}
+	failed := o.outcome.Failed()
+	disabled := e.dis.record(d.at, failed)
+	var err error
+	switch delay, more := e.cfg.Policy.Delay(d.n); {
+	case !failed:
+		e.res.Delivered++
+		err = e.end(d.event, FateDelivered, d.at)
+	case more:
+		st.reason = slackReason(o.outcome)
+		e.q.push(due{at: d.at.Add(delay), event: d.event, n: d.n + 1})
+	default:
+		e.res.Lost++
+		err = e.end(d.event, FateExhausted, d.at)
+	}
+	if disabled {
+		e.res.DisabledAt = d.at
+	}
+	return disabled, err
+}
+
+// end emits an event's fate and forgets it.
+func (e *engine) end(event int, fate string, at time.Time) error {
+	st := e.live[event]
+	delete(e.live, event)
+	r := e.base
+	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
+	if st != nil {
+		r.Event, r.N = st.ev.ID, st.attempts
+		r.AtSeconds = at.Sub(st.first).Seconds()
+	} else {
+		r.Event = e.work.event(event).ID
+	}
+	return e.emit(r)
+}
+
+// drain ends every event still pending with fate. With all set, events that
+// have not started yet end too (the endpoint is gone: they are lost);
+// otherwise only the events in flight do.
+func (e *engine) drain(fate string, all bool) error {
+	var at time.Time
+	if fate == FateDisabled {
+		at = e.res.DisabledAt
+	}
+	pending := make([]int, 0, len(e.live))
+	for ev := range e.live {
+		pending = append(pending, ev)
+	}
+	slices.Sort(pending)
+	for _, ev := range pending {
+		if fate == FateDisabled {
+			e.res.Lost++
+		}
+		if err := e.end(ev, fate, at); err != nil {
+			return err
+		}
+	}
+	e.q.items = e.q.items[:0]
+	if !all {
+		return nil
+	}
+	// The one queued arrival was dropped with the queue; it and every later
+	// event never reach the endpoint. Events start in order, so those from
+	// e.res.Events on have not.
+	for ev := e.res.Events; ev < e.cfg.Events; ev++ {
+		e.res.Lost++
+		if err := e.end(ev, fate, at); err != nil {
+			return err
+		}
+	}
+	e.arrived = e.cfg.Events
+	return nil
+}
+
+// finish asks the effects oracle and closes the run.
+func (e *engine) finish(ctx context.Context) error {
+	end := e.base
+	end.Kind, end.Interrupted = KindEnd, e.res.Interrupted
+	end.Time = e.cfg.Clock.Now()
+	if !e.res.DisabledAt.IsZero() {
+		t := e.res.DisabledAt
+		end.DisabledAt = &t
+	}
+	if e.cfg.Effects != nil {
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		m, err := e.cfg.Effects(qctx)
+		cancel()
+		if err != nil {
+			end.Error = "effects oracle: " + err.Error()
+		} else {
+			e.res.Effects = m
+			end.EffectsKnown = true
+			ids := make([]string, 0, len(m))
+			for id := range m {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				r := e.base
+				r.Kind, r.Event, r.Effects, r.Time = KindEffects, id, m[id], end.Time
+				if err := e.emit(r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return e.emit(end)
+}

@@ -1,0 +1,123 @@
+package simulator
+
+import "time"
+
+// Outcome is how the provider classified one attempt.
+type Outcome string
+
+// The outcomes of an attempt, as the provider sees them.
+const (
+	// Delivered: the handler answered 2xx within the timeout.
+	Delivered Outcome = "delivered"
+	// HTTPError: the provider got a non-2xx answer (from the handler, or
+	// from a proxy in front of it).
+	HTTPError Outcome = "http_error"
+	// Redirect: the answer was a 3xx the provider does not follow, or more
+	// redirects than it follows.
+	Redirect Outcome = "redirect"
+	// Timeout: no answer within the provider's timeout.
+	Timeout Outcome = "timeout"
+	// ConnectionFailed: the connection failed; Reached says whether the
+	// request had been sent before it did.
+	ConnectionFailed Outcome = "connection_failed"
+	// LostResponse: the handler answered but the answer was lost on the way
+	// back; the provider saw a timeout.
+	LostResponse Outcome = "lost_response"
+)
+
+// Failed reports whether the provider counts the outcome as a failure (and so
+// will retry).
+func (o Outcome) Failed() bool { return o != Delivered }
+
+// Kinds of Record.
+const (
+	// KindRun opens a run: the run's context and the policy's figures.
+	KindRun = "run"
+	// KindAttempt is one delivery attempt.
+	KindAttempt = "attempt"
+	// KindEvent closes an event: its fate once nothing more will be sent.
+	KindEvent = "event"
+	// KindEffects reports how often the handler processed an event, as the
+	// effects oracle told after the run.
+	KindEffects = "effects"
+	// KindEnd closes a run.
+	KindEnd = "end"
+)
+
+// Fates of an event, in KindEvent records.
+const (
+	FateDelivered   = "delivered"   // an attempt was delivered
+	FateExhausted   = "exhausted"   // every attempt of the schedule failed
+	FateDisabled    = "disabled"    // the endpoint was disabled first
+	FateStopped     = "stopped"     // the handler told the provider to stop retrying
+	FateInterrupted = "interrupted" // the run was interrupted first
+)
+
+// Record is the one contract between the engine and everything that reports
+// on a run: the engine emits records, reports only consume them, and
+// `retrysim run --results` writes them as JSON Lines that `retrysim report`
+// reads back. Every record carries its run's identity (provider, policy,
+// scenario, seed) so streams of several runs can be mixed; the other fields
+// are set according to Kind.
+type Record struct {
+	Kind     string `json:"kind"`
+	Provider string `json:"provider"`
+	Policy   string `json:"policy"`
+	Scenario string `json:"scenario"`
+	Seed     uint64 `json:"seed"`
+
+	// Event is the event's dedup id (attempt, event and effects records).
+	Event string `json:"event,omitempty"`
+	// Seq is the event's index in the workload, from 0.
+	Seq int `json:"seq"`
+	// N is the attempt number, from 1 (attempt records); in event records,
+	// the number of attempts made.
+	N int `json:"n,omitempty"`
+	// Time is the virtual time of the attempt, or of the event's fate.
+	Time time.Time `json:"time"`
+	// AtSeconds is the virtual time since the event's first attempt.
+	AtSeconds float64 `json:"at_seconds"`
+	// Outcome is how the provider classified the attempt.
+	Outcome Outcome `json:"outcome,omitempty"`
+	// Status is the HTTP status the provider saw, 0 when none.
+	Status int `json:"status"`
+	// HandlerStatus is what the handler really answered, 0 when it did not
+	// answer (or was never reached).
+	HandlerStatus int `json:"handler_status"`
+	// Reached says whether the request reached the handler.
+	Reached bool `json:"reached_handler"`
+	// LatencyMS is the real time from sending the request to the end of the
+	// answer, measured in this run.
+	LatencyMS float64 `json:"latency_ms"`
+	// AddedLatencyMS is virtual latency a fault added on top.
+	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`
+	// Fault names the faults injected into the attempt, "" when none.
+	Fault string `json:"fault"`
+	// Error is the transport error, if any.
+	Error string `json:"error,omitempty"`
+
+	// Fate is an event's fate (event records).
+	Fate string `json:"fate,omitempty"`
+	// Effects is how many times the handler processed the event (effects
+	// records).
+	Effects int `json:"effects,omitempty"`
+
+	// Run records: the run's context.
+	Target     string     `json:"target,omitempty"`
+	Events     int        `json:"events,omitempty"`
+	Summary    string     `json:"policy_summary,omitempty"`
+	MaxAttempt int        `json:"max_attempts,omitempty"`
+	WindowS    float64    `json:"window_seconds,omitempty"`
+	TimeoutS   float64    `json:"timeout_seconds,omitempty"`
+	ManualS    float64    `json:"manual_redelivery_seconds,omitempty"`
+	DisableN   int        `json:"disable_consecutive_failures,omitempty"`
+	DisableS   float64    `json:"disable_within_seconds,omitempty"`
+	DedupField string     `json:"dedup_field,omitempty"`
+	Start      *time.Time `json:"start,omitempty"`
+
+	// End records.
+	Interrupted   bool       `json:"interrupted,omitempty"`
+	DisabledAt    *time.Time `json:"disabled_at,omitempty"`
+	EffectsKnown  bool       `json:"effects_known,omitempty"`
+	EffectsSource string     `json:"effects_source,omitempty"`
+}

@@ -1,0 +1,58 @@
+package simulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"syscall"
+)
+
+// ErrRemoteTarget is returned, wrapped, when a target is not on this machine
+// and remote targets were not allowed.
+var ErrRemoteTarget = errors.New("target is not a loopback address")
+
+// CheckTarget refuses a URL whose host is not loopback (127.0.0.0/8, ::1, or
+// a name that resolves only to those), unless allowRemote is set. The engine
+// checks every connection it opens too, redirects included.
+func CheckTarget(ctx context.Context, rawURL string, allowRemote bool) error {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, rawURL)
+	}
+	if allowRemote {
+		return nil
+	}
+	host := u.Hostname()
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if !ip.IsLoopback() {
+			return fmt.Errorf("%w: %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host)
+		}
+		return nil
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return fmt.Errorf("%w: cannot resolve %s: %w", ErrRemoteTarget, host, err)
+	}
+	for _, a := range addrs {
+		if !a.Unmap().IsLoopback() {
+			return fmt.Errorf("%w: %s resolves to %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host, a)
+		}
+	}
+	return nil
+}
+
+// loopbackOnly is a net.Dialer Control that refuses any connection to an
+// address that is not loopback, whatever name or redirect led there.
+func loopbackOnly(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrRemoteTarget, address)
+	}
+	if !ap.Addr().Unmap().IsLoopback() {
+		return fmt.Errorf("%w: refusing to connect to %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, ap.Addr())
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package simulator
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// maxBody is how much of an answer the engine reads; providers ignore the
+// body, and a handler that streams forever must not hold an attempt open.
+const maxBody = 64 << 10
+
+// VirtualTimeHeader carries an attempt's virtual time (RFC 3339) so that a
+// cooperating handler can use it, for example to expire dedup keys.
+const VirtualTimeHeader = "Retrysim-Virtual-Time"
+
+// newClient builds the client the engine sends with: the provider's timeout
+// as a real client timeout, its redirect rule, no proxy from the
+// environment, and a keep-alive pool sized to the concurrency.
+func newClient(cfg *Config) *http.Client {
+	p := &cfg.Policy
+	connect := p.ConnectTimeout.D()
+	if connect == 0 {
+		connect = p.Timeout.D()
+	}
+	var rt http.RoundTripper
+	if cfg.Handler != nil {
+		rt = handlerTransport{cfg.Handler}
+	} else {
+		rt = &http.Transport{
+			Proxy:                  nil,
+			DialContext:            (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext,
+			TLSClientConfig:        cfg.TLS,
+			TLSHandshakeTimeout:    connect,
+			MaxIdleConns:           cfg.Concurrency,
+			MaxIdleConnsPerHost:    cfg.Concurrency,
+			IdleConnTimeout:        90 * time.Second,
+			DisableCompression:     true,
+			MaxResponseHeaderBytes: 1 << 20,
+		}
+	}
+	follow := p.FollowRedirects
+	return &http.Client{
+		Transport: rt,
+		Timeout:   p.Timeout.D(),
+		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+			if len(via) > follow {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}
+}
+
+// answer is what one HTTP exchange produced.
+type answer struct {
+	status  int // the handler's status; 0 when none arrived
+	reached bool
+	latency time.Duration
+	err     error
+	timeout bool
+	stop    http.Header // the answer's headers, for stop signals
+}
+
+// exchange sends one request and reads at most maxBody of the answer.
+func exchange(ctx context.Context, client *http.Client, wall interface {
+	Since(time.Time) time.Duration
+	Now() time.Time
+}, req *http.Request) answer {
+	var wrote atomic.Bool
+	trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+		if i.Err == nil {
+			wrote.Store(true)
+		}
+	}}
+	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
+	start := wall.Now()
+	resp, err := client.Do(req)
+	var a answer
+	if err == nil {
+		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+		resp.Body.Close()
+		a.status = resp.StatusCode
+		a.stop = resp.Header
+		if err != nil && !isTimeout(err) {
+			// The status line arrived; a broken body does not change what
+			// the provider decided.
+			err = nil
+		}
+	}
+	a.latency = wall.Since(start)
+	a.reached = wrote.Load()
+	if err != nil {
+		a.err = err
+		a.timeout = isTimeout(err)
+		if a.timeout {
+			a.status = 0
+		}
+	}
+	return a
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	return errors.Is(err, context.DeadlineExceeded)
+}
+
+// newRequest builds attempt n of an event: the payload, the provider's signed
+// headers and the virtual-time header.
+func newRequest(target string, ev *policies.Event, body []byte, contentType string, d policies.Delivery, wire policies.Wire, virtual time.Time) (*http.Request, error) {
+	req, err := http.NewRequest(http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", contentType)
+	wire.Header(req.Header, d)
+	req.Header.Set(VirtualTimeHeader, virtual.UTC().Format(time.RFC3339Nano))
+	return req, nil
+}
+
+// signedURL is the URL a provider signs: the target without a fragment
+// (Twilio's connection overrides live in the fragment).
+func signedURL(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return target
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// describe turns a transport error into a short phrase for the record.
+func describe(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		s = ue.Err.Error()
+	}
+	return strings.TrimSpace(s)
+}
+
+// handlerTransport sends requests through an http.Handler in process, with
+// no socket, honouring the request's context so that a handler that hangs
+// still times out.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	done := make(chan struct{})
+	in := req.Clone(req.Context())
+	in.RequestURI = req.URL.RequestURI()
+	if in.RemoteAddr == "" {
+		in.RemoteAddr = "127.0.0.1:0"
+	}
+	if trace := httptrace.ContextClientTrace(req.Context()); trace != nil && trace.WroteRequest != nil {
+		trace.WroteRequest(httptrace.WroteRequestInfo{})
+	}
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				rec.Code = http.StatusInternalServerError
+			}
+		}()
+		t.h.ServeHTTP(rec, in)
+	}()
+	select {
+	case <-done:
+		return rec.Result(), nil
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+}
