@@ -1,0 +1,118 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// The JSON contract of `retrysim run --format json`, documented in the README.
+// Field names are stable.
+type jsonReport struct {
+	Runs                  []jsonRun `json:"runs"`
+	RecommendedTTLSeconds float64   `json:"recommended_ttl_seconds"`
+}
+
+type jsonRun struct {
+	Provider    string      `json:"provider"`
+	Policy      string      `json:"policy"`
+	Scenario    string      `json:"scenario"`
+	Seed        uint64      `json:"seed"`
+	Target      string      `json:"target"`
+	Interrupted bool        `json:"interrupted"`
+	Verdict     string      `json:"verdict"`
+	Summary     jsonSummary `json:"summary"`
+	TTL         jsonTTL     `json:"ttl"`
+	Events      []jsonEvent `json:"events"`
+}
+
+type jsonSummary struct {
+	Events                int      `json:"events"`
+	Attempts              int      `json:"attempts"`
+	Delivered             int      `json:"delivered"`
+	LostEvents            int      `json:"lost_events"`
+	HandlerArrivals       int      `json:"handler_arrivals"`
+	DuplicateArrivals     int      `json:"duplicate_arrivals"`
+	DuplicateEffects      *int     `json:"duplicate_effects"`
+	DisabledAtSeconds     *float64 `json:"disabled_at_seconds"`
+	MaxArrivalSpanSeconds float64  `json:"max_arrival_span_seconds"`
+}
+
+type jsonTTL struct {
+	RecommendedSeconds           float64         `json:"recommended_seconds"`
+	RecommendedWithManualSeconds float64         `json:"recommended_with_manual_seconds"`
+	WindowSeconds                float64         `json:"window_seconds"`
+	ObservedSeconds              float64         `json:"observed_seconds"`
+	ManualRedeliverySeconds      float64         `json:"manual_redelivery_seconds"`
+	Choices                      []jsonTTLChoice `json:"choices"`
+}
+
+type jsonTTLChoice struct {
+	TTLSeconds       float64 `json:"ttl_seconds"`
+	LeakedDuplicates int     `json:"leaked_duplicates"`
+}
+
+type jsonEvent struct {
+	ID       string        `json:"id"`
+	Fate     string        `json:"fate"`
+	Attempts []jsonAttempt `json:"attempts"`
+}
+
+type jsonAttempt struct {
+	N              int               `json:"n"`
+	AtSeconds      float64           `json:"at_seconds"`
+	Outcome        simulator.Outcome `json:"outcome"`
+	Status         int               `json:"status"`
+	HandlerStatus  int               `json:"handler_status"`
+	ReachedHandler bool              `json:"reached_handler"`
+	LatencyMS      float64           `json:"latency_ms"`
+	Fault          string            `json:"fault"`
+}
+
+// WriteJSON writes the report as one JSON object (the JSON contract).
+func WriteJSON(w io.Writer, rep *Report) error {
+	out := jsonReport{Runs: []jsonRun{}, RecommendedTTLSeconds: rep.RecommendedTTL().Seconds()}
+	for _, r := range rep.Runs {
+		t := r.TTL(rep.TTLs)
+		jr := jsonRun{
+			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
+			Interrupted: r.Interrupted, Verdict: r.Verdict(),
+			Summary: jsonSummary{
+				Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
+				HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
+				MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
+			},
+			TTL: jsonTTL{
+				RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),
+				WindowSeconds: t.Window.Seconds(), ObservedSeconds: t.Observed.Seconds(),
+				ManualRedeliverySeconds: t.Manual.Seconds(), Choices: []jsonTTLChoice{},
+			},
+			Events: []jsonEvent{},
+		}
+		if d := r.DuplicateEffects(); d >= 0 {
+			jr.Summary.DuplicateEffects = &d
+		}
+		if !r.DisabledAt.IsZero() {
+			s := r.DisabledAt.Sub(r.Start).Seconds()
+			jr.Summary.DisabledAtSeconds = &s
+		}
+		for _, c := range t.Choices {
+			jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{TTLSeconds: c.TTL.Seconds(), LeakedDuplicates: c.LeakedArrivals})
+		}
+		for _, ev := range r.Timeline {
+			je := jsonEvent{ID: ev.ID, Fate: ev.Fate, Attempts: make([]jsonAttempt, 0, len(ev.Attempts))}
+			for _, a := range ev.Attempts {
+				je.Attempts = append(je.Attempts, jsonAttempt{
+					N: a.N, AtSeconds: a.AtSeconds, Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
+					ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault,
+				})
+			}
+			jr.Events = append(jr.Events, je)
+		}
+		out.Runs = append(out.Runs, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

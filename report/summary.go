@@ -1,0 +1,301 @@
+// Package report turns a stream of simulator records into what people read:
+// summaries, verdicts, the dedup-TTL analysis, and the writers for every
+// format. It only consumes records; it never runs the engine, so a saved
+// results stream renders exactly as the run that made it.
+package report
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Verdicts on idempotency.
+const (
+	Idempotent    = "idempotent"
+	NotIdempotent = "not_idempotent"
+	Unknown       = "unknown"
+)
+
+// Run is everything a report says about one run (one policy against one
+// target), built from its records.
+type Run struct {
+	Provider, Policy, Scenario string
+	Seed                       uint64
+	Target                     string
+	PolicySummary              string
+	DedupField                 string
+	MaxAttempts                int
+	Window, Timeout            time.Duration
+	ManualRedelivery           time.Duration
+	DisableAfter               int
+	DisableWithin              time.Duration
+	Start                      time.Time
+	Planned                    int
+
+	Events            int // events whose fate is known
+	Attempts          int
+	Delivered         int // events delivered
+	Lost              int // events never delivered (exhausted, disabled, stopped)
+	LostToDisable     int
+	InterruptedEvents int
+	HandlerArrivals   int
+	DuplicateArrivals int
+	DuplicateEvents   int // events that reached the handler more than once
+	Outcomes          map[simulator.Outcome]int
+	// Causes counts duplicate arrivals by the outcome of the attempt before
+	// them that had reached the handler: why the provider sent again.
+	Causes map[simulator.Outcome]int
+	// HandlerRedirects counts attempts the handler answered with a 3xx.
+	HandlerRedirects int
+	DisabledAt       time.Time
+	Interrupted      bool
+	EffectsKnown     bool
+	EffectsError     string
+	// Effects is how often the handler processed each event (oracle).
+	Effects map[string]int
+	// MaxArrivalSpan is the longest time between an event's first and last
+	// arrival at the handler.
+	MaxArrivalSpan time.Duration
+	// ObservedNeed is the longest time from an event's dedup key being
+	// stored (its first arrival the handler answered 2xx) to a later arrival.
+	ObservedNeed time.Duration
+	// Latencies are the handler's real response times, sorted.
+	Latencies []time.Duration
+
+	// Timeline holds the first events' attempts, by Seq.
+	Timeline []*EventTimeline
+
+	afterKey []time.Duration // every arrival after its event's key, as offset from the key
+	live     map[int]*eventAgg
+	ended    bool
+}
+
+// EventTimeline is one event's attempts, for the per-event timeline.
+type EventTimeline struct {
+	ID       string
+	Seq      int
+	Attempts []simulator.Record
+	Fate     string
+}
+
+type eventAgg struct {
+	first, firstArrival, lastArrival time.Time
+	key                              time.Time
+	hasKey                           bool
+	arrivals                         int
+	lastReached                      simulator.Outcome
+	timeline                         *EventTimeline
+}
+
+// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
+func (r *Run) Verdict() string {
+	if !r.EffectsKnown {
+		return Unknown
+	}
+	if len(r.Offenders()) > 0 {
+		return NotIdempotent
+	}
+	return Idempotent
+}
+
+// Offenders lists the events the handler processed more than once, by id.
+func (r *Run) Offenders() []string {
+	var out []string
+	for id, n := range r.Effects {
+		if n > 1 {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DuplicateEffects is the number of events processed more than once, or -1
+// when unknown.
+func (r *Run) DuplicateEffects() int {
+	if !r.EffectsKnown {
+		return -1
+	}
+	return len(r.Offenders())
+}
+
+// Aggregator builds Runs from a record stream. Add records in stream order,
+// then call Runs.
+type Aggregator struct {
+	opts  options
+	runs  []*Run
+	index map[string]*Run
+}
+
+// Option configures an Aggregator.
+type Option func(*options)
+
+type options struct {
+	timeline int // events whose attempts are kept; -1 for all
+}
+
+// WithTimeline keeps the attempts of the first n events (by sequence) for
+// the per-event timeline; n < 0 keeps all of them.
+func WithTimeline(n int) Option { return func(o *options) { o.timeline = n } }
+
+// NewAggregator returns an empty Aggregator. By default it keeps the first
+// 10 events' timelines.
+func NewAggregator(opts ...Option) *Aggregator {
+	a := &Aggregator{opts: options{timeline: 10}, index: map[string]*Run{}}
+	for _, o := range opts {
+		o(&a.opts)
+	}
+	return a
+}
+
+func runKey(r *simulator.Record) string {
+	return fmt.Sprintf("%s\x00%s\x00%d", r.Policy, r.Scenario, r.Seed)
+}
+
+// Add folds one record into its run.
+func (a *Aggregator) Add(rec simulator.Record) error {
+	run := a.index[runKey(&rec)]
+	if run == nil {
+		if rec.Kind != simulator.KindRun {
+			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
+		}
+		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}}
+		a.index[runKey(&rec)] = run
+		a.runs = append(a.runs, run)
+	}
+	switch rec.Kind {
+	case simulator.KindRun:
+		run.begin(&rec)
+	case simulator.KindAttempt:
+		run.attempt(&rec, a.opts.timeline)
+	case simulator.KindEvent:
+		run.fate(&rec)
+	case simulator.KindEffects:
+		if run.Effects == nil {
+			run.Effects = map[string]int{}
+		}
+		run.Effects[rec.Event] = rec.Effects
+	case simulator.KindEnd:
+		run.end(&rec)
+	}
+	return nil
+}
+
+// Runs returns the runs seen so far, in the order they began.
+func (a *Aggregator) Runs() []*Run {
+	for _, r := range a.runs {
+		slices.Sort(r.Latencies)
+		slices.Sort(r.afterKey)
+		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+	}
+	return a.runs
+}
+
+func (r *Run) begin(rec *simulator.Record) {
+	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
+	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
+	r.Window = seconds(rec.WindowS)
+	r.Timeout = seconds(rec.TimeoutS)
+	r.ManualRedelivery = seconds(rec.ManualS)
+	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	if rec.Start != nil {
+		r.Start = *rec.Start
+	}
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func (r *Run) attempt(rec *simulator.Record, keep int) {
+	ev := r.live[rec.Seq]
+	if ev == nil {
+		ev = &eventAgg{first: rec.Time.Add(-seconds(rec.AtSeconds))}
+		r.live[rec.Seq] = ev
+		if keep < 0 || rec.Seq < keep {
+			ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
+			r.Timeline = append(r.Timeline, ev.timeline)
+		}
+	}
+	if ev.timeline != nil {
+		ev.timeline.Attempts = append(ev.timeline.Attempts, *rec)
+	}
+	r.Attempts++
+	r.Outcomes[rec.Outcome]++
+	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
+		r.HandlerRedirects++
+	}
+	if !rec.Reached {
+		return
+	}
+	r.HandlerArrivals++
+	if rec.HandlerStatus != 0 {
+		r.Latencies = append(r.Latencies, time.Duration(rec.LatencyMS*float64(time.Millisecond)))
+	}
+	if ev.arrivals == 0 {
+		ev.firstArrival = rec.Time
+	} else {
+		r.DuplicateArrivals++
+		if ev.arrivals == 1 {
+			r.DuplicateEvents++
+		}
+		r.Causes[ev.lastReached]++
+		r.MaxArrivalSpan = max(r.MaxArrivalSpan, rec.Time.Sub(ev.firstArrival))
+	}
+	ev.arrivals++
+	ev.lastArrival = rec.Time
+	ev.lastReached = rec.Outcome
+	if ev.hasKey {
+		after := rec.Time.Sub(ev.key)
+		r.afterKey = append(r.afterKey, after)
+		r.ObservedNeed = max(r.ObservedNeed, after)
+	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
+		ev.key, ev.hasKey = rec.Time, true
+	}
+}
+
+func (r *Run) fate(rec *simulator.Record) {
+	r.Events++
+	switch rec.Fate {
+	case simulator.FateDelivered:
+		r.Delivered++
+	case simulator.FateInterrupted:
+		r.InterruptedEvents++
+	case simulator.FateDisabled:
+		r.Lost++
+		r.LostToDisable++
+	default:
+		r.Lost++
+	}
+	if ev := r.live[rec.Seq]; ev != nil {
+		if ev.timeline != nil {
+			ev.timeline.Fate = rec.Fate
+		}
+		delete(r.live, rec.Seq)
+	}
+}
+
+func (r *Run) end(rec *simulator.Record) {
+	r.ended = true
+	r.Interrupted = rec.Interrupted
+	if rec.DisabledAt != nil {
+		r.DisabledAt = *rec.DisabledAt
+	}
+	r.EffectsKnown = rec.EffectsKnown
+	if r.EffectsKnown && r.Effects == nil {
+		r.Effects = map[string]int{}
+	}
+	r.EffectsError = rec.Error
+}
+
+// Percentile returns the p-th percentile (0..100) of the handler's response
+// times, nearest rank; 0 when there are none.
+func (r *Run) Percentile(p float64) time.Duration {
+	if len(r.Latencies) == 0 {
+		return 0
+	}
+	i := int(p/100*float64(len(r.Latencies))+0.999999) - 1
+	return r.Latencies[min(max(i, 0), len(r.Latencies)-1)]
+}

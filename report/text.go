@@ -1,0 +1,277 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Report is a whole report: every run of a stream and the options it is
+// rendered with.
+type Report struct {
+	Runs []*Run
+	// TTLs are the TTL choices compared; nil means DefaultTTLs.
+	TTLs []time.Duration
+	// Timeline is how many events' timelines the text shows; 0 hides it.
+	Timeline int
+}
+
+// RecommendedTTL is the largest recommendation over the runs.
+func (rep *Report) RecommendedTTL() time.Duration {
+	var m time.Duration
+	for _, r := range rep.Runs {
+		m = max(m, r.TTL(rep.TTLs).Recommended)
+	}
+	return m
+}
+
+var dur = policies.FormatDuration
+
+// WriteText writes the report for a person at a terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	ew := &errWriter{w: w}
+	for i, r := range rep.Runs {
+		if i > 0 {
+			ew.printf("\n")
+		}
+		writeRunText(ew, rep, r)
+	}
+	if len(rep.Runs) > 1 {
+		ew.printf("\noverall: recommend a dedup TTL of %s (the longest of the runs above)\n", dur(rep.RecommendedTTL()))
+	}
+	return ew.err
+}
+
+func writeRunText(w *errWriter, rep *Report, r *Run) {
+	w.printf("retrysim · %s (%s) · %s · seed %d · %d events\n", r.Policy, r.PolicySummary, r.Scenario, r.Seed, r.Planned)
+	w.printf("target: %s\n", r.Target)
+	if r.Interrupted {
+		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
+	}
+	w.printf("\n")
+	w.printf("  attempts %d · delivered %d/%d events", r.Attempts, r.Delivered, r.Events)
+	if r.Lost > 0 {
+		w.printf(" · LOST %d", r.Lost)
+	}
+	w.printf(" · your handler was reached %d times → %d duplicate arrivals", r.HandlerArrivals, r.DuplicateArrivals)
+	if r.DuplicateEvents > 0 {
+		w.printf(" in %d events", r.DuplicateEvents)
+	}
+	w.printf("\n")
+	w.printf("  outcomes: %s\n", outcomeLine(r))
+	if c := causeLine(r); c != "" {
+		w.printf("  why the provider sent again: %s\n", c)
+	}
+	if !r.DisabledAt.IsZero() {
+		w.printf("  ENDPOINT DISABLED at +%s: %d consecutive failures", dur(r.DisabledAt.Sub(r.Start)), r.DisableAfter)
+		if r.DisableWithin > 0 {
+			w.printf(" within %s", dur(r.DisableWithin))
+		}
+		w.printf("; %d events never delivered because of it\n", r.LostToDisable)
+	}
+	w.printf("  side effects: %s\n", effectsLine(r))
+	if p := r.Percentile(50); p > 0 {
+		w.printf("  handler response time: p50 %s · p95 %s · p99 %s · max %s (timeout %s)\n",
+			ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), dur(r.Timeout))
+	}
+	if rep.Timeline > 0 && len(r.Timeline) > 0 {
+		n := min(rep.Timeline, len(r.Timeline))
+		w.printf("\n  timeline of the first %d of %d events (+ virtual time since the event's first attempt):\n", n, r.Events)
+		for _, ev := range r.Timeline[:n] {
+			w.printf("    %s  %s%s\n", shortID(ev.ID), timelineLine(ev), effectsMark(r, ev.ID))
+		}
+	}
+	t := r.TTL(rep.TTLs)
+	w.printf("\n  dedup TTL: %s\n", ttlReason(r, t))
+	w.printf("    %-8s %s\n", "TTL", "duplicate arrivals it would have let through in this run")
+	for _, c := range t.Choices {
+		mark := ""
+		if c.LeakedArrivals > 0 {
+			mark = "  ✗"
+		}
+		w.printf("    %-8s %d%s\n", dur(c.TTL), c.LeakedArrivals, mark)
+	}
+	if advice := adviceLines(r); len(advice) > 0 {
+		w.printf("\n  what to change:\n")
+		for _, a := range advice {
+			w.printf("    - %s\n", a)
+		}
+	}
+}
+
+func ms(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+	}
+	return dur(d)
+}
+
+var outcomeOrder = []simulator.Outcome{
+	simulator.Delivered, simulator.LostResponse, simulator.Timeout, simulator.HTTPError,
+	simulator.Redirect, simulator.ConnectionFailed,
+}
+
+func outcomeLine(r *Run) string {
+	var parts []string
+	for _, o := range outcomeOrder {
+		if n := r.Outcomes[o]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// causeWords explains, for the outcome of an attempt that reached the
+// handler, why the provider delivered again.
+var causeWords = map[simulator.Outcome]string{
+	simulator.LostResponse:     "the answer was lost after your handler answered",
+	simulator.Timeout:          "your handler answered after the provider's timeout",
+	simulator.HTTPError:        "your handler answered with an error status",
+	simulator.Redirect:         "your endpoint answered with a redirect the provider does not follow",
+	simulator.ConnectionFailed: "the connection broke after the request was sent",
+	simulator.Delivered:        "the provider delivered an already delivered event again",
+}
+
+func causeLine(r *Run) string {
+	var parts []string
+	for _, o := range outcomeOrder {
+		if n := r.Causes[o]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func effectsLine(r *Run) string {
+	switch r.Verdict() {
+	case Idempotent:
+		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+	case NotIdempotent:
+		off := r.Offenders()
+		extra := 0
+		for _, id := range off {
+			extra += r.Effects[id] - 1
+		}
+		list := make([]string, 0, 3)
+		for _, id := range off[:min(3, len(off))] {
+			list = append(list, fmt.Sprintf("%s ×%d", shortID(id), r.Effects[id]))
+		}
+		more := ""
+		if len(off) > 3 {
+			more = fmt.Sprintf(", and %d more", len(off)-3)
+		}
+		return fmt.Sprintf("%d events processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", len(off), extra, strings.Join(list, ", "), more)
+	}
+	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
+	if r.EffectsError != "" {
+		msg += " (" + r.EffectsError + ")"
+	}
+	if r.DuplicateArrivals > 0 {
+		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
+	} else {
+		msg += "; pass --effects-url for a verdict"
+	}
+	return msg
+}
+
+func effectsMark(r *Run, id string) string {
+	if !r.EffectsKnown {
+		return ""
+	}
+	n := r.Effects[id]
+	if n > 1 {
+		return fmt.Sprintf("  ✗ processed %d times", n)
+	}
+	return ""
+}
+
+func timelineLine(ev *EventTimeline) string {
+	parts := make([]string, 0, len(ev.Attempts))
+	for _, a := range ev.Attempts {
+		s := "+" + dur(seconds(a.AtSeconds)) + " " + string(a.Outcome)
+		switch {
+		case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
+			if a.HandlerStatus != 0 {
+				s += fmt.Sprintf("(handler %d)", a.HandlerStatus)
+			}
+		case a.Status != 0:
+			s += fmt.Sprintf(" %d", a.Status)
+		}
+		if !a.Reached && a.Outcome != simulator.Delivered {
+			s += " ·not reached"
+		}
+		parts = append(parts, s)
+	}
+	line := strings.Join(parts, " → ")
+	switch ev.Fate {
+	case simulator.FateExhausted:
+		line += "  ✗ gave up"
+	case simulator.FateDisabled:
+		line += "  ✗ endpoint disabled"
+	case simulator.FateInterrupted:
+		line += "  (interrupted)"
+	case simulator.FateStopped:
+		line += "  ✗ retries stopped by the handler"
+	}
+	return line
+}
+
+func shortID(id string) string {
+	if len(id) <= 14 {
+		return fmt.Sprintf("%-14s", id)
+	}
+	return id[:13] + "…"
+}
+
+func ttlReason(r *Run, t TTLAnalysis) string {
+	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s",
+		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended))
+	if t.Manual > 0 {
+		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
+	}
+	if r.DedupField != "" {
+		s += fmt.Sprintf(". Key on the %s", r.DedupField)
+	}
+	return s
+}
+
+func adviceLines(r *Run) []string {
+	var out []string
+	if r.Verdict() == NotIdempotent {
+		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
+	}
+	if r.Causes[simulator.Timeout] > 0 {
+		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
+	}
+	if r.HandlerRedirects > 0 {
+		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
+	}
+	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
+		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
+	}
+	if r.LostToDisable > 0 {
+		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
+	}
+	return out
+}
+
+// errWriter keeps the first write error, so the writers can print freely and
+// still never lose one.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err != nil {
+		return
+	}
+	_, e.err = fmt.Fprintf(e.w, format, args...)
+}
