@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+func newDemoCmd() *cobra.Command {
+	var mode, addr, db string
+	var secrets []string
+	var allowRemote bool
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Serve the built-in demo webhook handler",
+		Long: `Demo serves the demo webhook handler that 'run' uses when no --url is given: it verifies
+each provider's signature, then credits an account in a real SQLite database. In naive mode
+every delivery credits again; in idempotent mode the dedup id is stored under a unique
+constraint in the same transaction as the credit.
+
+Webhooks go to POST /webhooks/<provider>; GET /_retrysim/effects answers how often each
+event was processed, for run's --effects-url.
+
+Examples:
+  retrysim demo --mode naive --addr 127.0.0.1:8080
+  retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
+      --effects-url http://127.0.0.1:8080/_retrysim/effects`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := loadConfig(cmd); err != nil {
+				return err
+			}
+			m, err := demo.ParseMode(mode)
+			if err != nil {
+				return badInput(fmt.Errorf("--mode: %w", err))
+			}
+			if err := simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote); err != nil {
+				return badInput(fmt.Errorf("--addr: %w", err))
+			}
+			sec, err := parseSecrets(secrets)
+			if err != nil {
+				return badInput(err)
+			}
+			opts := []demo.Option{}
+			for p, s := range sec {
+				opts = append(opts, demo.WithSecret(p, s))
+			}
+			if db != "" {
+				opts = append(opts, demo.WithDB(db))
+			}
+			h, err := demo.New(m, opts...)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return badInput(fmt.Errorf("--addr: %w", err))
+			}
+			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+			defer stop()
+			srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+			go func() {
+				<-ctx.Done()
+				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				srv.Shutdown(sctx)
+			}()
+			fmt.Fprintf(cmd.OutOrStdout(), "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>  (providers: stripe, github, shopify, twilio, slack, discord)\n  effects:  GET  http://%s%s\n  secret:   %s unless --secret provider=value\n",
+				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, policies.DemoSecret)
+			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+demoModeList())
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
+	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")
+	return cmd
+}

@@ -1,0 +1,84 @@
+// Command retrysim replays webhook providers' retry schedules on a fake clock
+// against a real handler, and reports every attempt, whether the handler
+// stayed idempotent, and the dedup-key TTL it needs.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitGate     = 1 // a --fail-on gate failed
+	exitBadInput = 2 // bad input or config
+)
+
+// exitError carries an exit code with an error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// badInput marks err as the user's input being wrong (exit 2).
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitBadInput, err: err}
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run executes the command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitGate {
+		fmt.Fprintf(stderr, "retrysim: %v\n", err)
+		return exitGate
+	}
+	fmt.Fprintf(stderr, "retrysim: %v\n", err)
+	return exitBadInput
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "retrysim",
+		Short: "Replay webhook retry storms against your handler, on a fake clock",
+		Long: `retrysim replays each webhook provider's real retry schedule on a fake clock — days of
+retries in seconds — while every attempt is a real, correctly signed HTTP request to your
+handler, with failures and timeouts injected in between. It reports every attempt, whether
+your handler stayed idempotent, and the dedup-key TTL you actually need.
+
+Examples:
+  retrysim run --provider shopify --scenario flaky-network
+  retrysim run --provider stripe --url http://localhost:3000/webhooks/stripe --secret stripe=whsec_…
+  retrysim policies
+  retrysim policies show stripe`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().String("config", "", "config file (default: retrysim.yaml in the working directory, if present)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return badInput(fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
+	})
+	root.AddCommand(newRunCmd(), newPoliciesCmd(), newScenariosCmd(), newDemoCmd())
+	return root
+}

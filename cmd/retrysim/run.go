@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+type runFlags struct {
+	providers   []string
+	scenario    string
+	url         string
+	demoMode    string
+	events      int
+	over        string
+	seed        uint64
+	concurrency int
+	realtime    bool
+	dryRun      bool
+	secrets     []string
+	eventType   string
+	retries     int
+	effectsURL  string
+	ttls        string
+	format      string
+	results     string
+	noTimeline  bool
+	allowRemote bool
+}
+
+func newRunCmd() *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Replay a provider's retry schedule against a handler and report what happened",
+		Long: `Run sends --events webhook events to your handler the way the provider would: each
+attempt is a real, signed HTTP request; retries follow the provider's schedule on a fake
+clock, so days of retries take seconds; the scenario injects faults in between. The report
+shows every attempt, the duplicates that reached your handler, whether it stayed idempotent
+(when retrysim can see its side effects), and the dedup-key TTL you need.
+
+Without --url, run serves a built-in demo handler on 127.0.0.1 backed by a real SQLite
+database (--demo naive credits an account on every delivery, so duplicates cost money).
+
+Examples:
+  retrysim run --provider shopify --scenario flaky-network
+  retrysim run --provider shopify --scenario flaky-network --demo idempotent
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
+  retrysim run --provider stripe,github --scenario outage --events 100 --format json
+  retrysim run --provider twilio --retries 3 --results attempts.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' (see 'retrysim policies')")
+	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
+	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
+	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
+	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
+	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
+	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
+	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
+	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	return cmd
+}
+
+func demoModeList() string {
+	names := make([]string, len(demo.Modes))
+	for i, m := range demo.Modes {
+		names[i] = string(m)
+	}
+	return strings.Join(names, ", ")
+}
+
+// plan is a validated run command: everything needed to start.
+type plan struct {
+	policies []policies.Policy
+	scenario scenarios.Scenario
+	mode     demo.Mode
+	over     time.Duration
+	secrets  map[string]string
+	ttls     []time.Duration
+}
+
+func (f *runFlags) validate(ctx context.Context) (*plan, error) {
+	p := &plan{}
+	var errs []error
+	names := f.providers
+	if len(names) == 1 && strings.EqualFold(names[0], "all") {
+		names = namedDefaults
+	}
+	for _, n := range names {
+		pol, err := policies.Lookup(n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--provider: %w", err))
+			continue
+		}
+		if f.retries >= 0 {
+			if pol.Retries == nil {
+				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(), ", ")))
+				continue
+			}
+			if pol, err = pol.WithRetries(f.retries); err != nil {
+				errs = append(errs, fmt.Errorf("--retries: %w", err))
+				continue
+			}
+		}
+		p.policies = append(p.policies, pol)
+	}
+	sc, err := scenarios.Lookup(f.scenario)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--scenario: %w", err))
+	}
+	p.scenario = sc
+	if f.url == "" && !f.dryRun {
+		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
+			errs = append(errs, fmt.Errorf("--demo: %w", err))
+		}
+	}
+	if f.url != "" {
+		if f.dryRun {
+			errs = append(errs, errors.New("--dry-run sends nothing: drop --url, or drop --dry-run"))
+		} else if err := simulator.CheckTarget(ctx, f.url, f.allowRemote); err != nil {
+			errs = append(errs, fmt.Errorf("--url: %w", err))
+		}
+	}
+	if f.effectsURL != "" {
+		if err := simulator.CheckTarget(ctx, f.effectsURL, f.allowRemote); err != nil {
+			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
+		}
+	}
+	if f.events < 1 || f.events > simulator.MaxEvents {
+		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
+	}
+	if f.concurrency < 1 || f.concurrency > simulator.MaxConcurrency {
+		errs = append(errs, fmt.Errorf("--concurrency: %d is out of range (1..%d)", f.concurrency, simulator.MaxConcurrency))
+	}
+	if f.seed == 0 {
+		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
+	}
+	if p.over, err = policies.ParseDuration(f.over); err != nil {
+		errs = append(errs, fmt.Errorf("--over: %w", err))
+	} else if p.over <= 0 || p.over > simulator.MaxOver {
+		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
+	}
+	if p.secrets, err = parseSecrets(f.secrets); err != nil {
+		errs = append(errs, err)
+	}
+	if f.ttls != "" {
+		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
+			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		}
+	}
+	if !slices.Contains([]string{"text", "json"}, f.format) {
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
+	}
+	if len(errs) > 0 {
+		return nil, badInput(errors.Join(errs...))
+	}
+	return p, nil
+}
+
+// namedDefaults are the policies `--provider all` replays: the product's
+// named defaults, one per provider.
+var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "discord"}
+
+func retriesPolicies() []string {
+	var out []string
+	for _, n := range policies.Builtin() {
+		if p, _ := policies.Lookup(n); p.Retries != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// parseSecrets reads provider=value pairs. Error messages never repeat the
+// value.
+func parseSecrets(pairs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for i, s := range pairs {
+		prov, val, ok := strings.Cut(s, "=")
+		prov = strings.ToLower(strings.TrimSpace(prov))
+		if !ok || prov == "" || val == "" {
+			return nil, fmt.Errorf("--secret #%d: expected provider=value, e.g. stripe=whsec_…", i+1)
+		}
+		if _, known := policies.WireFor(prov); !known {
+			return nil, fmt.Errorf("--secret #%d: unknown provider %q (valid: %s)", i+1, prov, strings.Join(policies.WireNames(), ", "))
+		}
+		out[prov] = val
+	}
+	return out, nil
+}
+
+func runRun(cmd *cobra.Command, f *runFlags) error {
+	if _, err := loadConfig(cmd); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	defer stop()
+	p, err := f.validate(ctx)
+	if err != nil {
+		return err
+	}
+	reportOut := cmd.OutOrStdout()
+	var results *resultsSink
+	if f.results != "" {
+		if results, err = openResults(f.results, cmd.OutOrStdout()); err != nil {
+			return badInput(fmt.Errorf("--results: %w", err))
+		}
+		defer results.abort()
+		if f.results == "-" {
+			reportOut = cmd.ErrOrStderr()
+		}
+	}
+	timeline := 10
+	if f.format == "json" {
+		timeline = -1
+	}
+	if f.noTimeline {
+		timeline = 0
+	}
+	agg := report.NewAggregator(report.WithTimeline(timeline))
+	for _, pol := range p.policies {
+		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if results != nil {
+		if err := results.commit(); err != nil {
+			return fmt.Errorf("--results: %w", err)
+		}
+	}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
+	switch f.format {
+	case "json":
+		err = report.WriteJSON(reportOut, rep)
+	default:
+		err = report.WriteText(reportOut, rep)
+	}
+	return err
+}
+
+// runOne runs one policy against the target (starting a demo handler when
+// there is no --url) and feeds its records to the aggregator and the results
+// stream.
+func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink) error {
+	secret, given := p.secrets[pol.Provider]
+	if !given {
+		secret = policies.DemoSecret
+	}
+	cfg := simulator.Config{
+		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
+		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
+		Secret: secret, AllowRemote: f.allowRemote,
+	}
+	switch {
+	case f.dryRun:
+	case f.url != "":
+		cfg.URL = f.url
+		if !given {
+			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
+		}
+	default:
+		srv, err := startDemo(p.mode, pol.Provider, secret)
+		if err != nil {
+			return fmt.Errorf("demo handler: %w", err)
+		}
+		defer srv.close()
+		cfg.URL = srv.url
+		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
+		cfg.Effects = srv.handler.Effects
+	}
+	if f.effectsURL != "" {
+		cfg.Effects = effectsFromURL(f.effectsURL)
+	}
+	cfg.Sink = func(r simulator.Record) error {
+		if results != nil {
+			if err := results.Add(r); err != nil {
+				return fmt.Errorf("--results: %w", err)
+			}
+		}
+		return agg.Add(r)
+	}
+	_, err := simulator.Run(ctx, cfg)
+	if errors.Is(err, simulator.ErrConfig) {
+		return badInput(err)
+	}
+	return err
+}
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM:
+// the run stops new attempts and still writes its report. A second signal
+// exits at once.
+func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+		case <-done:
+			return
+		}
+		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
+		cancel()
+		select {
+		case <-sig:
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
+	}
+}

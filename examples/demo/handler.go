@@ -1,0 +1,199 @@
+// Package demo is retrysim's built-in demo webhook handler: a real HTTP
+// handler over a real SQLite database that credits an account for every
+// payment event, in several modes that get idempotency right or wrong.
+// `retrysim run` serves it when no --url is given; `retrysim demo` serves it
+// standalone; the programs under examples/handlers wrap it.
+//
+// Every mode verifies the provider's signature first (401 when it fails) and
+// exposes its side effects at GET /_retrysim/effects as
+// {"<dedup id>": <times processed>}.
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// Mode is how the handler deals with a delivery it has seen before.
+type Mode string
+
+// The demo modes.
+const (
+	// Naive credits the account on every delivery.
+	Naive Mode = "naive"
+	// Idempotent inserts the dedup id under a unique constraint in the same
+	// SQLite transaction as the credit.
+	Idempotent Mode = "idempotent"
+)
+
+// Modes lists the modes, in the order help shows them.
+var Modes = []Mode{Naive, Idempotent}
+
+// EffectsPath is where the handler serves its side effects.
+const EffectsPath = "/_retrysim/effects"
+
+// WebhookPath is the prefix of the webhook endpoints: POST /webhooks/<provider>.
+const WebhookPath = "/webhooks/"
+
+// ErrUnknownMode is returned, wrapped, for a mode not in Modes.
+var ErrUnknownMode = errors.New("unknown demo mode")
+
+// ParseMode checks a mode name.
+func ParseMode(s string) (Mode, error) {
+	m := Mode(strings.ToLower(strings.TrimSpace(s)))
+	if slices.Contains(Modes, m) {
+		return m, nil
+	}
+	names := make([]string, len(Modes))
+	for i, m := range Modes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownMode, s, strings.Join(names, ", "))
+}
+
+// Handler is the demo webhook handler.
+type Handler struct {
+	mode    Mode
+	store   *store
+	secrets map[string]string
+	dir     string // temporary directory to remove on Close, if any
+	dbPath  string
+	now     func() time.Time
+}
+
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithSecret sets the signing secret the handler checks for a provider.
+// Without one, policies.DemoSecret is expected.
+func WithSecret(provider, secret string) Option {
+	return func(h *Handler) { h.secrets[provider] = secret }
+}
+
+// WithDB stores the handler's data in the SQLite file at path instead of a
+// temporary one.
+func WithDB(path string) Option { return func(h *Handler) { h.dbPath = path } }
+
+// New opens a demo handler in the given mode. Its database is a fresh SQLite
+// file in a temporary directory unless WithDB names one. Close removes the
+// temporary one.
+func New(mode Mode, opts ...Option) (*Handler, error) {
+	if _, err := ParseMode(string(mode)); err != nil {
+		return nil, err
+	}
+	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now}
+	for _, o := range opts {
+		o(h)
+	}
+	path := h.dbPath
+	if path == "" {
+		dir, err := os.MkdirTemp("", "retrysim-demo-")
+		if err != nil {
+			return nil, err
+		}
+		h.dir = dir
+		path = filepath.Join(dir, "demo.db")
+	}
+	st, err := openStore(path)
+	if err != nil {
+		if h.dir != "" {
+			os.RemoveAll(h.dir)
+		}
+		return nil, err
+	}
+	h.store = st
+	return h, nil
+}
+
+// Close closes the database and removes a temporary one.
+func (h *Handler) Close() error {
+	err := h.store.close()
+	if h.dir != "" {
+		err = errors.Join(err, os.RemoveAll(h.dir))
+	}
+	return err
+}
+
+// Mode returns the handler's mode.
+func (h *Handler) Mode() Mode { return h.mode }
+
+// Effects returns how often the handler processed each event, by dedup id.
+func (h *Handler) Effects(ctx context.Context) (map[string]int, error) { return h.store.effects(ctx) }
+
+// ServeHTTP serves POST /webhooks/<provider> and GET /_retrysim/effects.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == EffectsPath && r.Method == http.MethodGet:
+		h.serveEffects(w, r)
+	case strings.HasPrefix(r.URL.Path, WebhookPath) && r.Method == http.MethodPost:
+		h.serveWebhook(w, r, strings.TrimPrefix(r.URL.Path, WebhookPath))
+	default:
+		http.Error(w, "POST /webhooks/<provider> or GET "+EffectsPath, http.StatusNotFound)
+	}
+}
+
+func (h *Handler) serveEffects(w http.ResponseWriter, r *http.Request) {
+	m, err := h.store.effects(r.Context())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(m)
+}
+
+func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider string) {
+	wire, ok := policies.WireFor(strings.Trim(provider, "/"))
+	if !ok {
+		http.Error(w, fmt.Sprintf("unknown provider %q in the path (valid: %s)", provider, strings.Join(policies.WireNames(), ", ")), http.StatusNotFound)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err != nil {
+		http.Error(w, "cannot read body", http.StatusBadRequest)
+		return
+	}
+	secret, ok := h.secrets[wire.Name()]
+	if !ok {
+		secret = policies.DemoSecret
+	}
+	fullURL := "http://" + r.Host + r.URL.RequestURI()
+	if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+		return
+	}
+	id, err := wire.DedupID(r.Header, body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	const amount = 100 // cents credited per payment event
+	switch h.mode {
+	case Idempotent:
+		err = h.store.creditOnce(r.Context(), id, amount)
+		if errors.Is(err, errDuplicate) {
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, "duplicate ignored\n")
+			return
+		}
+	default:
+		err = credit(r.Context(), h.store.db, id, amount)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, "credited\n")
+}
