@@ -145,7 +145,20 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
 	p.Legend = plot.NewLegend() // drawn beside the plot, not inside it
 	lw := legendWidth(&lg)
 	pad := vg.Points(16)
-	p.Draw(draw.Crop(c, pad, -(lw + 2*pad), pad, -pad))
+	// gonum places the x label's padding at the arithmetic middle of the
+	// axis, which on a logarithmic axis is near its right end and squeezes
+	// the data area; the label is drawn here instead, under the plot.
+	xl := p.X.Label
+	p.X.Label.Text = ""
+	strip := vg.Points(labelSize * 2)
+	area := draw.Crop(c, pad, -(lw + 2*pad), pad+strip, -pad)
+	p.Draw(area)
+	if xl.Text != "" {
+		sty := xl.TextStyle
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+		dc := p.DataCanvas(area)
+		c.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + pad}, xl.Text)
+	}
 	right := draw.Crop(c, c.Max.X-c.Min.X-lw-pad, -pad, pad, -pad-vg.Points(titleSize*2.2))
 	lg.Top, lg.Left = true, true
 	lg.Padding = vg.Points(5)
@@ -277,7 +290,8 @@ var logSteps = []time.Duration{
 	90 * policies.Day, 365 * policies.Day,
 }
 
-// logTicks labels a log1pScale axis of seconds.
+// logTicks labels a log1pScale axis of seconds. A narrow range, where few
+// of logSteps fall, gets the linear ticks instead.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -286,6 +300,9 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		if v := s.Seconds(); v >= lo-1e-9 && v <= hi+1e-9 {
 			ticks = append(ticks, plot.Tick{Value: v, Label: tickLabel(v)})
 		}
+	}
+	if len(ticks) < 4 {
+		return durationTicks{}.Ticks(lo, hi)
 	}
 	return ticks
 }

@@ -148,7 +148,11 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	for i, row := range rows {
 		yy := y(i)
 		ttl := chartTTL(rep, row.run, opts)
-		if w := dur(ttl); !contains(ttlWords, w) {
+		w := dur(ttl)
+		if opts.TTL == 0 && len(rep.Runs) > 1 {
+			w = row.run.Policy + " " + w
+		}
+		if !contains(ttlWords, w) {
 			ttlWords = append(ttlWords, w)
 		}
 		for _, ev := range row.events {
@@ -179,7 +183,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	title := timelineTitle(rep, rows, opts)
 	p := newPlot(title, "virtual time since the start of the run", "")
 	timeAxis(&p.X, lo, hi, opts.Log)
-	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
+	// A chart of one or two rows keeps rows of a readable height.
+	slack := max(0, float64(4-n)/2)
+	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack
 	ticks := make([]plot.Tick, n)
 	for i, row := range rows {
 		ticks[i] = plot.Tick{Value: y(i), Label: row.label}
@@ -212,7 +218,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			if to-from < hi/400 {
 				to = from + hi/400 // a single attempt: still visible
 			}
-			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: -0.6, y1: float64(n) - 0.4})
+			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: p.Y.Min, y1: p.Y.Max})
 		}
 	}
 	if len(outages.rs) > 0 {
@@ -254,7 +260,11 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 	}
 	p.Add(leaks)
-	p.Legend.Add("dedup key kept ("+strings.Join(ttlWords, ", ")+")", windows)
+	keyWords := "dedup key kept (" + strings.Join(ttlWords, ", ") + ")"
+	if len(ttlWords) > 2 {
+		keyWords = "dedup key kept (recommended TTL)"
+	}
+	p.Legend.Add(keyWords, windows)
 	if len(leaks.pts) > 0 {
 		lk := *leaks
 		lk.style.Radius = vg.Points(9)
@@ -266,9 +276,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(marks) > 0 {
 		p.Legend.Add("endpoint disabled", marks[0])
 	}
-	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, " / "))
+	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
 	if opts.By == ByProvider {
-		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, " / "))
+		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
 	}
 	if len(leaks.pts) > 0 {
 		note += fmt.Sprintf(" %d arrivals came after their key expired: the handler would process them again.", len(leaks.pts))
