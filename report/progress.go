@@ -57,8 +57,12 @@ func (p *Progress) Line(width int) string {
 	}
 	filled := int(frac * float64(width))
 	bar := strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+	covered := p.now.Sub(p.start).Round(time.Second)
+	if covered > time.Hour {
+		covered = covered.Round(time.Minute)
+	}
 	return fmt.Sprintf("%s %s %3.0f%% · virtual +%s · %d attempts · %d arrivals", p.policy, bar, frac*100,
-		dur(p.now.Sub(p.start).Round(time.Second)), p.attempts, p.arrivals)
+		dur(covered), p.attempts, p.arrivals)
 }
 
 // Show redraws the progress line on w (a terminal) every tick, starting
