@@ -88,7 +88,8 @@ func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canv
 	case FormatPNG:
 		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(chartDPI))}
 	case FormatSVG:
-		cw = vgsvg.New(width, height)
+		// Embedded fonts: the SVG renders the same where Liberation is not installed.
+		cw = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
 	default:
 		return fmt.Errorf("%w: %q is not a picture format (valid: png, svg)", ErrFormat, format)
 	}
