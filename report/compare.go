@@ -19,7 +19,10 @@ var compareRows = []compareRow{
 	{"attempts", func(r *Run) string { return fmt.Sprint(r.Attempts) }},
 	{"handler reached", func(r *Run) string { return fmt.Sprint(r.HandlerArrivals) }},
 	{"duplicate arrivals", func(r *Run) string {
-		return markIf(r.DuplicateArrivals > 0, fmt.Sprintf("%d in %d events", r.DuplicateArrivals, r.DuplicateEvents))
+		if r.DuplicateArrivals == 0 {
+			return "0"
+		}
+		return markIf(true, fmt.Sprintf("%d in %d %s", r.DuplicateArrivals, r.DuplicateEvents, plural(r.DuplicateEvents, "event", "events")))
 	}},
 	{"processed more than once", func(r *Run) string {
 		if d := r.DuplicateEffects(); d >= 0 {
@@ -49,7 +52,8 @@ func markIf(bad bool, s string) string {
 	return s
 }
 
-// VerdictWords is how the reports spell a verdict for people.
+// VerdictWords is how the reports spell a verdict for people; "unknown"
+// when the run had no effects oracle.
 func VerdictWords(v string) string {
 	switch v {
 	case Idempotent:
@@ -57,7 +61,7 @@ func VerdictWords(v string) string {
 	case NotIdempotent:
 		return "NOT IDEMPOTENT"
 	}
-	return "unknown (no effects oracle)"
+	return "unknown"
 }
 
 // writeCompareText writes several runs side by side: the summary figures,
