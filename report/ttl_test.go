@@ -1,100 +1,140 @@
-package report
+package report_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
 
-func TestRoundTTL(t *testing.T) {
-	day := policies.Day
-	tests := []struct {
-		need, want time.Duration
-	}{
-		{0, time.Minute},
-		{30 * time.Second, 2 * time.Minute},                // +1m minimum buffer
-		{5*time.Minute + 31*time.Second, 10 * time.Minute}, // Slack's 5m31s
-		{8 * time.Hour, 12 * time.Hour},                    // 8h +10% = 8h48m
-		{48 * time.Hour, 3 * day},                          // Shopify's 2d +10%
-		{72 * time.Hour, 4 * day},                          // Stripe's 3d +10%
-		{30 * day, 45 * day},                               // Stripe's CLI resend window
-		{100 * day, 120 * day},                             // past the ladder: whole 30-day months
-	}
-	for _, tt := range tests {
-		if got := RoundTTL(tt.need); got != tt.want {
-			t.Errorf("RoundTTL(%s) = %s, want %s", policies.FormatDuration(tt.need), policies.FormatDuration(got), policies.FormatDuration(tt.want))
-		}
-	}
-}
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// records builds one run's stream from arrivals: for each event, the virtual
-// offsets of attempts and what the handler answered.
-func records(t *testing.T, window time.Duration, events map[int][]struct {
+// stream builds a run's records: schedule offsets in seconds, manual
+// redelivery, and for each event the arrivals as (seconds from the event's
+// first attempt, outcome, handler status).
+type arrival struct {
 	at      time.Duration
 	outcome simulator.Outcome
 	handler int
-}) *Run {
+	fault   string
+}
+
+func stream(t *testing.T, schedule []float64, manual time.Duration, events map[int][]arrival) *report.Run {
 	t.Helper()
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := NewAggregator()
-	add := func(r simulator.Record) {
-		r.Policy, r.Scenario, r.Seed = "p", "s", 1
-		if err := a.Add(r); err != nil {
+	agg := report.NewAggregator(report.WithTimeline(-1))
+	start := t0
+	base := simulator.Record{Provider: "stripe", Policy: "stripe", Scenario: "s", Seed: 1}
+	run := base
+	run.Kind, run.Time, run.Start, run.Events = simulator.KindRun, t0, &start, len(events)
+	run.ScheduleS, run.WindowS, run.ManualS = schedule, schedule[len(schedule)-1], manual.Seconds()
+	recs := []simulator.Record{run}
+	for seq := 0; seq < len(events); seq++ {
+		first := t0.Add(time.Duration(seq) * time.Minute)
+		for n, a := range events[seq] {
+			r := base
+			r.Kind, r.Seq, r.N, r.Event = simulator.KindAttempt, seq, n+1, "ev"+string(rune('a'+seq))
+			r.Time, r.AtSeconds = first.Add(a.at), a.at.Seconds()
+			r.Outcome, r.HandlerStatus, r.Reached, r.Fault = a.outcome, a.handler, a.outcome != simulator.ConnectionFailed, a.fault
+			recs = append(recs, r)
+		}
+		f := base
+		f.Kind, f.Seq, f.Fate = simulator.KindEvent, seq, simulator.FateDelivered
+		recs = append(recs, f)
+	}
+	end := base
+	end.Kind = simulator.KindEnd
+	recs = append(recs, end)
+	for _, r := range recs {
+		if err := agg.Add(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	add(simulator.Record{Kind: simulator.KindRun, Start: &start, WindowS: window.Seconds(), Events: len(events)})
-	for seq := 0; seq < len(events); seq++ {
-		first := start.Add(time.Duration(seq) * time.Minute)
-		for n, at := range events[seq] {
-			add(simulator.Record{
-				Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: n + 1,
-				Time: first.Add(at.at), AtSeconds: at.at.Seconds(), Outcome: at.outcome,
-				HandlerStatus: at.handler, Reached: at.handler != 0,
-			})
-		}
-		add(simulator.Record{Kind: simulator.KindEvent, Seq: seq, Fate: simulator.FateDelivered})
-	}
-	add(simulator.Record{Kind: simulator.KindEnd})
-	return a.Runs()[0]
+	return agg.Runs()[0]
 }
 
-// The dedup key is stored at the first arrival the handler answered 2xx;
-// each later arrival leaks through every TTL shorter than its distance
-// from the key.
-func TestTTLLeaksCountArrivalsAfterTheKey(t *testing.T) {
-	type arr = struct {
-		at      time.Duration
-		outcome simulator.Outcome
-		handler int
-	}
-	run := records(t, 2*time.Hour, map[int][]arr{
-		// 500 first (no key), lost 200 at 10m (key), delivered at 50m: one leak past 40m.
-		0: {{0, simulator.HTTPError, 500}, {10 * time.Minute, simulator.LostResponse, 200}, {50 * time.Minute, simulator.Delivered, 200}},
-		// key at 0, duplicates at +3h and +30h.
-		1: {{0, simulator.Timeout, 200}, {3 * time.Hour, simulator.LostResponse, 200}, {30 * time.Hour, simulator.Delivered, 200}},
-		// never reached, then delivered: no duplicate.
-		2: {{0, simulator.ConnectionFailed, 0}, {time.Minute, simulator.Delivered, 200}},
+func TestTTLChoices(t *testing.T) {
+	lost := func(at time.Duration) arrival { return arrival{at, simulator.LostResponse, 200, "lost-response"} }
+	ok := func(at time.Duration) arrival { return arrival{at, simulator.Delivered, 200, ""} }
+	r := stream(t, []float64{0, 60, 3600, 86400}, 3*24*time.Hour, map[int][]arrival{
+		// key stored at +0, duplicates 10 minutes and 2 hours after it
+		0: {lost(0), lost(10 * time.Minute), ok(2 * time.Hour)},
+		// key stored at +1m (the first attempt never reached), duplicate 30s later
+		1: {{0, simulator.ConnectionFailed, 0, "drop-request"}, lost(time.Minute), ok(90 * time.Second)},
+		2: {ok(0)},
 	})
-	if run.HandlerArrivals != 7 || run.DuplicateArrivals != 4 || run.DuplicateEvents != 2 {
-		t.Errorf("arrivals %d duplicates %d in %d events, want 7, 4, 2", run.HandlerArrivals, run.DuplicateArrivals, run.DuplicateEvents)
+	cases := []struct {
+		ttl                   time.Duration
+		arrivals, events      int
+		worst                 int
+		manualLeaks, advice5m bool
+	}{
+		{ttl: 0, arrivals: 3, events: 2, worst: 3, manualLeaks: true},
+		{ttl: 5 * time.Minute, arrivals: 2, events: 1, worst: 2, manualLeaks: true},
+		{ttl: time.Hour, arrivals: 1, events: 1, worst: 1, manualLeaks: true},
+		{ttl: 2 * time.Hour, arrivals: 0, events: 0, worst: 1, manualLeaks: true},
+		{ttl: 24 * time.Hour, arrivals: 0, events: 0, worst: 0, manualLeaks: true},
+		{ttl: 3 * 24 * time.Hour, arrivals: 0, events: 0, worst: 0, manualLeaks: false},
 	}
-	if run.ObservedNeed != 30*time.Hour {
-		t.Errorf("observed need %s, want 30h", run.ObservedNeed)
+	for _, c := range cases {
+		t.Run(c.ttl.String(), func(t *testing.T) {
+			got := r.TTL([]time.Duration{c.ttl}).Choices[0]
+			if got.LeakedArrivals != c.arrivals || got.LeakedEvents != c.events || got.WorstArrivals != c.worst || got.ManualLeaks != c.manualLeaks {
+				t.Errorf("TTL %s: got arrivals %d events %d worst %d manual %v; want %d %d %d %v",
+					c.ttl, got.LeakedArrivals, got.LeakedEvents, got.WorstArrivals, got.ManualLeaks, c.arrivals, c.events, c.worst, c.manualLeaks)
+			}
+		})
 	}
-	ttl := run.TTL([]time.Duration{30 * time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 31 * time.Hour})
-	want := []int{3, 2, 1, 1, 0}
-	for i, c := range ttl.Choices {
-		if c.LeakedArrivals != want[i] {
-			t.Errorf("TTL %s leaked %d, want %d", c.TTL, c.LeakedArrivals, want[i])
-		}
+	a := r.TTL(nil)
+	if a.Retries != 3 {
+		t.Errorf("Retries = %d, want 3", a.Retries)
 	}
-	if ttl.Recommended != 2*policies.Day {
-		t.Errorf("recommended %s, want 2d (30h observed beats the 2h window)", ttl.Recommended)
+	if a.Observed != 2*time.Hour {
+		t.Errorf("Observed = %s, want 2h (key at +0, last duplicate at +2h)", a.Observed)
 	}
-	if run.Causes[simulator.Timeout] != 1 || run.Causes[simulator.LostResponse] != 2 || run.Causes[simulator.HTTPError] != 1 {
-		t.Errorf("causes %v", run.Causes)
+	if a.Recommended != 2*24*time.Hour {
+		t.Errorf("Recommended = %s, want 2d (the 1d window plus the buffer, rounded up)", a.Recommended)
+	}
+}
+
+func TestCommonAdviceNamedOnlyWhenWrong(t *testing.T) {
+	cases := []struct {
+		name      string
+		schedule  []float64
+		wantLines []string
+	}{
+		{"3-day retries", []float64{0, 300, 3600, 259200}, []string{"5 minutes", "24 h cache"}},
+		{"8-hour retries", []float64{0, 600, 28800}, []string{"5 minutes"}},
+		{"seconds of retries", []float64{0, 1, 2}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := stream(t, c.schedule, 0, map[int][]arrival{0: {{0, simulator.Delivered, 200, ""}}})
+			advice := r.TTL(nil).Advice
+			if len(advice) != len(c.wantLines) {
+				t.Fatalf("advice = %q, want %d lines naming %q", advice, len(c.wantLines), c.wantLines)
+			}
+			for i, w := range c.wantLines {
+				if !strings.Contains(advice[i], w) {
+					t.Errorf("advice line %d = %q, want it to name %q", i, advice[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestOutagesInferredFromAttempts(t *testing.T) {
+	refused := func(at time.Duration) arrival {
+		return arrival{at, simulator.ConnectionFailed, 0, "outage"}
+	}
+	r := stream(t, []float64{0, 600, 1200}, 0, map[int][]arrival{
+		0: {refused(0), refused(10 * time.Minute), {20 * time.Minute, simulator.Delivered, 200, ""}},
+	})
+	if len(r.Outages) != 1 {
+		t.Fatalf("outages = %v, want one", r.Outages)
+	}
+	if got := r.Outages[0]; !got.From.Equal(t0) || !got.To.Equal(t0.Add(10*time.Minute)) {
+		t.Errorf("outage = %v to %v, want +0 to +10m", got.From.Sub(t0), got.To.Sub(t0))
 	}
 }

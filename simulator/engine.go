@@ -162,6 +162,10 @@ func (e *engine) runRecord() Record {
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()
 	r.ManualS = p.ManualRedelivery.D().Seconds()
+	r.ScheduleS = make([]float64, p.MaxAttempts())
+	for n := range r.ScheduleS {
+		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	}
 	if p.Disable != nil {
 		r.DisableN = p.Disable.ConsecutiveFailures
 		r.DisableS = p.Disable.Within.D().Seconds()

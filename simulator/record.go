@@ -103,17 +103,21 @@ type Record struct {
 	Effects int `json:"effects,omitempty"`
 
 	// Run records: the run's context.
-	Target     string     `json:"target,omitempty"`
-	Events     int        `json:"events,omitempty"`
-	Summary    string     `json:"policy_summary,omitempty"`
-	MaxAttempt int        `json:"max_attempts,omitempty"`
-	WindowS    float64    `json:"window_seconds,omitempty"`
-	TimeoutS   float64    `json:"timeout_seconds,omitempty"`
-	ManualS    float64    `json:"manual_redelivery_seconds,omitempty"`
-	DisableN   int        `json:"disable_consecutive_failures,omitempty"`
-	DisableS   float64    `json:"disable_within_seconds,omitempty"`
-	DedupField string     `json:"dedup_field,omitempty"`
-	Start      *time.Time `json:"start,omitempty"`
+	Target     string  `json:"target,omitempty"`
+	Events     int     `json:"events,omitempty"`
+	Summary    string  `json:"policy_summary,omitempty"`
+	MaxAttempt int     `json:"max_attempts,omitempty"`
+	WindowS    float64 `json:"window_seconds,omitempty"`
+	TimeoutS   float64 `json:"timeout_seconds,omitempty"`
+	ManualS    float64 `json:"manual_redelivery_seconds,omitempty"`
+	DisableN   int     `json:"disable_consecutive_failures,omitempty"`
+	DisableS   float64 `json:"disable_within_seconds,omitempty"`
+	DedupField string  `json:"dedup_field,omitempty"`
+	// ScheduleS is when each attempt happens, in seconds from the first,
+	// if every earlier one failed: the policy's worked schedule, so a saved
+	// stream can state the worst case without the policy.
+	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
+	Start     *time.Time `json:"start,omitempty"`
 
 	// End records.
 	Interrupted   bool       `json:"interrupted,omitempty"`

@@ -13,7 +13,7 @@ import (
 )
 
 func newPoliciesCmd() *cobra.Command {
-	var format string
+	var format, chart string
 	cmd := &cobra.Command{
 		Use:   "policies",
 		Short: "List the providers' retry policies",
@@ -24,7 +24,8 @@ possible. 'policies show NAME' prints one policy's worked schedule and its sourc
 Examples:
   retrysim policies
   retrysim policies show stripe
-  retrysim policies show shopify --format json`,
+  retrysim policies show shopify --format json
+  retrysim policies --chart schedules.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := loadConfig(cmd); err != nil {
@@ -34,6 +35,11 @@ Examples:
 			for _, n := range policies.Builtin() {
 				p, _ := policies.Lookup(n)
 				all = append(all, p)
+			}
+			if chart != "" {
+				if err := writeSchedulesChart(chart, all); err != nil {
+					return err
+				}
 			}
 			switch format {
 			case "json":
@@ -49,6 +55,7 @@ Examples:
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&chart, "chart", "", "also draw every policy's attempt times on one time axis to FILE (.png or .svg)")
 	show := &cobra.Command{
 		Use:   "show NAME",
 		Short: "Show one policy's worked schedule, rules and sources",

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -36,11 +35,9 @@ type runFlags struct {
 	eventType   string
 	retries     int
 	effectsURL  string
-	ttls        string
-	format      string
 	results     string
-	noTimeline  bool
 	allowRemote bool
+	outputFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -62,7 +59,9 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
-  retrysim run --provider twilio --retries 3 --results attempts.jsonl`,
+  retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --scenario outage --out timeline.png
+  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -82,10 +81,11 @@ Examples:
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", ")+" (png and svg need --out or a redirected stdout)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	f.add(fl)
 	return cmd
 }
 
@@ -104,12 +104,13 @@ type plan struct {
 	mode     demo.Mode
 	over     time.Duration
 	secrets  map[string]string
-	ttls     []time.Duration
+	out      *output
 }
 
-func (f *runFlags) validate(ctx context.Context) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
 	p := &plan{}
 	var errs []error
+	p.out, errs = f.outputFlags.validate(formatSet)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
@@ -171,14 +172,6 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
-	if f.ttls != "" {
-		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
-		}
-	}
-	if !slices.Contains([]string{"text", "json"}, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
-	}
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -223,7 +216,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx)
+	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -238,41 +231,37 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	timeline := 10
-	if f.format == "json" {
-		timeline = -1
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep))
+	prog := &report.Progress{}
+	stopProgress := func() {}
+	if isTerminal(cmd.ErrOrStderr()) {
+		// Only a person watching a terminal gets the line, and only for runs
+		// that last: redirected stderr stays clean.
+		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	if f.noTimeline {
-		timeline = 0
-	}
-	agg := report.NewAggregator(report.WithTimeline(timeline))
 	for _, pol := range p.policies {
-		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results); err != nil {
+		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results, prog); err != nil {
+			stopProgress()
 			return err
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
+	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
-	switch f.format {
-	case "json":
-		err = report.WriteJSON(reportOut, rep)
-	default:
-		err = report.WriteText(reportOut, rep)
-	}
-	return err
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
+	return p.out.write(reportOut, rep)
 }
 
 // runOne runs one policy against the target (starting a demo handler when
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
-func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink) error {
+func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
 	secret, given := p.secrets[pol.Provider]
 	if !given {
 		secret = policies.DemoSecret
@@ -308,6 +297,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 				return fmt.Errorf("--results: %w", err)
 			}
 		}
+		prog.Add(r)
 		return agg.Add(r)
 	}
 	_, err := simulator.Run(ctx, cfg)
