@@ -217,10 +217,14 @@ func (e *engine) takeWave(batch []due, t0 time.Time) []due {
 	if e.cfg.DryRun {
 		limit = min(e.dis.room(), 1024)
 	}
-	horizon := t0.Add(e.minDelay)
+	horizon, bounded := t0.Add(e.minDelay), e.minDelay >= 0
+	if e.cfg.Realtime {
+		// On the real clock an attempt is sent at its own time, not early.
+		horizon, bounded = t0, true
+	}
 	for e.q.Len() > 0 && len(batch) < limit {
 		next := e.q.peek()
-		if e.minDelay >= 0 && next.at.After(horizon) {
+		if bounded && next.at.After(horizon) {
 			break
 		}
 		d := e.q.pop()

@@ -2,10 +2,12 @@ package simulator
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -392,5 +394,39 @@ func TestRedirectToRemoteHostIsRefused(t *testing.T) {
 	a := attempts(recs)[0]
 	if a.Outcome != ConnectionFailed || !strings.Contains(a.Error, "not a loopback address") {
 		t.Errorf("got %s (%s), want connection_failed refusing 192.0.2.1", a.Outcome, a.Error)
+	}
+}
+
+// With the real clock, attempts are sent when they are due, not early with
+// their wave.
+func TestRealtimeSendsAttemptsWhenDue(t *testing.T) {
+	var mu sync.Mutex
+	var early []string
+	arrivals := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		due, err := time.Parse(time.RFC3339Nano, r.Header.Get(VirtualTimeHeader))
+		mu.Lock()
+		defer mu.Unlock()
+		arrivals++
+		if err != nil || time.Now().Before(due.Add(-5*time.Millisecond)) {
+			early = append(early, fmt.Sprintf("due %s, sent %s early", due.Format(time.StampMilli), time.Until(due)))
+		}
+		w.WriteHeader(500)
+	}))
+	defer srv.Close()
+	p := policies.Policy{
+		Name: "fast", Provider: "github", Timeout: policies.Duration(time.Second),
+		Schedule: policies.ScheduleSpec{Delays: []policies.Duration{policies.Duration(300 * time.Millisecond)}},
+	}
+	if err := p.Init(); err != nil {
+		t.Fatal(err)
+	}
+	// Three events whose first attempts fall within one 300ms lookahead window.
+	collect(t, Config{Policy: p, URL: srv.URL, Events: 3, Realtime: true, Over: 200 * time.Millisecond})
+	if arrivals != 6 {
+		t.Errorf("handler saw %d attempts, want 6", arrivals)
+	}
+	if len(early) > 0 {
+		t.Errorf("attempts sent before they were due: %v", early)
 	}
 }
