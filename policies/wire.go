@@ -98,3 +98,32 @@ func WireNames() []string {
 	slices.Sort(out)
 	return out
 }
+
+// EventTyper is implemented by wire formats that know which event types
+// they can send; a wire format without it accepts any type.
+type EventTyper interface {
+	// EventTypes lists the types, the default first.
+	EventTypes() []string
+}
+
+// ErrUnknownEventType is returned, wrapped, for an event type a wire format
+// cannot send.
+var ErrUnknownEventType = errors.New("unknown event type")
+
+// EventTypes lists the event types w can send, its default first; nil means
+// any type.
+func EventTypes(w Wire) []string {
+	if t, ok := w.(EventTyper); ok {
+		return t.EventTypes()
+	}
+	return nil
+}
+
+// CheckEventType reports whether w can send events of type t.
+func CheckEventType(w Wire, t string) error {
+	types := EventTypes(w)
+	if types == nil || slices.Contains(types, t) {
+		return nil
+	}
+	return fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownEventType, t, w.Name(), joinNames(types))
+}

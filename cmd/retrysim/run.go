@@ -76,7 +76,7 @@ Examples:
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
-	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
@@ -105,10 +105,13 @@ type plan struct {
 	over     time.Duration
 	secrets  map[string]string
 	out      *output
+	// told remembers the providers whose generated secret or public key
+	// was printed, so each is printed once.
+	told map[string]bool
 }
 
 func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
-	p := &plan{}
+	p := &plan{told: map[string]bool{}}
 	var errs []error
 	p.out, errs = f.outputFlags.validate(formatSet)
 	names := f.providers
@@ -116,7 +119,7 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 		names = namedDefaults
 	}
 	for _, n := range names {
-		pol, err := policies.Lookup(n)
+		pol, err := lookupPolicy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
@@ -184,8 +187,8 @@ var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "
 
 func retriesPolicies() []string {
 	var out []string
-	for _, n := range policies.Builtin() {
-		if p, _ := policies.Lookup(n); p.Retries != nil {
+	for _, n := range catalogue.Names() {
+		if p, _ := lookupPolicy(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -264,7 +267,10 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
 	secret, given := p.secrets[pol.Provider]
 	if !given {
-		secret = policies.DemoSecret
+		secret, given = configuredSecret(pol.Provider)
+	}
+	if !given {
+		secret = policies.GenerateSecret(pol.Provider, f.seed)
 	}
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
@@ -275,9 +281,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
-		if !given {
-			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
-		}
+		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret)
 		if err != nil {
@@ -305,6 +309,24 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		return badInput(err)
 	}
 	return err
+}
+
+// tellSecret prints, once per provider, the secret generated for a run
+// against the user's handler, and the public key a handler needs for
+// providers that sign with a private key. A secret the user gave is never
+// printed.
+func tellSecret(w io.Writer, told map[string]bool, provider, secret string, generated bool, seed uint64) {
+	if told[provider] {
+		return
+	}
+	told[provider] = true
+	if generated {
+		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	}
+	if pub, ok := policies.PublicKey(provider, secret); ok {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	}
 }
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:

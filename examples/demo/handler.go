@@ -183,6 +183,10 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	case Idempotent:
 		err = h.store.creditOnce(r.Context(), id, amount)
 		if errors.Is(err, errDuplicate) {
+			if wire.Name() == "discord" {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
 			w.WriteHeader(http.StatusOK)
 			io.WriteString(w, "duplicate ignored\n")
 			return
@@ -192,6 +196,11 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if wire.Name() == "discord" {
+		// Discord's webhook events count only a 204 as delivered.
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
