@@ -65,10 +65,6 @@ type Wire interface {
 	Verify(h http.Header, body []byte, url, secret string, now time.Time) error
 }
 
-// DemoSecret is the signing secret retrysim uses, and its demo handler
-// expects, when the user gives none.
-const DemoSecret = "whsec_cmV0cnlzaW0tZGVtby1zZWNyZXQ="
-
 // ErrBadSignature is returned, wrapped, by Wire.Verify for a request whose
 // signature does not check out.
 var ErrBadSignature = errors.New("signature verification failed")
