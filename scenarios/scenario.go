@@ -67,28 +67,48 @@ func (f *Fault) covers(c *Context) bool {
 // virtual time at since the start of the run. The result depends only on
 // its arguments.
 func (s *Scenario) Decide(seed uint64, event, attempt int, at, timeout time.Duration) Action {
-	var a Action
-	c := Context{Event: event, Attempt: attempt, At: at, Timeout: timeout}
+	return *s.Decider().Decide(seed, event, attempt, at, timeout)
+}
+
+// Decider returns a Decider for s.
+func (s *Scenario) Decider() *Decider { return &Decider{s: s} }
+
+// Decider decides attempt after attempt for one Scenario, exactly as
+// Scenario.Decide does, reusing its storage: once warm it allocates nothing.
+// It is not safe for concurrent use; give each goroutine its own.
+type Decider struct {
+	s *Scenario
+	a Action
+	c Context
+	r policies.Rand
+}
+
+// Decide returns the action for attempt (1-based) of event (0-based) at
+// virtual time at since the start of the run. The Action is the Decider's
+// own: it is valid until the next call, and must not be kept or changed.
+func (d *Decider) Decide(seed uint64, event, attempt int, at, timeout time.Duration) *Action {
+	a := &d.a
+	*a = Action{Faults: a.Faults[:0]}
+	d.c = Context{Event: event, Attempt: attempt, At: at, Timeout: timeout, Rand: &d.r}
 	key := uint64(event)<<20 | uint64(attempt)
-	for i := range s.Faults {
-		f := &s.Faults[i]
-		if !f.covers(&c) {
+	for i := range d.s.Faults {
+		f := &d.s.Faults[i]
+		if !f.covers(&d.c) {
 			continue
 		}
-		r := policies.Key(seed, key, uint64(i)+1)
-		if f.Probability < 1 && r.Float64() >= f.Probability {
+		d.r = policies.Key(seed, key, uint64(i)+1)
+		if f.Probability < 1 && d.r.Float64() >= f.Probability {
 			continue
 		}
-		c.Rand = &r
-		before := a
-		f.Kind.Apply(&a, &c)
-		if !sameAction(before, a) {
+		before := *a
+		f.Kind.Apply(a, &d.c)
+		if !sameAction(&before, a) {
 			a.Faults = append(a.Faults, f.Type)
 		}
 	}
 	return a
 }
 
-func sameAction(x, y Action) bool {
+func sameAction(x, y *Action) bool {
 	return x.Drop == y.Drop && x.EdgeStatus == y.EdgeStatus && x.LoseResponse == y.LoseResponse && x.Latency == y.Latency
 }

@@ -145,3 +145,7 @@ func (d *disabler) successesAfter(t time.Time) int {
 	}
 	return d.oks - in[i].oksBefore
 }
+
+// watching reports whether any answer could disable the endpoint, so that
+// waves must be checked with full.
+func (d *disabler) watching() bool { return d.atOnce || d.rule != nil }

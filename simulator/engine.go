@@ -25,6 +25,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // Result sums up a run. The records say everything; Result is what a Go
@@ -91,28 +92,24 @@ func (c *Config) providerDefaults() error {
 	return nil
 }
 
-type eventState struct {
-	ev       policies.Event
-	first    time.Time
-	body     []byte
-	ctype    string
-	attempts int
-	reason   string // Slack's word for why the last attempt failed
-}
-
 type engine struct {
 	cfg      Config
 	wire     policies.Wire
 	client   *http.Client
 	work     workload
 	q        queue
-	live     map[int]*eventState
+	live     liveEvents
 	arrived  int // events whose first attempt has been queued
 	dis      disabler
 	minDelay time.Duration
+	timeout  time.Duration
 	target   string // the URL signed and sent to
 	base     Record
 	res      Result
+	// outs and deciders are reused from wave to wave: one Decider per
+	// goroutine that performs attempts.
+	outs     []outcome
+	deciders []*scenarios.Decider
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
 }
@@ -121,9 +118,9 @@ func newEngine(cfg Config) *engine {
 	e := &engine{
 		cfg:      cfg,
 		wire:     cfg.Policy.Wire(),
-		live:     map[int]*eventState{},
 		dis:      newDisabler(&cfg.Policy),
 		minDelay: cfg.Policy.MinDelay(),
+		timeout:  cfg.Policy.Timeout.D(),
 		target:   signedURL(cfg.URL),
 	}
 	if cfg.Handler != nil {
@@ -154,7 +151,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		t0 := e.q.peek().at
-		if err := e.waitUntil(ctx, t0); err != nil {
+		if err := e.waitUntil(ctx, e.cfg.Start.Add(time.Duration(t0))); err != nil {
 			e.res.Interrupted = true
 			break
 		}
@@ -215,7 +212,7 @@ func (e *engine) queueArrival() {
 	if e.arrived >= e.cfg.Events {
 		return
 	}
-	e.q.push(due{at: e.work.arrival(e.arrived), event: e.arrived, n: 1})
+	e.q.push(newDue(e.work.arrival(e.arrived), e.arrived, 1))
 	e.arrived++
 }
 
@@ -245,26 +242,27 @@ func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
 // schedule an attempt before that; a Retry-After only lengthens delays), at
 // most the concurrency, and none after an attempt that could disable the
 // endpoint.
-func (e *engine) takeWave(batch []due, t0 time.Time) []due {
+func (e *engine) takeWave(batch []due, t0 int64) []due {
 	limit := e.cfg.Concurrency
 	if e.cfg.DryRun {
 		limit = 1024
 	}
-	horizon, bounded := t0.Add(e.minDelay), e.minDelay >= 0
+	horizon, bounded := t0+int64(e.minDelay), e.minDelay >= 0
 	if e.cfg.Realtime {
 		// On the real clock an attempt is sent at its own time, not early.
 		horizon, bounded = t0, true
 	}
+	watch := e.dis.watching()
 	for e.q.Len() > 0 && len(batch) < limit {
 		next := e.q.peek()
-		if bounded && next.at.After(horizon) {
+		if bounded && next.at > horizon {
 			break
 		}
-		if len(batch) > 0 && e.dis.full(len(batch), batch[0].at, batch[len(batch)-1].at) {
+		if watch && len(batch) > 0 && e.dis.full(len(batch), e.virtual(batch[0].at), e.virtual(batch[len(batch)-1].at)) {
 			break
 		}
 		d := e.q.pop()
-		if d.n == 1 {
+		if d.n() == 1 {
 			e.start(d)
 			e.queueArrival()
 		}
@@ -273,12 +271,19 @@ func (e *engine) takeWave(batch []due, t0 time.Time) []due {
 	return batch
 }
 
-// start creates the state of an event at its first attempt.
+// virtual turns an offset from the run's start into a virtual time.
+func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Duration(at)) }
+
+// start creates the state of an event at its first attempt. Only a run that
+// sends requests builds the body.
 func (e *engine) start(d due) {
-	ev := e.work.event(d.event)
-	st := &eventState{ev: ev, first: d.at}
-	st.body, st.ctype = e.wire.Body(ev)
-	e.live[d.event] = st
+	ev := e.work.event(d.event())
+	st := eventState{id: ev.ID, first: d.offset()}
+	if !e.cfg.DryRun {
+		st.req = &requestState{ev: ev}
+		st.req.body, st.req.ctype = e.wire.Body(ev)
+	}
+	e.live.add(d.event(), st)
 	e.res.Events++
 }
 
@@ -298,23 +303,32 @@ type outcome struct {
 // perform sends a wave's attempts, up to the concurrency at once. Results
 // come back in the wave's order whatever order they finish in.
 func (e *engine) perform(ctx context.Context, batch []due) []outcome {
-	outs := make([]outcome, len(batch))
-	if e.cfg.DryRun || len(batch) == 1 {
+	outs := slices.Grow(e.outs[:0], len(batch))[:len(batch)]
+	e.outs = outs
+	workers := min(len(batch), e.cfg.Concurrency)
+	if e.cfg.DryRun {
+		workers = 1
+	}
+	for len(e.deciders) < workers {
+		e.deciders = append(e.deciders, e.cfg.Scenario.Decider())
+	}
+	if workers == 1 {
 		for i := range batch {
-			outs[i] = e.attempt(ctx, &batch[i])
+			outs[i] = e.attempt(ctx, &batch[i], e.deciders[0])
 		}
 		return outs
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(len(batch), e.cfg.Concurrency) {
+	for w := range workers {
+		dec := e.deciders[w]
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(batch) {
 					return
 				}
-				outs[i] = e.attempt(ctx, &batch[i])
+				outs[i] = e.attempt(ctx, &batch[i], dec)
 			}
 		})
 	}
@@ -322,11 +336,11 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	return outs
 }
 
-// attempt decides the faults for one attempt and carries it out.
-func (e *engine) attempt(ctx context.Context, d *due) outcome {
-	st := e.live[d.event]
-	timeout := e.cfg.Policy.Timeout.D()
-	act := e.cfg.Scenario.Decide(e.cfg.Seed, d.event, d.n, d.at.Sub(e.cfg.Start), timeout)
+// attempt decides the faults for one attempt and carries it out. dec is
+// the calling goroutine's own.
+func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) outcome {
+	timeout := e.timeout
+	act := dec.Decide(e.cfg.Seed, d.event(), d.n(), d.offset(), timeout)
 	o := outcome{fault: act.Fault(), added: act.Latency}
 	switch {
 	case act.Drop:
@@ -341,17 +355,7 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
-		delivery := policies.Delivery{
-			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-			SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
-		}
-		req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, d.at)
-		if err != nil {
-			o.outcome, o.err = ConnectionFailed, describe(err)
-			return o
-		}
-		// In-flight attempts finish even when the run is interrupted.
-		a = exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
+		a = e.send(ctx, d)
 	}
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
 	o.err = describe(a.err)
@@ -372,6 +376,22 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 		o.err = fmt.Sprintf("answered after %s, past the %s timeout (injected latency)", policies.FormatDuration(a.latency+act.Latency), policies.FormatDuration(timeout))
 	}
 	return o
+}
+
+// send builds an attempt's signed request and sends it. A request that
+// cannot be built is a connection failure.
+func (e *engine) send(ctx context.Context, d *due) answer {
+	st := e.live.get(d.event()).req
+	delivery := policies.Delivery{
+		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
+		SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
+	}
+	req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, e.virtual(d.at))
+	if err != nil {
+		return answer{err: err}
+	}
+	// In-flight attempts finish even when the run is interrupted.
+	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
 }
 
 func (e *engine) sendURL() string {
@@ -442,6 +462,9 @@ func (e *engine) judge(o *outcome) verdict {
 		v.signal = fmt.Sprintf("%s does not retry this failure (%s; retries on: %s)", p.Name, policies.FailureClass(o.status, o.reached), strings.Join(p.RetryOn, ","))
 		return v
 	}
+	if o.header == nil {
+		return v // no Retry-After (and no need to read the clock)
+	}
 	if wait, ok := p.RetryAfterWait(o.status, o.header, e.cfg.WallClock.Now()); ok {
 		v.retryAfter = wait
 	}
@@ -460,18 +483,19 @@ type verdict struct {
 // apply records an attempt's outcome, decides what happens next to its
 // event, and reports whether the endpoint is now disabled.
 func (e *engine) apply(d *due, o *outcome) (bool, error) {
-	st := e.live[d.event]
-	st.attempts = d.n
+	event, n, at := d.event(), d.n(), e.virtual(d.at)
+	st := e.live.get(event)
+	st.attempts = int32(n)
 	v := e.judge(o)
-	delay, more := e.cfg.Policy.Delay(d.n)
+	delay, more := e.cfg.Policy.Delay(n)
 	if more && v.retryAfter > delay {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
 	r := e.base
 	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
-	r.AtSeconds = d.at.Sub(st.first).Seconds()
+	r.Event, r.Seq, r.N, r.Time = st.id, event, n, at
+	r.AtSeconds = (d.offset() - st.first).Seconds()
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
@@ -485,7 +509,7 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		e.res.Arrivals++
 	}
 	failed := o.outcome.Failed()
-	disabled := e.dis.record(d.at, failed)
+	disabled := e.dis.record(at, failed)
 	switch {
 	case v.disable:
 		disabled = true
@@ -497,35 +521,36 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	switch {
 	case !failed:
 		e.res.Delivered++
-		err = e.end(d.event, FateDelivered, d.at)
+		err = e.end(event, FateDelivered, at)
 	case v.stop && v.noRetry:
 		e.res.Lost++
-		err = e.end(d.event, FateExhausted, d.at)
+		err = e.end(event, FateExhausted, at)
 	case v.stop:
 		e.res.Lost++
-		err = e.end(d.event, FateStopped, d.at)
+		err = e.end(event, FateStopped, at)
 	case more:
-		st.reason = slackReason(o.outcome)
-		e.q.push(due{at: d.at.Add(delay), event: d.event, n: d.n + 1})
+		if st.req != nil {
+			st.req.reason = slackReason(o.outcome)
+		}
+		e.q.push(newDue(d.offset()+delay, event, n+1))
 	default:
 		e.res.Lost++
-		err = e.end(d.event, FateExhausted, d.at)
+		err = e.end(event, FateExhausted, at)
 	}
 	if disabled {
-		e.res.DisabledAt = d.at
+		e.res.DisabledAt = at
 	}
 	return disabled, err
 }
 
 // end emits an event's fate and forgets it.
 func (e *engine) end(event int, fate string, at time.Time) error {
-	st := e.live[event]
-	delete(e.live, event)
 	r := e.base
 	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
-	if st != nil {
-		r.Event, r.N = st.ev.ID, st.attempts
-		r.AtSeconds = at.Sub(st.first).Seconds()
+	if st := e.live.get(event); st != nil {
+		r.Event, r.N = st.id, int(st.attempts)
+		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()
+		e.live.remove(event)
 	} else {
 		r.Event = e.work.event(event).ID
 	}
@@ -540,12 +565,7 @@ func (e *engine) drain(fate string, all bool) error {
 	if fate == FateDisabled {
 		at = e.res.DisabledAt
 	}
-	pending := make([]int, 0, len(e.live))
-	for ev := range e.live {
-		pending = append(pending, ev)
-	}
-	slices.Sort(pending)
-	for _, ev := range pending {
+	for _, ev := range e.live.pending() {
 		if fate == FateDisabled {
 			e.res.Lost++
 		}
@@ -553,7 +573,7 @@ func (e *engine) drain(fate string, all bool) error {
 			return err
 		}
 	}
-	e.q.items = e.q.items[:0]
+	e.q.reset()
 	if !all {
 		return nil
 	}

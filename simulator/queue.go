@@ -2,67 +2,232 @@ package simulator
 
 import "time"
 
-// due is one attempt waiting for its virtual time.
+// nBits is how many low bits of due.key hold the attempt number; the cap on
+// a schedule's attempts (policies.MaxAttemptsCap, 1000) fits with room to
+// spare, and the event index takes the bits above (MaxEvents fits too).
+const nBits = 20
+
+// due is one attempt waiting for its virtual time. It is two words, like
+// the (time, sequence) item of a bare heap: the time as nanoseconds since
+// the run's start, and the event and attempt packed into one key whose
+// order is (event, attempt).
 type due struct {
-	at    time.Time
-	event int // index in the workload
-	n     int // attempt number, from 1
+	at  int64  // virtual time, nanoseconds since the run's start
+	key uint64 // event<<nBits | attempt
 }
+
+func newDue(at time.Duration, event, n int) due {
+	return due{at: int64(at), key: uint64(event)<<nBits | uint64(n)}
+}
+
+// event is the event's index in the workload.
+func (d *due) event() int { return int(d.key >> nBits) }
+
+// n is the attempt number, from 1.
+func (d *due) n() int { return int(d.key & (1<<nBits - 1)) }
+
+// offset is the attempt's virtual time since the run's start.
+func (d *due) offset() time.Duration { return time.Duration(d.at) }
 
 // before orders attempts by (time, event, attempt): a total order that does
 // not depend on when an attempt was scheduled, so runs are the same at any
 // concurrency.
 func (a *due) before(b *due) bool {
-	if !a.at.Equal(b.at) {
-		return a.at.Before(b.at)
-	}
-	if a.event != b.event {
-		return a.event < b.event
-	}
-	return a.n < b.n
+	return a.at < b.at || (a.at == b.at && a.key < b.key)
 }
 
-// queue is a binary min-heap of due attempts. It is hand-written rather than
-// container/heap to avoid boxing every push and pop in an interface.
-type queue struct{ items []due }
+// queue holds the attempts waiting for their time and hands them out in
+// (time, event, attempt) order.
+//
+// Retries follow the schedule: attempt n+1 of an event is due Delay(n)
+// after attempt n, the same wait for every event, and attempts are taken
+// in order, so attempts numbered n are queued in order too. The queue keeps
+// one FIFO lane per attempt number and merges the lanes' heads with a heap
+// as small as the schedule; an attempt that would break its lane's order (a
+// Retry-After lengthened its wait) goes to a general heap instead. A pop
+// then costs O(log attempts per event) on memory read in order, not
+// O(log pending) scattered reads: with a million attempts pending, that is
+// most of a model run's time.
+type queue struct {
+	lanes []lane  // by attempt number
+	heads []int32 // the non-empty lanes, a min-heap ordered by their heads
+	spill heap    // attempts that came out of their lane's order
+	n     int
+	// free holds the storage of lanes that emptied, for the next lane to
+	// fill: in a run whose events arrive together, the lanes fill one
+	// after another, and each would otherwise grow its own.
+	free [][]due
+}
 
-func (q *queue) Len() int { return len(q.items) }
+// lane is a FIFO of attempts with the same number, in order.
+type lane struct {
+	items []due
+	head  int
+}
 
-func (q *queue) peek() *due { return &q.items[0] }
+func (l *lane) front() *due { return &l.items[l.head] }
+
+func (q *queue) Len() int { return q.n }
+
+// peek returns the next attempt; the queue must not be empty.
+func (q *queue) peek() *due {
+	if len(q.heads) == 0 {
+		return q.spill.peek()
+	}
+	d := q.lanes[q.heads[0]].front()
+	if q.spill.Len() > 0 && q.spill.peek().before(d) {
+		return q.spill.peek()
+	}
+	return d
+}
 
 func (q *queue) push(d due) {
-	q.items = append(q.items, d)
-	i := len(q.items) - 1
-	for i > 0 {
+	q.n++
+	n := d.n()
+	for n >= len(q.lanes) {
+		q.lanes = append(q.lanes, lane{})
+	}
+	l := &q.lanes[n]
+	switch {
+	case l.head == len(l.items):
+		if l.items == nil && len(q.free) > 0 {
+			l.items = q.free[len(q.free)-1]
+			q.free = q.free[:len(q.free)-1]
+		}
+		l.items, l.head = append(l.items[:0], d), 0
+		q.pushHead(int32(n))
+	case d.before(&l.items[len(l.items)-1]):
+		q.spill.push(d)
+	default:
+		l.items = append(l.items, d)
+	}
+}
+
+// pop removes and returns the next attempt; the queue must not be empty.
+func (q *queue) pop() due {
+	q.n--
+	if len(q.heads) == 0 || (q.spill.Len() > 0 && q.spill.peek().before(q.lanes[q.heads[0]].front())) {
+		return q.spill.pop()
+	}
+	l := &q.lanes[q.heads[0]]
+	d := l.items[l.head]
+	l.head++
+	switch {
+	case l.head == len(l.items):
+		q.free = append(q.free, l.items[:0])
+		l.items, l.head = nil, 0
+		last := len(q.heads) - 1
+		q.heads[0] = q.heads[last]
+		q.heads = q.heads[:last]
+	case l.head >= 1024 && l.head*2 >= len(l.items):
+		// Reuse the lane's storage rather than let it grow with every
+		// attempt ever queued.
+		l.items = l.items[:copy(l.items, l.items[l.head:])]
+		l.head = 0
+	}
+	q.siftHead(0)
+	return d
+}
+
+// reset empties the queue.
+func (q *queue) reset() {
+	for i := range q.lanes {
+		q.lanes[i] = lane{}
+	}
+	q.heads = q.heads[:0]
+	q.free = q.free[:0]
+	q.spill.items = q.spill.items[:0]
+	q.n = 0
+}
+
+func (q *queue) headBefore(i, j int) bool {
+	return q.lanes[q.heads[i]].front().before(q.lanes[q.heads[j]].front())
+}
+
+func (q *queue) pushHead(n int32) {
+	q.heads = append(q.heads, n)
+	for i := len(q.heads) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !q.items[i].before(&q.items[p]) {
+		if !q.headBefore(i, p) {
 			break
 		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
+		q.heads[i], q.heads[p] = q.heads[p], q.heads[i]
 		i = p
 	}
 }
 
-func (q *queue) pop() due {
-	top := q.items[0]
-	last := len(q.items) - 1
-	q.items[0] = q.items[last]
-	q.items = q.items[:last]
-	i := 0
+func (q *queue) siftHead(i int) {
+	h := q.heads
 	for {
 		l := 2*i + 1
-		if l >= last {
-			break
+		if l >= len(h) {
+			return
 		}
 		m := l
-		if r := l + 1; r < last && q.items[r].before(&q.items[l]) {
+		if r := l + 1; r < len(h) && q.headBefore(r, l) {
 			m = r
 		}
-		if !q.items[m].before(&q.items[i]) {
-			break
+		if !q.headBefore(m, i) {
+			return
 		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
+}
+
+// heap is a min-heap of due attempts with four children per node (half the
+// levels of a binary heap, and a node's children share a cache line),
+// hand-written rather than container/heap to avoid boxing every push and
+// pop in an interface.
+type heap struct{ items []due }
+
+func (h *heap) Len() int { return len(h.items) }
+
+func (h *heap) peek() *due { return &h.items[0] }
+
+func (h *heap) push(d due) {
+	h.items = append(h.items, d)
+	s := h.items
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if !d.before(&s[p]) {
+			break
+		}
+		s[i] = s[p]
+		i = p
+	}
+	s[i] = d
+}
+
+func (h *heap) pop() due {
+	s := h.items
+	top := s[0]
+	last := len(s) - 1
+	d := s[last]
+	s = s[:last]
+	h.items = s
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= last {
+			break
+		}
+		m := c
+		for j := c + 1; j < min(c+4, last); j++ {
+			if s[j].before(&s[m]) {
+				m = j
+			}
+		}
+		if !s[m].before(&d) {
+			break
+		}
+		s[i] = s[m]
+		i = m
+	}
+	s[i] = d
 	return top
 }

@@ -1,0 +1,68 @@
+package simulator
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// The queue hands attempts out in (time, event, attempt) order, whatever
+// order they were pushed in and however pushes and pops interleave.
+func TestQueueOrder(t *testing.T) {
+	for _, size := range []int{1, 2, 5, 17, 1000} {
+		t.Run(fmt.Sprintf("%d pending", size), func(t *testing.T) {
+			r := policies.NewRand(uint64(size))
+			var q queue
+			var want []due
+			for i := range size {
+				// Few distinct times, so ties on time are common.
+				d := newDue(time.Duration(r.IntN(size/3+1)), r.IntN(size), 1+r.IntN(16))
+				q.push(d)
+				want = append(want, d)
+				if i%3 == 2 { // interleave pops with pushes
+					slices.SortFunc(want, cmpDue)
+					got := q.pop()
+					if got != want[0] {
+						t.Fatalf("pop %d: got %+v, want %+v", i, got, want[0])
+					}
+					want = want[1:]
+				}
+			}
+			slices.SortFunc(want, cmpDue)
+			for i, w := range want {
+				if q.Len() != len(want)-i {
+					t.Fatalf("Len %d, want %d", q.Len(), len(want)-i)
+				}
+				if got := q.pop(); got != w {
+					t.Fatalf("final pop %d: got %+v, want %+v", i, got, w)
+				}
+			}
+		})
+	}
+}
+
+func cmpDue(a, b due) int {
+	switch {
+	case a.before(&b):
+		return -1
+	case b.before(&a):
+		return 1
+	}
+	return 0
+}
+
+// An attempt's key keeps its event and attempt number apart, up to the caps
+// on events and attempts.
+func TestDueKey(t *testing.T) {
+	d := newDue(3*time.Hour, MaxEvents-1, policies.MaxAttemptsCap)
+	if d.event() != MaxEvents-1 || d.n() != policies.MaxAttemptsCap || d.offset() != 3*time.Hour {
+		t.Errorf("got event %d attempt %d at %s", d.event(), d.n(), d.offset())
+	}
+	a, b := newDue(time.Second, 1, 16), newDue(time.Second, 2, 1)
+	if !a.before(&b) || b.before(&a) {
+		t.Error("at the same time, event 1's attempt 16 must come before event 2's attempt 1")
+	}
+}
