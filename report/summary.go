@@ -66,8 +66,6 @@ type Run struct {
 	// ObservedNeed is the longest time from an event's dedup key being
 	// stored (its first arrival the handler answered 2xx) to a later arrival.
 	ObservedNeed time.Duration
-	// Latencies are the handler's real response times, sorted.
-	Latencies []time.Duration
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
@@ -78,11 +76,17 @@ type Run struct {
 	// End is the virtual time of the run's last record.
 	End time.Time
 
-	afterKey  []time.Duration // every arrival after its event's key, as offset from the key
-	eventNeed []time.Duration // per ended event with such arrivals, the latest one
-	live      map[int]*eventAgg
-	ended     bool
-	inOutage  bool
+	// latencies are the handler's real response times.
+	latencies sample
+	afterKey  sample // every arrival after its event's key, as offset from the key
+	eventNeed sample // per ended event with such arrivals, the latest one
+	// live holds the events in flight that need following: those that
+	// reached the handler, and those whose timeline is kept. An event
+	// that never reached it needs nothing, so a run against a black hole
+	// keeps nothing per event.
+	live     map[int]*eventAgg
+	ended    bool
+	inOutage bool
 }
 
 // Span is a stretch of virtual time.
@@ -96,14 +100,15 @@ type EventTimeline struct {
 	Fate     string
 }
 
+// eventAgg is what the aggregator follows of one event in flight; small,
+// as a run may have a million of them.
 type eventAgg struct {
-	first, firstArrival, lastArrival time.Time
-	key                              time.Time
-	hasKey                           bool
-	need                             time.Duration // latest arrival after the key
-	arrivals                         int
-	lastReached                      simulator.Outcome
-	timeline                         *EventTimeline
+	firstArrival, key int64         // virtual times, Unix nanoseconds
+	need              time.Duration // latest arrival after the key
+	arrivals          int32
+	hasKey            bool
+	lastReached       simulator.Outcome
+	timeline          *EventTimeline
 }
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
@@ -139,49 +144,79 @@ func (r *Run) DuplicateEffects() int {
 }
 
 // Aggregator builds Runs from a record stream. Add records in stream order,
-// then call Runs.
+// then call Runs. Its memory follows the events in flight and the kept
+// timelines, not the length of the stream.
 type Aggregator struct {
 	opts  options
 	runs  []*Run
-	index map[string]*Run
+	index map[runID]*Run
+	last  *Run // the run of the last record, the likely run of the next
+}
+
+// runID tells the runs of a mixed stream apart.
+type runID struct {
+	policy, scenario string
+	seed             uint64
 }
 
 // Option configures an Aggregator.
 type Option func(*options)
 
 type options struct {
-	timeline int // events whose attempts are kept; -1 for all
+	timeline int             // events whose attempts are kept; -1 for all
+	ttls     []time.Duration // TTL choices whose leaks are counted exactly
 }
 
 // WithTimeline keeps the attempts of the first n events (by sequence) for
 // the per-event timeline; n < 0 keeps all of them.
 func WithTimeline(n int) Option { return func(o *options) { o.timeline = n } }
 
+// WithTTLs names TTL choices the report will compare besides DefaultTTLs.
+// Leaks are counted exactly for those and the defaults; for other TTLs,
+// in runs with more than 65,536 arrivals after a key, they are counted from
+// buckets 0.1% wide, and may miss the arrivals within 0.1% of the TTL.
+func WithTTLs(ttls []time.Duration) Option {
+	return func(o *options) { o.ttls = append(o.ttls, ttls...) }
+}
+
 // NewAggregator returns an empty Aggregator. By default it keeps the first
 // 10 events' timelines.
 func NewAggregator(opts ...Option) *Aggregator {
-	a := &Aggregator{opts: options{timeline: 10}, index: map[string]*Run{}}
+	a := &Aggregator{opts: options{timeline: 10}, index: map[runID]*Run{}}
 	for _, o := range opts {
 		o(&a.opts)
 	}
 	return a
 }
 
-func runKey(r *simulator.Record) string {
-	return fmt.Sprintf("%s\x00%s\x00%d", r.Policy, r.Scenario, r.Seed)
+// marks are the TTLs whose leaks are counted exactly.
+func (o *options) marks() []time.Duration {
+	m := slices.Concat(DefaultTTLs, o.ttls)
+	for _, c := range commonAdvice {
+		m = append(m, c.ttl)
+	}
+	return m
 }
 
 // Add folds one record into its run.
 func (a *Aggregator) Add(rec simulator.Record) error {
-	run := a.index[runKey(&rec)]
+	run := a.last
+	if run == nil || run.Policy != rec.Policy || run.Scenario != rec.Scenario || run.Seed != rec.Seed || rec.Kind == simulator.KindRun {
+		run = a.index[runID{rec.Policy, rec.Scenario, rec.Seed}]
+	}
 	if run == nil {
 		if rec.Kind != simulator.KindRun {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
-		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}}
-		a.index[runKey(&rec)] = run
+		marks := a.opts.marks()
+		run = &Run{
+			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
+			latencies: newSample(nil), afterKey: newSample(marks), eventNeed: newSample(marks),
+		}
+		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
 	}
+	a.last = run
 	switch rec.Kind {
 	case simulator.KindRun:
 		run.begin(&rec)
@@ -203,8 +238,6 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 // Runs returns the runs seen so far, in the order they began.
 func (a *Aggregator) Runs() []*Run {
 	for _, r := range a.runs {
-		slices.Sort(r.Latencies)
-		slices.Sort(r.afterKey)
 		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
 	}
 	return a.runs
@@ -231,15 +264,15 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 func (r *Run) attempt(rec *simulator.Record, keep int) {
 	ev := r.live[rec.Seq]
-	if ev == nil {
-		ev = &eventAgg{first: rec.Time.Add(-seconds(rec.AtSeconds))}
+	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
+		ev = &eventAgg{}
 		r.live[rec.Seq] = ev
 		if keep < 0 || rec.Seq < keep {
 			ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
 			r.Timeline = append(r.Timeline, ev.timeline)
 		}
 	}
-	if ev.timeline != nil {
+	if ev != nil && ev.timeline != nil {
 		ev.timeline.Attempts = append(ev.timeline.Attempts, *rec)
 	}
 	r.Attempts++
@@ -254,28 +287,28 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
-		r.Latencies = append(r.Latencies, time.Duration(rec.LatencyMS*float64(time.Millisecond)))
+		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
 	}
+	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
-		ev.firstArrival = rec.Time
+		ev.firstArrival = at
 	} else {
 		r.DuplicateArrivals++
 		if ev.arrivals == 1 {
 			r.DuplicateEvents++
 		}
 		r.Causes[ev.lastReached]++
-		r.MaxArrivalSpan = max(r.MaxArrivalSpan, rec.Time.Sub(ev.firstArrival))
+		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
 	ev.arrivals++
-	ev.lastArrival = rec.Time
 	ev.lastReached = rec.Outcome
 	if ev.hasKey {
-		after := rec.Time.Sub(ev.key)
-		r.afterKey = append(r.afterKey, after)
+		after := time.Duration(at - ev.key)
+		r.afterKey.add(after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
 		ev.need = max(ev.need, after)
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
-		ev.key, ev.hasKey = rec.Time, true
+		ev.key, ev.hasKey = at, true
 	}
 }
 
@@ -297,7 +330,7 @@ func (r *Run) fate(rec *simulator.Record) {
 			ev.timeline.Fate = rec.Fate
 		}
 		if ev.need > 0 {
-			r.eventNeed = append(r.eventNeed, ev.need)
+			r.eventNeed.add(ev.need)
 		}
 		delete(r.live, rec.Seq)
 	}
@@ -309,7 +342,7 @@ const outageFault = "outage"
 // outage extends or closes the current outage span. Records come in
 // virtual-time order, so an attempt that met no outage ends the span.
 func (r *Run) outage(rec *simulator.Record) {
-	in := slices.Contains(strings.Split(rec.Fault, "+"), outageFault)
+	in := hasFault(rec.Fault, outageFault)
 	n := len(r.Outages)
 	switch {
 	case in && n > 0 && r.inOutage:
@@ -320,6 +353,18 @@ func (r *Run) outage(rec *simulator.Record) {
 	default:
 		r.inOutage = false
 	}
+}
+
+// hasFault reports whether a record's faults ("a+b") include name.
+func hasFault(faults, name string) bool {
+	for faults != "" {
+		var f string
+		f, faults, _ = strings.Cut(faults, "+")
+		if f == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Run) end(rec *simulator.Record) {
@@ -340,10 +385,4 @@ func (r *Run) end(rec *simulator.Record) {
 
 // Percentile returns the p-th percentile (0..100) of the handler's response
 // times, nearest rank; 0 when there are none.
-func (r *Run) Percentile(p float64) time.Duration {
-	if len(r.Latencies) == 0 {
-		return 0
-	}
-	i := int(p/100*float64(len(r.Latencies))+0.999999) - 1
-	return r.Latencies[min(max(i, 0), len(r.Latencies)-1)]
-}
+func (r *Run) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }

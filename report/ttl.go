@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -90,8 +88,8 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 // key+ttl leak.
 func (r *Run) choice(ttl time.Duration) TTLChoice {
 	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
-	c.LeakedArrivals = countAbove(r.sortedAfterKey(), ttl)
-	c.LeakedEvents = countAbove(r.eventNeeds(), ttl)
+	c.LeakedArrivals = r.afterKey.countAbove(ttl)
+	c.LeakedEvents = r.leakedEvents(ttl)
 	for _, off := range r.Schedule[min(1, len(r.Schedule)):] {
 		if off > ttl {
 			c.WorstArrivals++
@@ -105,7 +103,7 @@ func (r *Run) choice(ttl time.Duration) TTLChoice {
 
 // LeakedAt is the number of arrivals of this run that a TTL of ttl would
 // have let through: the observed curve of the TTL comparison.
-func (r *Run) LeakedAt(ttl time.Duration) int { return countAbove(r.sortedAfterKey(), ttl) }
+func (r *Run) LeakedAt(ttl time.Duration) int { return r.afterKey.countAbove(ttl) }
 
 // WorstLeakedAt is the worst case for one event at ttl (see
 // TTLChoice.WorstArrivals).
@@ -113,31 +111,18 @@ func (r *Run) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstA
 
 // DuplicatesAfterKey is the number of arrivals in this run that came after
 // their event's key was stored: what a TTL of zero would let through.
-func (r *Run) DuplicatesAfterKey() int { return len(r.afterKey) }
+func (r *Run) DuplicatesAfterKey() int { return r.afterKey.len() }
 
-func (r *Run) sortedAfterKey() []time.Duration {
-	if !slices.IsSorted(r.afterKey) {
-		slices.Sort(r.afterKey)
-	}
-	return r.afterKey
-}
-
-// eventNeeds is, for every event with an arrival after its key, the latest
-// such arrival: ended events and those still open.
-func (r *Run) eventNeeds() []time.Duration {
-	out := slices.Clone(r.eventNeed)
+// leakedEvents counts the events with an arrival later than ttl after their
+// key: ended events and those still open.
+func (r *Run) leakedEvents(ttl time.Duration) int {
+	n := r.eventNeed.countAbove(ttl)
 	for _, ev := range r.live {
-		if ev.need > 0 {
-			out = append(out, ev.need)
+		if ev.need > ttl {
+			n++
 		}
 	}
-	slices.Sort(out)
-	return out
-}
-
-func countAbove(sorted []time.Duration, ttl time.Duration) int {
-	i := sort.Search(len(sorted), func(i int) bool { return sorted[i] > ttl })
-	return len(sorted) - i
+	return n
 }
 
 // commonAdvice is the dedup TTLs people are told to use, and how the report

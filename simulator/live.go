@@ -27,42 +27,54 @@ type requestState struct {
 }
 
 // liveEvents holds the events in flight, indexed by their place in the
-// workload. Events start in order, so they occupy a window of indexes from
-// base; the window's front moves on as its oldest events end, and its
-// storage is reused, so memory follows the events in flight (and those
-// started after the oldest of them), not the events simulated.
+// workload. Events start in order, so they occupy a window of indexes
+// [lo, next); the window's storage is a list of fixed-size chunks, dropped
+// from the front (and reused at the back) as the oldest events end, so
+// memory follows the events in flight (and those started after the oldest
+// of them), not the events simulated, and nothing is ever copied.
 type liveEvents struct {
-	base  int          // the event in slots[0]
-	slots []eventState // buf[head:]
-	buf   []eventState
-	head  int
-	n     int // events in flight
+	chunks []*slotChunk // chunks[0] holds the events from base
+	base   int
+	lo     int // no event before lo is in flight
+	next   int // the event the next add starts
+	n      int // events in flight
+	free   []*slotChunk
 }
+
+// slotLen is the number of events in a chunk of slots.
+const slotLen = 1024
+
+type slotChunk [slotLen]eventState
 
 // add starts event, which must be the next one after the last added.
 func (l *liveEvents) add(event int, st eventState) {
-	if len(l.slots) == 0 {
-		l.base = event
+	if len(l.chunks) == 0 {
+		l.base, l.lo, l.next = event, event, event
 	}
-	if len(l.buf) == cap(l.buf) && l.head > 0 && l.head >= len(l.slots) {
-		// Move the window to the front of its storage rather than grow it.
-		n := copy(l.buf, l.slots)
-		clear(l.buf[n:])
-		l.buf, l.head = l.buf[:n], 0
+	if event != l.next {
+		panic("simulator: events must start in order")
+	}
+	i := event - l.base
+	if i/slotLen == len(l.chunks) {
+		l.chunks = append(l.chunks, l.newChunk())
 	}
 	st.inFlight = true
-	l.buf = append(l.buf, st)
-	l.slots = l.buf[l.head:]
+	l.chunks[i/slotLen][i%slotLen] = st
+	l.next++
 	l.n++
 }
 
 // get returns the state of event, nil when it is not in flight.
 func (l *liveEvents) get(event int) *eventState {
-	i := event - l.base
-	if i < 0 || i >= len(l.slots) || !l.slots[i].inFlight {
+	if event < l.lo || event >= l.next {
 		return nil
 	}
-	return &l.slots[i]
+	i := event - l.base
+	st := &l.chunks[i/slotLen][i%slotLen]
+	if !st.inFlight {
+		return nil
+	}
+	return st
 }
 
 // remove forgets event.
@@ -73,19 +85,32 @@ func (l *liveEvents) remove(event int) {
 	}
 	*st = eventState{}
 	l.n--
-	for len(l.slots) > 0 && !l.slots[0].inFlight {
-		l.slots = l.slots[1:]
-		l.head++
-		l.base++
+	for l.lo < l.next && l.get(l.lo) == nil {
+		l.lo++
+		if l.lo-l.base == slotLen {
+			l.free = append(l.free, l.chunks[0])
+			l.chunks[0] = nil
+			l.chunks = l.chunks[1:]
+			l.base += slotLen
+		}
 	}
+}
+
+func (l *liveEvents) newChunk() *slotChunk {
+	if n := len(l.free); n > 0 {
+		c := l.free[n-1]
+		l.free = l.free[:n-1]
+		return c
+	}
+	return new(slotChunk)
 }
 
 // pending lists the events in flight, in workload order.
 func (l *liveEvents) pending() []int {
 	out := make([]int, 0, l.n)
-	for i := range l.slots {
-		if l.slots[i].inFlight {
-			out = append(out, l.base+i)
+	for ev := l.lo; ev < l.next; ev++ {
+		if l.get(ev) != nil {
+			out = append(out, ev)
 		}
 	}
 	return out

@@ -47,27 +47,35 @@ func (a *due) before(b *due) bool {
 // Retry-After lengthened its wait) goes to a general heap instead. A pop
 // then costs O(log attempts per event) on memory read in order, not
 // O(log pending) scattered reads: with a million attempts pending, that is
-// most of a model run's time.
+// most of a model run's time. Lanes are lists of fixed-size chunks from a
+// shared pool, so the queue's memory is the attempts pending, never copied.
 type queue struct {
 	lanes []lane  // by attempt number
 	heads []int32 // the non-empty lanes, a min-heap ordered by their heads
 	spill heap    // attempts that came out of their lane's order
 	n     int
-	// free holds the storage of lanes that emptied, for the next lane to
-	// fill: in a run whose events arrive together, the lanes fill one
-	// after another, and each would otherwise grow its own.
-	free [][]due
+	free  *chunk // chunks no lane uses, linked by next
 }
 
-// lane is a FIFO of attempts with the same number, in order.
+// chunkLen is the number of attempts in a chunk (16 KiB).
+const chunkLen = 1024
+
+type chunk struct {
+	items [chunkLen]due
+	next  *chunk
+}
+
+// lane is a FIFO of attempts with the same number, in order: items
+// head.items[first:] through tail.items[:end].
 type lane struct {
-	items []due
-	head  int
+	head, tail *chunk
+	first, end int
 }
 
-func (l *lane) front() *due { return &l.items[l.head] }
-
-func (q *queue) Len() int { return q.n }
+func (l *lane) empty() bool { return l.head == nil }
+func (l *lane) front() *due { return &l.head.items[l.first] }
+func (l *lane) back() *due  { return &l.tail.items[l.end-1] }
+func (q *queue) Len() int   { return q.n }
 
 // peek returns the next attempt; the queue must not be empty.
 func (q *queue) peek() *due {
@@ -89,18 +97,22 @@ func (q *queue) push(d due) {
 	}
 	l := &q.lanes[n]
 	switch {
-	case l.head == len(l.items):
-		if l.items == nil && len(q.free) > 0 {
-			l.items = q.free[len(q.free)-1]
-			q.free = q.free[:len(q.free)-1]
-		}
-		l.items, l.head = append(l.items[:0], d), 0
+	case l.empty():
+		c := q.newChunk()
+		c.items[0] = d
+		l.head, l.tail, l.first, l.end = c, c, 0, 1
 		q.pushHead(int32(n))
-	case d.before(&l.items[len(l.items)-1]):
+		return
+	case d.before(l.back()):
 		q.spill.push(d)
-	default:
-		l.items = append(l.items, d)
+		return
+	case l.end == chunkLen:
+		c := q.newChunk()
+		l.tail.next = c
+		l.tail, l.end = c, 0
 	}
+	l.tail.items[l.end] = d
+	l.end++
 }
 
 // pop removes and returns the next attempt; the queue must not be empty.
@@ -110,32 +122,49 @@ func (q *queue) pop() due {
 		return q.spill.pop()
 	}
 	l := &q.lanes[q.heads[0]]
-	d := l.items[l.head]
-	l.head++
+	d := l.head.items[l.first]
+	l.first++
 	switch {
-	case l.head == len(l.items):
-		q.free = append(q.free, l.items[:0])
-		l.items, l.head = nil, 0
+	case l.head == l.tail && l.first == l.end:
+		q.freeChunk(l.head)
+		*l = lane{}
 		last := len(q.heads) - 1
 		q.heads[0] = q.heads[last]
 		q.heads = q.heads[:last]
-	case l.head >= 1024 && l.head*2 >= len(l.items):
-		// Reuse the lane's storage rather than let it grow with every
-		// attempt ever queued.
-		l.items = l.items[:copy(l.items, l.items[l.head:])]
-		l.head = 0
+	case l.first == chunkLen:
+		c := l.head
+		l.head, l.first = c.next, 0
+		q.freeChunk(c)
 	}
 	q.siftHead(0)
 	return d
 }
 
+func (q *queue) newChunk() *chunk {
+	c := q.free
+	if c == nil {
+		return &chunk{}
+	}
+	q.free, c.next = c.next, nil
+	return c
+}
+
+func (q *queue) freeChunk(c *chunk) {
+	c.next = q.free
+	q.free = c
+}
+
 // reset empties the queue.
 func (q *queue) reset() {
 	for i := range q.lanes {
+		for c := q.lanes[i].head; c != nil; {
+			next := c.next
+			q.freeChunk(c)
+			c = next
+		}
 		q.lanes[i] = lane{}
 	}
 	q.heads = q.heads[:0]
-	q.free = q.free[:0]
 	q.spill.items = q.spill.items[:0]
 	q.n = 0
 }

@@ -66,3 +66,41 @@ func TestDueKey(t *testing.T) {
 		t.Error("at the same time, event 1's attempt 16 must come before event 2's attempt 1")
 	}
 }
+
+// Attempts queued the way a run queues them (each retry a fixed delay after
+// the attempt before, some lengthened as by a Retry-After) come out in
+// order across chunk boundaries, lanes and the spill heap.
+func TestQueueFollowsSchedule(t *testing.T) {
+	delays := []time.Duration{5, 7, 11, 3} // attempt n+1 is delays[n-1] after n
+	const events = 3 * chunkLen
+	var q queue
+	r := policies.NewRand(3)
+	for i := range events {
+		q.push(newDue(time.Duration(i/4), i, 1)) // arrivals four at a time
+	}
+	var popped []due
+	for q.Len() > 0 {
+		d := q.pop()
+		popped = append(popped, d)
+		if d.n() <= len(delays) {
+			wait := delays[d.n()-1]
+			if r.IntN(50) == 0 {
+				wait += time.Duration(r.IntN(40)) // out of the lane's order
+			}
+			q.push(newDue(d.offset()+wait, d.event(), d.n()+1))
+		}
+	}
+	if want := events * (len(delays) + 1); len(popped) != want {
+		t.Fatalf("popped %d attempts, want %d", len(popped), want)
+	}
+	if !slices.IsSortedFunc(popped, cmpDue) {
+		for i := 1; i < len(popped); i++ {
+			if popped[i].before(&popped[i-1]) {
+				t.Fatalf("pop %d %+v came after %+v", i, popped[i], popped[i-1])
+			}
+		}
+	}
+	if q.spill.Len() != 0 || len(q.heads) != 0 {
+		t.Errorf("an empty queue still holds %d spilled attempts and %d lanes", q.spill.Len(), len(q.heads))
+	}
+}

@@ -234,7 +234,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.keep))
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	prog := &report.Progress{}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {

@@ -1,0 +1,55 @@
+package simulator
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// The engine finds every event in flight, and only those, however events
+// end; and an event's state costs memory only while it may be in flight.
+func TestLiveEvents(t *testing.T) {
+	var l liveEvents
+	r := policies.NewRand(5)
+	var order []int // the events in flight, oldest first
+	next := 0
+	for step := range 20_000 {
+		// Start events in order; end a random one in flight, usually an old one.
+		if step%5 < 3 || len(order) == 0 { // three starts for two ends
+			l.add(next, eventState{id: "e", attempts: int32(next)})
+			order = append(order, next)
+			next++
+			continue
+		}
+		i := r.IntN(min(len(order), 8))
+		ev := order[i]
+		order = slices.Delete(order, i, i+1)
+		l.remove(ev)
+		if l.get(ev) != nil {
+			t.Fatalf("event %d still found after it ended", ev)
+		}
+	}
+	inFlight := map[int]bool{}
+	for _, ev := range order {
+		inFlight[ev] = true
+	}
+	for ev := range next + 10 {
+		st := l.get(ev)
+		if (st != nil) != inFlight[ev] {
+			t.Fatalf("event %d: found %v, in flight %v", ev, st != nil, inFlight[ev])
+		}
+		if st != nil && st.attempts != int32(ev) {
+			t.Fatalf("event %d has the state of another", ev)
+		}
+	}
+	pending := l.pending()
+	if len(pending) != len(inFlight) || l.n != len(inFlight) || !slices.IsSorted(pending) {
+		t.Errorf("pending lists %d events (sorted: %v), %d in flight", len(pending), slices.IsSorted(pending), len(inFlight))
+	}
+	// Storage covers the window from the oldest event in flight, not the
+	// 12,000 events started.
+	if span := len(l.chunks) * slotLen; span > next-order[0]+2*slotLen {
+		t.Errorf("%d slots kept for a window of %d events", span, next-order[0])
+	}
+}
