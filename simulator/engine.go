@@ -18,8 +18,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -93,23 +91,27 @@ func (c *Config) providerDefaults() error {
 }
 
 type engine struct {
-	cfg      Config
-	wire     policies.Wire
-	client   *http.Client
-	work     workload
-	q        queue
-	live     liveEvents
-	arrived  int // events whose first attempt has been queued
-	dis      disabler
-	minDelay time.Duration
-	timeout  time.Duration
-	target   string // the URL signed and sent to
-	base     Record
-	res      Result
-	// outs and deciders are reused from wave to wave: one Decider per
-	// goroutine that performs attempts.
-	outs     []outcome
-	deciders []*scenarios.Decider
+	cfg    Config
+	wire   policies.Wire
+	client *http.Client
+	// ownClient says the engine built client, and closes its connections.
+	ownClient bool
+	waves     int // waves sent so far
+	work      workload
+	q         queue
+	live      liveEvents
+	arrived   int // events whose first attempt has been queued
+	dis       disabler
+	minDelay  time.Duration
+	timeout   time.Duration
+	target    string // the URL signed and sent to
+	base      Record
+	res       Result
+	// outs is reused from wave to wave; dec decides the attempts performed
+	// on the engine's own goroutine, pool those performed concurrently.
+	outs []outcome
+	dec  *scenarios.Decider
+	pool workers
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
 }
@@ -131,6 +133,7 @@ func newEngine(cfg Config) *engine {
 		e.client = cfg.Client
 		if e.client == nil {
 			e.client = newClient(&cfg)
+			e.ownClient = true
 		}
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
@@ -142,6 +145,11 @@ func (e *engine) emit(r Record) error { return e.cfg.Sink(r) }
 func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.emit(e.runRecord()); err != nil {
 		return nil, err
+	}
+	defer e.pool.stop()
+	if e.ownClient {
+		// The connections are the run's: none outlives it.
+		defer e.client.CloseIdleConnections()
 	}
 	e.queueArrival()
 	var batch []due
@@ -156,6 +164,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		batch = e.takeWave(batch[:0], t0)
+		e.waves++
 		outs := e.perform(ctx, batch)
 		disabled := false
 		for i := range batch {
@@ -274,14 +283,13 @@ func (e *engine) takeWave(batch []due, t0 int64) []due {
 // virtual turns an offset from the run's start into a virtual time.
 func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Duration(at)) }
 
-// start creates the state of an event at its first attempt. Only a run that
-// sends requests builds the body.
+// start creates the state of an event at its first attempt. A dry run keeps
+// only the dedup id.
 func (e *engine) start(d due) {
 	ev := e.work.event(d.event())
 	st := eventState{id: ev.ID, first: d.offset()}
 	if !e.cfg.DryRun {
-		st.req = &requestState{ev: ev}
-		st.req.body, st.req.ctype = e.wire.Body(ev)
+		st.req = &requestState{ev: ev} // the body is built when first sent
 	}
 	e.live.add(d.event(), st)
 	e.res.Events++
@@ -305,34 +313,19 @@ type outcome struct {
 func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	outs := slices.Grow(e.outs[:0], len(batch))[:len(batch)]
 	e.outs = outs
-	workers := min(len(batch), e.cfg.Concurrency)
-	if e.cfg.DryRun {
-		workers = 1
-	}
-	for len(e.deciders) < workers {
-		e.deciders = append(e.deciders, e.cfg.Scenario.Decider())
-	}
-	if workers == 1 {
+	if e.cfg.DryRun || len(batch) == 1 || e.cfg.Concurrency == 1 {
+		if e.dec == nil {
+			e.dec = e.cfg.Scenario.Decider()
+		}
 		for i := range batch {
-			outs[i] = e.attempt(ctx, &batch[i], e.deciders[0])
+			outs[i] = e.attempt(ctx, &batch[i], e.dec)
 		}
 		return outs
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		dec := e.deciders[w]
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(batch) {
-					return
-				}
-				outs[i] = e.attempt(ctx, &batch[i], dec)
-			}
-		})
+	if e.pool.jobs == nil {
+		e.pool.start(ctx, e, e.cfg.Concurrency)
 	}
-	wg.Wait()
+	e.pool.perform(batch, outs)
 	return outs
 }
 
@@ -382,6 +375,11 @@ func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) ou
 // cannot be built is a connection failure.
 func (e *engine) send(ctx context.Context, d *due) answer {
 	st := e.live.get(d.event()).req
+	if st.body == nil {
+		// Built here, on the first attempt, so that bodies are built
+		// concurrently rather than one after another between waves.
+		st.body, st.ctype = e.wire.Body(st.ev)
+	}
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 		SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,

@@ -1,0 +1,73 @@
+package simulator
+
+import (
+	"testing"
+	"time"
+)
+
+// A dry run is the HTTP path with the handler modelled as answering 200 at
+// once: against a real handler that always answers 200, the same seed gives
+// every attempt the same virtual time, outcome and fault, every event the
+// same fate, and the endpoint the same fate.
+func TestModelMatchesHTTP(t *testing.T) {
+	srv := ok200(t)
+	tests := []struct {
+		policy, scenario string
+		events           int
+	}{
+		{"stripe", "flaky-network", 300},
+		{"github", "slow-handler", 150},
+		{"shopify-2024", "outage", 100}, // disabled after consecutive failures
+		{"slack", "flaky-network", 150}, // failure-rate disable rule
+		{"svix", "outage", 60},
+	}
+	for _, tc := range tests {
+		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
+			cfg := Config{
+				Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
+				Events: tc.events, Over: time.Hour, Seed: 11,
+			}
+			viaHTTP, model := cfg, cfg
+			viaHTTP.URL = srv.URL
+			model.DryRun = true
+			hrecs, hres := collect(t, viaHTTP)
+			mrecs, mres := collect(t, model)
+			type view struct {
+				kind, event, fate string
+				n, status         int
+				at                time.Time
+				outcome           Outcome
+				fault             string
+				reached           bool
+			}
+			see := func(recs []Record) []view {
+				var out []view
+				for _, r := range recs {
+					if r.Kind == KindAttempt || r.Kind == KindEvent {
+						out = append(out, view{r.Kind, r.Event, r.Fate, r.N, r.HandlerStatus, r.Time, r.Outcome, r.Fault, r.Reached})
+					}
+				}
+				return out
+			}
+			h, m := see(hrecs), see(mrecs)
+			if len(h) != len(m) {
+				t.Fatalf("HTTP path: %d attempt and event records; model: %d", len(h), len(m))
+			}
+			faults := 0
+			for i := range h {
+				if h[i] != m[i] {
+					t.Fatalf("record %d differs:\n  HTTP:  %+v\n  model: %+v", i, h[i], m[i])
+				}
+				if h[i].fault != "" {
+					faults++
+				}
+			}
+			if faults == 0 {
+				t.Fatalf("%s injected no fault in %d records; the comparison means little", tc.scenario, len(h))
+			}
+			if hres.Attempts != mres.Attempts || hres.Delivered != mres.Delivered || hres.Lost != mres.Lost || !hres.DisabledAt.Equal(mres.DisabledAt) {
+				t.Errorf("results differ:\n  HTTP:  %+v\n  model: %+v", *hres, *mres)
+			}
+		})
+	}
+}
