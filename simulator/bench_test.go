@@ -137,9 +137,14 @@ func (h *bareHeap) pop() bareItem {
 }
 
 // BenchmarkHTTP compares the engine's HTTP path with a plain Go keep-alive
-// client loop at the same concurrency, both sending signed 1 KB bodies to a
-// loopback handler that answers 200. Compare attempts/s: the goal is the
-// engine ≥ 70% of the plain loop.
+// client loop at the same concurrency, against a loopback handler that
+// answers 200. Compare attempts/s: the goal is the engine ≥ 70% of the
+// plain loop. "engine" sends what GitHub sends (a ~1 KB JSON body built
+// for each event, eight headers, two HMACs); "engine-plain-wire" sends
+// exactly what the plain loop sends (the same 1 KB body, one HMAC-SHA256
+// signature and a delivery id), so the gap between it and the plain loop
+// is the engine's own cost, and the gap between the two engines is the
+// cost of GitHub's wire format.
 func BenchmarkHTTP(b *testing.B) {
 	const concurrency = 32
 	const events = 5000
@@ -147,19 +152,25 @@ func BenchmarkHTTP(b *testing.B) {
 		io.Copy(io.Discard, r.Body)
 	}))
 	defer srv.Close()
-	b.Run("engine", func(b *testing.B) {
-		p := mustPolicy(b, "github")
-		cpu := cpuTime()
-		for b.Loop() {
-			res, err := Run(context.Background(), Config{Policy: p, URL: srv.URL, Events: events, Over: time.Second, Concurrency: concurrency})
-			if err != nil || res.Delivered != events {
-				b.Fatalf("delivered %d, err %v", res.Delivered, err)
+	body := bytes.Repeat([]byte("x"), 1024)
+	secret := policies.GenerateSecret("github", 1)
+	engine := func(p policies.Policy) func(b *testing.B) {
+		return func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				res, err := Run(context.Background(), Config{Policy: p, URL: srv.URL, Events: events, Over: time.Second, Concurrency: concurrency, Secret: secret})
+				if err != nil || res.Delivered != events {
+					b.Fatalf("delivered %d, err %v", res.Delivered, err)
+				}
 			}
+			reportRate(b, events*b.N, cpuTime()-cpu)
 		}
-		reportRate(b, events*b.N, cpuTime()-cpu)
-	})
+	}
+	b.Run("engine", engine(mustPolicy(b, "github")))
+	plain := mustPolicy(b, "github")
+	plain.Provider = registerPlainWire(body)
+	b.Run("engine-plain-wire", engine(plain))
 	b.Run("plain-client", func(b *testing.B) {
-		body := bytes.Repeat([]byte("x"), 1024)
 		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}, Timeout: 10 * time.Second}
 		cpu := cpuTime()
 		for b.Loop() {
@@ -168,7 +179,7 @@ func BenchmarkHTTP(b *testing.B) {
 			for range concurrency {
 				wg.Go(func() {
 					for i := range work {
-						m := hmac.New(sha256.New, []byte(policies.GenerateSecret("github", 1)))
+						m := hmac.New(sha256.New, []byte(secret))
 						m.Write(body)
 						req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
 						req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
@@ -226,3 +237,31 @@ func BenchmarkWaves(b *testing.B) {
 	b.ReportMetric(float64(waves), "waves/op")
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/run")
 }
+
+// plainWire sends what BenchmarkHTTP's plain loop sends: one fixed body,
+// signed with HMAC-SHA256, and a delivery id.
+type plainWire struct{ body []byte }
+
+var registerPlain sync.Once
+
+// registerPlainWire registers plainWire (once) and returns its name.
+func registerPlainWire(body []byte) string {
+	registerPlain.Do(func() { policies.RegisterWire(plainWire{body}) })
+	return "bench-plain"
+}
+
+func (plainWire) Name() string                           { return "bench-plain" }
+func (plainWire) DefaultEventType() string               { return "push" }
+func (plainWire) NewEvent(ev *policies.Event)            { ev.ID = strconv.Itoa(ev.Seq) }
+func (w plainWire) Body(policies.Event) ([]byte, string) { return w.body, "application/octet-stream" }
+func (plainWire) DedupField() string                     { return "X-GitHub-Delivery header" }
+func (plainWire) Header(h http.Header, d policies.Delivery) {
+	m := hmac.New(sha256.New, []byte(d.Secret))
+	m.Write(d.Body)
+	h.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+	h.Set("X-GitHub-Delivery", d.Event.ID)
+}
+func (plainWire) DedupID(h http.Header, _ []byte) (string, error) {
+	return h.Get("X-GitHub-Delivery"), nil
+}
+func (plainWire) Verify(http.Header, []byte, string, string, time.Time) error { return nil }

@@ -168,6 +168,10 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		outs := e.perform(ctx, batch)
 		disabled := false
 		for i := range batch {
+			if outs[i].unsent {
+				e.unsent(&batch[i])
+				continue
+			}
 			var err error
 			if disabled, err = e.apply(&batch[i], &outs[i]); err != nil {
 				return &e.res, err
@@ -246,13 +250,20 @@ func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
+// waveDepth is how many attempts a wave may hold per unit of concurrency.
+// The attempts of a wave are independent, and the workers take them as they
+// come free, so a wave deeper than the concurrency keeps every worker busy
+// until the wave's last few attempts instead of pausing at every
+// concurrency's worth of them.
+const waveDepth = 8
+
 // takeWave pops the attempts that can be sent together: those due no later
 // than t0 plus the policy's smallest delay (nothing sent in this wave can
 // schedule an attempt before that; a Retry-After only lengthens delays), at
-// most the concurrency, and none after an attempt that could disable the
-// endpoint.
+// most waveDepth times the concurrency, and none after an attempt that
+// could disable the endpoint.
 func (e *engine) takeWave(batch []due, t0 int64) []due {
-	limit := e.cfg.Concurrency
+	limit := e.cfg.Concurrency * waveDepth
 	if e.cfg.DryRun {
 		limit = 1024
 	}
@@ -297,6 +308,7 @@ func (e *engine) start(d due) {
 
 // outcome is what one attempt came to.
 type outcome struct {
+	unsent        bool // the run was interrupted before the attempt was sent
 	outcome       Outcome
 	status        int
 	handlerStatus int
@@ -309,7 +321,8 @@ type outcome struct {
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
-// come back in the wave's order whatever order they finish in.
+// come back in the wave's order whatever order they finish in. Once ctx is
+// cancelled, the attempts not yet sent are not sent.
 func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	outs := slices.Grow(e.outs[:0], len(batch))[:len(batch)]
 	e.outs = outs
@@ -318,6 +331,10 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 			e.dec = e.cfg.Scenario.Decider()
 		}
 		for i := range batch {
+			if ctx.Err() != nil {
+				outs[i] = outcome{unsent: true}
+				continue
+			}
 			outs[i] = e.attempt(ctx, &batch[i], e.dec)
 		}
 		return outs
@@ -539,6 +556,16 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		e.res.DisabledAt = at
 	}
 	return disabled, err
+}
+
+// unsent takes back an attempt of the wave that an interruption kept from
+// being sent: its event stays in flight (and ends interrupted), or, if it
+// was the event's first attempt, never started.
+func (e *engine) unsent(d *due) {
+	if d.n() == 1 {
+		e.live.remove(d.event())
+		e.res.Events--
+	}
 }
 
 // end emits an event's fate and forgets it.

@@ -302,44 +302,65 @@ func TestEndpointDisabledAfterConsecutiveFailures(t *testing.T) {
 	}
 }
 
-// A cancelled context stops new attempts; the run ends with an interrupted
-// record and the events in flight are marked interrupted.
+// A cancelled context stops new attempts (the ones in flight finish and are
+// recorded); the run ends with an interrupted record and the events in
+// flight are marked interrupted.
 func TestInterruptedRun(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var recs []Record
-	sent := 0
-	cfg := Config{
-		Policy: mustPolicy(t, "stripe"), URL: "http://127.0.0.1:1/", Events: 10, Concurrency: 1,
-		Sink: func(r Record) error {
-			recs = append(recs, r)
-			if r.Kind == KindAttempt {
-				if sent++; sent == 12 {
-					cancel()
+	for _, concurrency := range []int{1, 4} {
+		t.Run(fmt.Sprintf("concurrency %d", concurrency), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			arrivals, late := 0, 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				mu.Lock()
+				arrivals++
+				switch {
+				case arrivals == 12:
+					cancel() // as a Ctrl-C would, while this attempt is in flight
+				case arrivals > 12:
+					late++
+				}
+				mu.Unlock()
+				w.WriteHeader(http.StatusInternalServerError)
+			}))
+			defer srv.Close()
+			var recs []Record
+			cfg := Config{
+				Policy: mustPolicy(t, "stripe"), URL: srv.URL, Events: 10, Concurrency: concurrency,
+				Sink: func(r Record) error { recs = append(recs, r); return nil },
+			}
+			res, err := Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			// At concurrency c, up to c-1 other attempts were in flight
+			// when the 12th arrived; none may start after.
+			if late > concurrency-1 {
+				t.Errorf("%d attempts reached the handler after the run was cancelled", late)
+			}
+			if !res.Interrupted || res.Attempts != arrivals {
+				t.Errorf("interrupted=%v after %d attempts recorded, %d sent; want true, and every attempt sent recorded", res.Interrupted, res.Attempts, arrivals)
+			}
+			end := recs[len(recs)-1]
+			if end.Kind != KindEnd || !end.Interrupted {
+				t.Errorf("last record %+v, want an interrupted end record", end)
+			}
+			interrupted := 0
+			for _, r := range recs {
+				if r.Kind == KindEvent && r.Fate == FateInterrupted {
+					interrupted++
+					if r.N == 0 {
+						t.Errorf("event %s ended interrupted with no attempt made", r.Event)
+					}
 				}
 			}
-			return nil
-		},
-	}
-	res, err := Run(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Interrupted || res.Attempts != 12 {
-		t.Errorf("interrupted=%v after %d attempts, want true after 12", res.Interrupted, res.Attempts)
-	}
-	end := recs[len(recs)-1]
-	if end.Kind != KindEnd || !end.Interrupted {
-		t.Errorf("last record %+v, want an interrupted end record", end)
-	}
-	interrupted := 0
-	for _, r := range recs {
-		if r.Kind == KindEvent && r.Fate == FateInterrupted {
-			interrupted++
-		}
-	}
-	if interrupted == 0 {
-		t.Error("no event marked interrupted")
+			if interrupted == 0 {
+				t.Error("no event marked interrupted")
+			}
+		})
 	}
 }
 

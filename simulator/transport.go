@@ -27,7 +27,8 @@ const VirtualTimeHeader = "Retrysim-Virtual-Time"
 
 // newClient builds the client the engine sends with: the provider's timeout
 // as a real client timeout, its redirect rule, no proxy from the
-// environment, and a keep-alive pool sized to the concurrency.
+// environment, and a keep-alive pool of at most the concurrency's
+// connections.
 func newClient(cfg *Config) *http.Client {
 	p := &cfg.Policy
 	connect := p.ConnectTimeout.D()
@@ -43,12 +44,15 @@ func newClient(cfg *Config) *http.Client {
 			dialer.Control = loopbackOnly
 		}
 		rt = &http.Transport{
-			Proxy:                  nil,
-			DialContext:            dialer.DialContext,
-			TLSClientConfig:        cfg.TLS,
-			TLSHandshakeTimeout:    connect,
-			MaxIdleConns:           cfg.Concurrency,
-			MaxIdleConnsPerHost:    cfg.Concurrency,
+			Proxy:               nil,
+			DialContext:         dialer.DialContext,
+			TLSClientConfig:     cfg.TLS,
+			TLSHandshakeTimeout: connect,
+			MaxIdleConns:        cfg.Concurrency,
+			MaxIdleConnsPerHost: cfg.Concurrency,
+			// An attempt waits for a connection to come free rather than
+			// open one more than the concurrency needs.
+			MaxConnsPerHost:        cfg.Concurrency,
 			IdleConnTimeout:        90 * time.Second,
 			DisableCompression:     true,
 			MaxResponseHeaderBytes: 1 << 20,

@@ -23,7 +23,11 @@ func (w *workers) start(ctx context.Context, e *engine, n int) {
 		dec := e.cfg.Scenario.Decider()
 		w.alive.Go(func() {
 			for i := range w.jobs {
-				w.outs[i] = e.attempt(ctx, &w.wave[i], dec)
+				if ctx.Err() != nil {
+					w.outs[i] = outcome{unsent: true}
+				} else {
+					w.outs[i] = e.attempt(ctx, &w.wave[i], dec)
+				}
 				w.busy.Done()
 			}
 		})
