@@ -97,6 +97,9 @@ type engine struct {
 	// ownClient says the engine built client, and closes its connections.
 	ownClient bool
 	waves     int // waves sent so far
+	// unstarted are events whose first attempt an interruption kept from
+	// being sent, after they were started.
+	unstarted []int
 	work      workload
 	q         queue
 	live      liveEvents
@@ -564,6 +567,7 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 func (e *engine) unsent(d *due) {
 	if d.n() == 1 {
 		e.live.remove(d.event())
+		e.unstarted = append(e.unstarted, d.event())
 		e.res.Events--
 	}
 }
@@ -603,11 +607,21 @@ func (e *engine) drain(fate string, all bool) error {
 		return nil
 	}
 	// The one queued arrival was dropped with the queue; it and every later
-	// event never reach the endpoint. Events start in order, so those from
-	// e.res.Events on have not.
-	for ev := e.res.Events; ev < e.cfg.Events; ev++ {
+	// event never reach the endpoint, nor do those whose first attempt an
+	// interruption kept back. Events start in order, so those from the next
+	// to start on have not.
+	lose := func(ev int) error {
 		e.res.Lost++
-		if err := e.end(ev, fate, at); err != nil {
+		return e.end(ev, fate, at)
+	}
+	for _, ev := range e.unstarted {
+		if err := lose(ev); err != nil {
+			return err
+		}
+	}
+	e.unstarted = nil
+	for ev := e.live.next; ev < e.cfg.Events; ev++ {
+		if err := lose(ev); err != nil {
 			return err
 		}
 	}
