@@ -59,6 +59,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	e := newEngine(c)
+	defer e.release()
 	return e.run(ctx)
 }
 
@@ -75,6 +76,7 @@ type engine struct {
 	cfg      Config
 	wire     policies.Wire
 	client   *http.Client
+	rate     *rateLimiter // nil: no cap
 	work     workload
 	q        queue
 	live     map[int]*eventState
@@ -104,6 +106,7 @@ func newEngine(cfg Config) *engine {
 		if e.client == nil {
 			e.client = newClient(&cfg)
 		}
+		e.rate = newRateLimiter(cfg.MaxRPS, cfg.WallClock)
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
 	return e
@@ -297,6 +300,9 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
+		// An attempt taken is in flight: it waits for its turn even when
+		// the run is interrupted, so this wait cannot fail.
+		_ = e.rate.wait(context.WithoutCancel(ctx))
 		delivery := policies.Delivery{
 			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 			SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
