@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -41,10 +42,13 @@ type runFlags struct {
 	results     string
 	noTimeline  bool
 	allowRemote bool
+	maxRPS      *maxRPSFlag
+	insecure    bool
+	ca          string
 }
 
 func newRunCmd() *cobra.Command {
-	f := &runFlags{}
+	f := &runFlags{maxRPS: newMaxRPSFlag()}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Replay a provider's retry schedule against a handler and report what happened",
@@ -86,6 +90,9 @@ Examples:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
+	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
+	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
 	return cmd
 }
 
@@ -105,10 +112,15 @@ type plan struct {
 	over     time.Duration
 	secrets  map[string]string
 	ttls     []time.Duration
+	tls      *tls.Config
+	maxRPS   float64
 }
 
 func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	p := &plan{}
+	// Secrets are redacted from everything written from here on, even
+	// when one of them turns out to be malformed.
+	secretsOf(ctx).add(secretValues(f.secrets)...)
 	var errs []error
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
@@ -145,12 +157,12 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	if f.url != "" {
 		if f.dryRun {
 			errs = append(errs, errors.New("--dry-run sends nothing: drop --url, or drop --dry-run"))
-		} else if err := simulator.CheckTarget(ctx, f.url, f.allowRemote); err != nil {
+		} else if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
 	}
 	if f.effectsURL != "" {
-		if err := simulator.CheckTarget(ctx, f.effectsURL, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
 	}
@@ -175,6 +187,13 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
 			errs = append(errs, fmt.Errorf("--ttl: %w", err))
 		}
+	}
+	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
+		errs = append(errs, err)
+	}
+	p.maxRPS = f.maxRPS.rps
+	if f.maxRPS.auto && f.url != "" && f.allowRemote && isRemote(ctx, f.url) {
+		p.maxRPS = simulator.DefaultRemoteMaxRPS
 	}
 	if !slices.Contains([]string{"text", "json"}, f.format) {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
@@ -230,7 +249,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	reportOut := cmd.OutOrStdout()
 	var results *resultsSink
 	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout()); err != nil {
+		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
 			return badInput(fmt.Errorf("--results: %w", err))
 		}
 		defer results.abort()
@@ -266,6 +285,9 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	default:
 		err = report.WriteText(reportOut, rep)
 	}
+	if err == nil && interrupted(ctx) {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
+	}
 	return err
 }
 
@@ -280,12 +302,15 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
-		Secret: secret, AllowRemote: f.allowRemote,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
 	}
 	switch {
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
+		if p.maxRPS > 0 && f.maxRPS.auto {
+			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
+		}
 		if !given {
 			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
 		}
@@ -317,14 +342,24 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	return err
 }
 
+// errInterrupted is the cause of a run's context when the user interrupted
+// it.
+var errInterrupted = errors.New("interrupted")
+
+// interrupted reports whether ctx was cancelled by the user's interrupt.
+func interrupted(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errInterrupted)
+}
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
-// the run stops new attempts and still writes its report. A second signal
-// exits at once.
+// the run stops new attempts, lets those in flight finish, and still writes
+// its report and results, marked interrupted. A second signal removes any
+// half-written output file and exits at once with status 130.
 func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -335,16 +370,18 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 			return
 		}
 		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
-		cancel()
+		cancel(errInterrupted)
 		select {
 		case <-sig:
-			os.Exit(130)
+			removePending()
+			fmt.Fprintln(stderr, "retrysim: interrupted again: exiting now, without a report")
+			os.Exit(exitInterrupted)
 		case <-done:
 		}
 	}()
 	return ctx, func() {
 		signal.Stop(sig)
 		close(done)
-		cancel()
+		cancel(nil)
 	}
 }
