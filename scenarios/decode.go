@@ -107,7 +107,7 @@ func (d *decoder) fault(n *yaml.Node, idx int) (Fault, bool) {
 			typeNode = v
 			d.decode(v, key, &f.Type)
 		case "probability":
-			if d.decode(v, key, &f.Probability) && (f.Probability < 0 || f.Probability > 1) {
+			if d.decode(v, key, &f.Probability) && !(f.Probability >= 0 && f.Probability <= 1) { // NaN fails too
 				d.errorf(v, "%s: %s is not between 0 and 1", key, v.Value)
 			}
 		case "attempts":

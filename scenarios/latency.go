@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -29,7 +30,8 @@ func (l *latency) Apply(a *Action, c *Context) {
 	if l.Jitter != 0 {
 		d += time.Duration((2*c.Rand.Float64() - 1) * float64(l.Jitter.D()))
 	}
-	a.Latency += max(d, 0)
+	// Saturate: latencies from several faults must not wrap around.
+	a.Latency += min(max(d, 0), math.MaxInt64-a.Latency)
 }
 
 func (l *latency) Validate() []error {

@@ -191,10 +191,7 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
-	p.maxRPS = f.maxRPS.rps
-	if f.maxRPS.auto && f.url != "" && f.allowRemote && isRemote(ctx, f.url) {
-		p.maxRPS = simulator.DefaultRemoteMaxRPS
-	}
+	p.maxRPS = f.rateCap(ctx)
 	if !slices.Contains([]string{"text", "json"}, f.format) {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
 	}

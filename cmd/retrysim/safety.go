@@ -51,6 +51,19 @@ func (f *maxRPSFlag) Set(s string) error {
 
 func (f *maxRPSFlag) Type() string { return "N" }
 
+// rateCap is the --max-rps the run goes with: the flag's value, or with
+// auto, DefaultRemoteMaxRPS for a --url that is not on this machine and no
+// cap otherwise.
+func (f *runFlags) rateCap(ctx context.Context) float64 {
+	if !f.maxRPS.auto {
+		return f.maxRPS.rps
+	}
+	if f.url != "" && f.allowRemote && isRemote(ctx, f.url) {
+		return simulator.DefaultRemoteMaxRPS
+	}
+	return 0
+}
+
 // isRemote reports whether rawURL is not on this machine (or cannot be
 // told to be).
 func isRemote(ctx context.Context, rawURL string) bool {
