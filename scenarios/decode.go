@@ -263,7 +263,9 @@ func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 			continue
 		}
 		one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: k.Line, Content: []*yaml.Node{k, v}}
-		d.decode(one, key+"."+k.Value, newKind())
+		if err := one.Decode(newKind()); err != nil {
+			d.errorf(v, "%s.%s: %s is not valid here: %s", key, k.Value, describeNode(v), trimYAMLErr(err))
+		}
 	}
 	if len(d.errs) == before {
 		all := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Content: params}

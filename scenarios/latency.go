@@ -60,17 +60,18 @@ func (l *latency) Apply(a *Action, c *Context) {
 	var d time.Duration
 	switch l.dist() {
 	case "fixed":
-		d = l.Latency.D()
+		ns := float64(l.Latency.D())
 		if l.OverTimeout != 0 {
-			d = c.Timeout + l.OverTimeout.D()
+			ns = float64(c.Timeout) + float64(l.OverTimeout.D())
 		}
 		if l.Jitter != 0 {
-			d += time.Duration((2*c.Rand.Float64() - 1) * float64(l.Jitter.D()))
+			ns += (2*c.Rand.Float64() - 1) * float64(l.Jitter.D())
 		}
+		d = durationOf(ns)
 	case "uniform":
-		d = l.Min.D() + time.Duration(c.Rand.Float64()*float64(l.Max.D()-l.Min.D()))
+		d = durationOf(float64(l.Min.D()) + c.Rand.Float64()*(float64(l.Max.D())-float64(l.Min.D())))
 	case "normal":
-		d = l.Latency.D() + time.Duration(c.Rand.Norm()*float64(l.StdDev.D()))
+		d = durationOf(float64(l.Latency.D()) + c.Rand.Norm()*float64(l.StdDev.D()))
 	case "lognormal":
 		d = durationOf(float64(l.Latency.D()) * math.Exp(l.Sigma*c.Rand.Norm()))
 	case "pareto":
@@ -80,13 +81,17 @@ func (l *latency) Apply(a *Action, c *Context) {
 	if l.Max != 0 && d > l.Max.D() {
 		d = l.Max.D()
 	}
-	a.Latency += max(d, 0)
+	a.Latency = durationOf(float64(a.Latency) + float64(max(d, 0)))
 }
 
-// durationOf converts nanoseconds to a Duration without overflowing.
+// durationOf converts nanoseconds to a Duration, saturating instead of
+// overflowing; negative values become 0.
 func durationOf(ns float64) time.Duration {
-	if ns >= math.MaxInt64 || math.IsNaN(ns) {
+	switch {
+	case math.IsNaN(ns) || ns >= math.MaxInt64:
 		return math.MaxInt64
+	case ns <= 0:
+		return 0
 	}
 	return time.Duration(ns)
 }
