@@ -327,6 +327,11 @@ func (e *engine) restart(ctx context.Context) error {
 			r.Error = hookErr.Error()
 		}
 	}
+	if e.client != nil {
+		// Kept-alive connections died with the old process; a request
+		// written into one would look as if it had reached the handler.
+		e.client.CloseIdleConnections()
+	}
 	if err := e.emit(r); err != nil {
 		return err
 	}

@@ -10,13 +10,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // configFile is the file looked for in the working directory.
 const configFile = "retrysim.yaml"
 
 // configSections are the config keys that are not flags.
-var configSections = []string{"secrets"}
+var configSections = []string{"secrets", "scenarios"}
 
 // loadConfig reads the config file (--config, or retrysim.yaml when present)
 // and RETRYSIM_* environment variables, and sets every flag of cmd that was
@@ -81,4 +83,44 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		return nil, badInput(errors.Join(errs...))
 	}
 	return v, nil
+}
+
+// userScenarios decodes the scenarios: section of the config file in use,
+// strictly, by name. viper loses line numbers, so the file is read again.
+func userScenarios(v *viper.Viper) (map[string]scenarios.Scenario, error) {
+	path := ""
+	if v != nil {
+		path = v.ConfigFileUsed()
+	}
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("config %s: %w", path, err))
+	}
+	m, err := scenarios.DecodeMap(path, data, "scenarios")
+	if err != nil {
+		return nil, badInput(fmt.Errorf("config: %w", err))
+	}
+	return m, nil
+}
+
+// lookupScenario resolves a --scenario value: a scenario from the config
+// file (it wins over a built-in of the same name), a built-in, or a YAML
+// file.
+func lookupScenario(user map[string]scenarios.Scenario, name string) (scenarios.Scenario, error) {
+	if s, ok := user[name]; ok {
+		return s, nil
+	}
+	s, err := scenarios.Lookup(name)
+	if err != nil && len(user) > 0 && errors.Is(err, scenarios.ErrUnknown) {
+		names := make([]string, 0, len(user))
+		for n := range user {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return s, fmt.Errorf("%w (or from the config file: %s)", err, strings.Join(names, ", "))
+	}
+	return s, err
 }

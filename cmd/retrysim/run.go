@@ -41,6 +41,7 @@ type runFlags struct {
 	results     string
 	noTimeline  bool
 	allowRemote bool
+	exec        string
 }
 
 func newRunCmd() *cobra.Command {
@@ -62,7 +63,9 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
-  retrysim run --provider twilio --retries 3 --results attempts.jsonl`,
+  retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
+      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -86,6 +89,7 @@ Examples:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
 	return cmd
 }
 
@@ -107,7 +111,7 @@ type plan struct {
 	ttls     []time.Duration
 }
 
-func (f *runFlags) validate(ctx context.Context) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, user map[string]scenarios.Scenario) (*plan, error) {
 	p := &plan{}
 	var errs []error
 	names := f.providers
@@ -132,11 +136,19 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 		}
 		p.policies = append(p.policies, pol)
 	}
-	sc, err := scenarios.Lookup(f.scenario)
+	sc, err := lookupScenario(user, f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	p.scenario = sc
+	switch restarts := sc.Restarts(); {
+	case f.exec != "" && f.url == "":
+		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
+	case f.exec != "" && f.dryRun:
+		errs = append(errs, errors.New("--dry-run sends nothing: drop --exec, or drop --dry-run"))
+	case len(restarts) > 0 && f.url != "" && f.exec == "":
+		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
+	}
 	if f.url == "" && !f.dryRun {
 		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
@@ -218,12 +230,17 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) error {
-	if _, err := loadConfig(cmd); err != nil {
+	v, err := loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	user, err := userScenarios(v)
+	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx)
+	p, err := f.validate(ctx, user)
 	if err != nil {
 		return err
 	}
@@ -289,6 +306,14 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		if !given {
 			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
 		}
+		if f.exec != "" {
+			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			if err != nil {
+				return badInput(err)
+			}
+			defer proc.stop()
+			cfg.Restart = proc.restart
+		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret)
 		if err != nil {
@@ -298,6 +323,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
 		cfg.Effects = srv.handler.Effects
+		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL)
