@@ -277,7 +277,16 @@ func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 			errs = append(errs, ec.checkEnvelope(f.From, f.Until)...)
 		}
 		for _, err := range errs {
-			d.errorf(n, "%s (%s): %v", key, f.Type, err)
+			// A kind's errors start with the key they are about: point at
+			// that key's line when it was written.
+			at := n
+			k, _, _ := strings.Cut(err.Error(), ":")
+			for i := 0; i < len(params); i += 2 {
+				if params[i].Value == k {
+					at = params[i]
+				}
+			}
+			d.errorf(at, "%s (%s): %v", key, f.Type, err)
 		}
 	}
 	return f, len(d.errs) == before

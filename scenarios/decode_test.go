@@ -62,6 +62,7 @@ func TestDecodeProblems(t *testing.T) {
 		{"latency key of another distribution", "name: x\nfaults: [{type: latency, latency: 1s, sigma: 2}]", "sigma: not used by distribution fixed"},
 		{"uniform max under min", "name: x\nfaults: [{type: latency, distribution: uniform, min: 2s, max: 1s}]", "max: 1s must be above min (2s)"},
 		{"flapping down", "name: x\nfaults: [{type: flapping, up: 1m}]", "down: must be positive"},
+		{"a parameter's problem points at its line", "name: x\nfaults:\n  - type: flapping\n    up: 1m\n    down: 0s\n", "f.yaml:5: faults[1] (flapping): down: must be positive, got 0s"},
 		{"fail-attempts first", "name: x\nfaults: [{type: fail-attempts}]", "first: 0 is out of range"},
 		{"outage duration", "name: x\nfaults: [{type: outage, start: 1m}]", "duration: must be positive"},
 		{"a list where a value belongs", "name: x\nfaults: [{type: reset, probability: [1]}]", "faults[1].probability: expected a single value, got a list"},

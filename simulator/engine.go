@@ -32,7 +32,9 @@ import (
 type Result struct {
 	// Events is the number of events that started.
 	Events int
-	// Attempts is the number of attempts made.
+	// Attempts is the number of attempts made, one per attempt record: the
+	// second request of a duplicated attempt counts, and so does a manual
+	// resend.
 	Attempts int
 	// Delivered is the number of events the provider saw delivered.
 	Delivered int
