@@ -3,9 +3,6 @@ package report_test
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
@@ -13,8 +10,6 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
-
-var updateConsequences = flag.Bool("update-consequences", false, "rewrite the endpoint-consequence golden files")
 
 // consequences is a scenario with every endpoint-level consequence a report
 // shows: restarts, reordered events, duplicates and manual resends.
@@ -64,34 +59,13 @@ func TestEndpointConsequences(t *testing.T) {
 	}
 
 	rep := &report.Report{Runs: runs, Timeline: 4}
-	for _, f := range []struct {
-		name  string
-		write func(*bytes.Buffer) error
-	}{
-		{"consequences.txt", func(b *bytes.Buffer) error { return report.WriteText(b, rep) }},
-		{"consequences.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rep) }},
-	} {
-		t.Run(f.name, func(t *testing.T) {
-			var got bytes.Buffer
-			if err := f.write(&got); err != nil {
+	for _, format := range []string{report.FormatText, report.FormatJSON} {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := report.Write(&buf, rep, format); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", f.name)
-			if *updateConsequences {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update-consequences to create it)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from the golden file (run with -update-consequences after checking):\n%s", f.name, got.String())
-			}
+			golden(t, "consequences."+map[string]string{report.FormatText: "txt", report.FormatJSON: "json"}[format], buf.Bytes())
 		})
 	}
 }

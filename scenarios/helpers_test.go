@@ -135,7 +135,7 @@ func runFault(t *testing.T, p policies.Policy, s scenarios.Scenario, h http.Hand
 	out := &result{}
 	cfg := simulator.Config{
 		Policy: p, Scenario: s, URL: srv.URL + "/webhooks/github", Events: events, Over: time.Hour, Seed: 7,
-		Secret: policies.DemoSecret,
+		Secret: "test-secret",
 		Sink: func(r simulator.Record) error {
 			switch r.Kind {
 			case simulator.KindAttempt:

@@ -58,7 +58,7 @@ func TestFaultsAreTheSameAtAnyConcurrency(t *testing.T) {
 				var recs []simulator.Record
 				res, err := simulator.Run(context.Background(), simulator.Config{
 					Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider, Events: 60, Seed: 11,
-					Concurrency: concurrency, Secret: policies.DemoSecret,
+					Concurrency: concurrency, Secret: "test-secret",
 					Restart: func(context.Context) error { return nil },
 					Sink:    func(r simulator.Record) error { recs = append(recs, r); return nil },
 				})

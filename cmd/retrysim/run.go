@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -36,12 +35,10 @@ type runFlags struct {
 	eventType   string
 	retries     int
 	effectsURL  string
-	ttls        string
-	format      string
 	results     string
-	noTimeline  bool
 	allowRemote bool
 	exec        string
+	outputFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -64,6 +61,8 @@ Examples:
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --scenario outage --out timeline.png
+  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects`,
 		Args: cobra.NoArgs,
@@ -80,16 +79,17 @@ Examples:
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
-	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", ")+" (png and svg need --out or a redirected stdout)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
+	f.add(fl)
 	return cmd
 }
 
@@ -108,18 +108,22 @@ type plan struct {
 	mode     demo.Mode
 	over     time.Duration
 	secrets  map[string]string
-	ttls     []time.Duration
+	out      *output
+	// told remembers the providers whose generated secret or public key
+	// was printed, so each is printed once.
+	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, user map[string]scenarios.Scenario) (*plan, error) {
-	p := &plan{}
+func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+	p := &plan{told: map[string]bool{}}
 	var errs []error
+	p.out, errs = f.outputFlags.validate(formatSet)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
 	}
 	for _, n := range names {
-		pol, err := policies.Lookup(n)
+		pol, err := lookupPolicy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
@@ -136,7 +140,7 @@ func (f *runFlags) validate(ctx context.Context, user map[string]scenarios.Scena
 		}
 		p.policies = append(p.policies, pol)
 	}
-	sc, err := lookupScenario(user, f.scenario)
+	sc, err := lookupScenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
@@ -183,14 +187,6 @@ func (f *runFlags) validate(ctx context.Context, user map[string]scenarios.Scena
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
-	if f.ttls != "" {
-		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
-		}
-	}
-	if !slices.Contains([]string{"text", "json"}, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
-	}
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -203,8 +199,8 @@ var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "
 
 func retriesPolicies() []string {
 	var out []string
-	for _, n := range policies.Builtin() {
-		if p, _ := policies.Lookup(n); p.Retries != nil {
+	for _, n := range catalogue.Names() {
+		if p, _ := lookupPolicy(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -230,17 +226,12 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) error {
-	v, err := loadConfig(cmd)
-	if err != nil {
-		return err
-	}
-	user, err := userScenarios(v)
-	if err != nil {
+	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx, user)
+	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -255,44 +246,43 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	timeline := 10
-	if f.format == "json" {
-		timeline = -1
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep))
+	prog := &report.Progress{}
+	stopProgress := func() {}
+	if isTerminal(cmd.ErrOrStderr()) {
+		// Only a person watching a terminal gets the line, and only for runs
+		// that last: redirected stderr stays clean.
+		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	if f.noTimeline {
-		timeline = 0
-	}
-	agg := report.NewAggregator(report.WithTimeline(timeline))
 	for _, pol := range p.policies {
-		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results); err != nil {
+		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results, prog); err != nil {
+			stopProgress()
 			return err
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
+	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
-	switch f.format {
-	case "json":
-		err = report.WriteJSON(reportOut, rep)
-	default:
-		err = report.WriteText(reportOut, rep)
-	}
-	return err
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
+	return p.out.write(reportOut, rep)
 }
 
 // runOne runs one policy against the target (starting a demo handler when
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
-func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink) error {
+func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
 	secret, given := p.secrets[pol.Provider]
 	if !given {
-		secret = policies.DemoSecret
+		secret, given = configuredSecret(pol.Provider)
+	}
+	if !given {
+		secret = policies.GenerateSecret(pol.Provider, f.seed)
 	}
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
@@ -303,9 +293,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
-		if !given {
-			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
-		}
+		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
 			proc, err := startHandler(ctx, f.exec, f.url, stderr)
 			if err != nil {
@@ -334,6 +322,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 				return fmt.Errorf("--results: %w", err)
 			}
 		}
+		prog.Add(r)
 		return agg.Add(r)
 	}
 	_, err := simulator.Run(ctx, cfg)
@@ -341,6 +330,24 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		return badInput(err)
 	}
 	return err
+}
+
+// tellSecret prints, once per provider, the secret generated for a run
+// against the user's handler, and the public key a handler needs for
+// providers that sign with a private key. A secret the user gave is never
+// printed.
+func tellSecret(w io.Writer, told map[string]bool, provider, secret string, generated bool, seed uint64) {
+	if told[provider] {
+		return
+	}
+	told[provider] = true
+	if generated {
+		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	}
+	if pub, ok := policies.PublicKey(provider, secret); ok {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	}
 }
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:

@@ -25,14 +25,10 @@ Examples:
   retrysim run --provider stripe --scenario ./my-network.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := loadConfig(cmd)
-			if err != nil {
+			if _, err := loadConfig(cmd); err != nil {
 				return err
 			}
-			user, err := userScenarios(v)
-			if err != nil {
-				return err
-			}
+			user := fileScenarios
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tFROM\tDESCRIPTION")
 			for _, n := range scenarios.Builtin() {
@@ -48,12 +44,12 @@ Examples:
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, v.ConfigFileUsed(), user[n].Description)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, fileScenariosFrom, user[n].Description)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
 			return err
 		},
 	}
@@ -68,16 +64,11 @@ Examples:
   retrysim scenarios show crash-restart > restarts.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := loadConfig(cmd)
-			if err != nil {
+			if _, err := loadConfig(cmd); err != nil {
 				return err
 			}
-			user, err := userScenarios(v)
-			if err != nil {
-				return err
-			}
-			if s, ok := user[args[0]]; ok {
-				_, err = cmd.OutOrStdout().Write(s.YAML())
+			if s, ok := fileScenarios[args[0]]; ok {
+				_, err := cmd.OutOrStdout().Write(s.YAML())
 				return err
 			}
 			src, err := scenarios.Source(args[0])

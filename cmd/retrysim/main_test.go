@@ -9,9 +9,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets the scripts under testdata/script run retrysim (and the
-// tiny test handlers) as real commands in their $PATH, so that --exec can
-// start them as processes and kill them.
+// TestMain lets testscript run the retrysim command, and the tiny test
+// handlers, as real commands in the scripts' $PATH, so that --exec can start
+// them as processes and kill them.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
@@ -19,11 +19,13 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// TestScripts runs the CLI scripts in testdata/script: what a user types and
+// what they see, exit codes included. $PORT1 and $PORT2 are free loopback
+// ports for handlers a script starts.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			// Free loopback ports for handlers the scripts start.
 			for _, name := range []string{"PORT1", "PORT2"} {
 				port, err := freePort()
 				if err != nil {
