@@ -52,7 +52,8 @@ type Run struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
-	// HandlerRedirects counts attempts the handler answered with a 3xx.
+	// HandlerRedirects counts attempts answered with a 3xx the provider did
+	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
 	// CopyArrivals counts duplicate arrivals that were the second of two
 	// identical requests sent at once; ManualArrivals those that were a
@@ -272,7 +273,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	r.Outcomes[rec.Outcome]++
 	r.End = rec.Time
 	r.outage(rec)
-	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
+	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
 	}
 	if !rec.Reached {
