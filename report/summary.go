@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrysim/retrysim/simulator"
@@ -32,8 +33,11 @@ type Run struct {
 	ManualRedelivery           time.Duration
 	DisableAfter               int
 	DisableWithin              time.Duration
-	Start                      time.Time
-	Planned                    int
+	// Schedule is when each attempt happens, from the first, when every
+	// earlier one failed (empty for streams that do not carry it).
+	Schedule []time.Duration
+	Start    time.Time
+	Planned  int
 
 	Events            int // events whose fate is known
 	Attempts          int
@@ -48,12 +52,26 @@ type Run struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
-	// HandlerRedirects counts attempts the handler answered with a 3xx.
+	// HandlerRedirects counts attempts answered with a 3xx the provider did
+	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
-	DisabledAt       time.Time
-	Interrupted      bool
-	EffectsKnown     bool
-	EffectsError     string
+	// CopyArrivals counts duplicate arrivals that were the second of two
+	// identical requests sent at once; ManualArrivals those that were a
+	// resend by hand. Neither is in Causes.
+	CopyArrivals, ManualArrivals int
+	// LostToDisableIDs lists the first MaxListedEvents events lost because
+	// the endpoint was disabled, by sequence.
+	LostToDisableIDs []string
+	// Restarts are the moments the handler was restarted, since the start.
+	Restarts []time.Duration
+	// ReorderedPairs counts pairs of events about the same object whose
+	// first arrivals at the handler came in the opposite order to the one
+	// the events were created in.
+	ReorderedPairs int
+	DisabledAt     time.Time
+	Interrupted    bool
+	EffectsKnown   bool
+	EffectsError   string
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -67,11 +85,24 @@ type Run struct {
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
+	// Outages are the spans of virtual time in which attempts met an
+	// injected outage, inferred from the attempts' faults: from the first
+	// such attempt to the last one before an attempt got through.
+	Outages []Span
+	// End is the virtual time of the run's last record.
+	End time.Time
 
-	afterKey []time.Duration // every arrival after its event's key, as offset from the key
-	live     map[int]*eventAgg
-	ended    bool
+	afterKey  []time.Duration // every arrival after its event's key, as offset from the key
+	eventNeed []time.Duration // per ended event with such arrivals, the latest one
+	live      map[int]*eventAgg
+	objects   map[string][]firstArrival // by object, each event's first arrival
+	lostSeqs  []int                     // the sequence numbers behind LostToDisableIDs
+	ended     bool
+	inOutage  bool
 }
+
+// Span is a stretch of virtual time.
+type Span struct{ From, To time.Time }
 
 // EventTimeline is one event's attempts, for the per-event timeline.
 type EventTimeline struct {
@@ -81,10 +112,19 @@ type EventTimeline struct {
 	Fate     string
 }
 
+// MaxListedEvents is how many event ids a report lists for one finding.
+const MaxListedEvents = 100
+
+type firstArrival struct {
+	seq int
+	at  time.Time
+}
+
 type eventAgg struct {
 	first, firstArrival, lastArrival time.Time
 	key                              time.Time
 	hasKey                           bool
+	need                             time.Duration // latest arrival after the key
 	arrivals                         int
 	lastReached                      simulator.Outcome
 	timeline                         *EventTimeline
@@ -162,7 +202,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		if rec.Kind != simulator.KindRun {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
-		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}}
+		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}, objects: map[string][]firstArrival{}}
 		a.index[runKey(&rec)] = run
 		a.runs = append(a.runs, run)
 	}
@@ -180,6 +220,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.Effects[rec.Event] = rec.Effects
 	case simulator.KindEnd:
 		run.end(&rec)
+	case simulator.KindRestart:
+		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	}
 	return nil
 }
@@ -190,6 +232,7 @@ func (a *Aggregator) Runs() []*Run {
 		slices.Sort(r.Latencies)
 		slices.Sort(r.afterKey)
 		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
 }
@@ -202,6 +245,10 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.Timeout = seconds(rec.TimeoutS)
 	r.ManualRedelivery = seconds(rec.ManualS)
 	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
+	for i, s := range rec.ScheduleS {
+		r.Schedule[i] = seconds(s)
+	}
 	if rec.Start != nil {
 		r.Start = *rec.Start
 	}
@@ -224,7 +271,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
-	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
+	r.End = rec.Time
+	r.outage(rec)
+	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
 	}
 	if !rec.Reached {
@@ -236,12 +285,22 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	if ev.arrivals == 0 {
 		ev.firstArrival = rec.Time
+		if rec.Object != "" {
+			r.objects[rec.Object] = append(r.objects[rec.Object], firstArrival{seq: rec.Seq, at: rec.Time})
+		}
 	} else {
 		r.DuplicateArrivals++
 		if ev.arrivals == 1 {
 			r.DuplicateEvents++
 		}
-		r.Causes[ev.lastReached]++
+		switch {
+		case rec.Copy > 0:
+			r.CopyArrivals++
+		case rec.Manual:
+			r.ManualArrivals++
+		default:
+			r.Causes[ev.lastReached]++
+		}
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, rec.Time.Sub(ev.firstArrival))
 	}
 	ev.arrivals++
@@ -251,6 +310,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		after := rec.Time.Sub(ev.key)
 		r.afterKey = append(r.afterKey, after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
+		ev.need = max(ev.need, after)
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = rec.Time, true
 	}
@@ -266,6 +326,7 @@ func (r *Run) fate(rec *simulator.Record) {
 	case simulator.FateDisabled:
 		r.Lost++
 		r.LostToDisable++
+		r.noteLostToDisable(rec)
 	default:
 		r.Lost++
 	}
@@ -273,7 +334,29 @@ func (r *Run) fate(rec *simulator.Record) {
 		if ev.timeline != nil {
 			ev.timeline.Fate = rec.Fate
 		}
+		if ev.need > 0 {
+			r.eventNeed = append(r.eventNeed, ev.need)
+		}
 		delete(r.live, rec.Seq)
+	}
+}
+
+// outageFault is the fault name of an injected outage in attempt records.
+const outageFault = "outage"
+
+// outage extends or closes the current outage span. Records come in
+// virtual-time order, so an attempt that met no outage ends the span.
+func (r *Run) outage(rec *simulator.Record) {
+	in := slices.Contains(strings.Split(rec.Fault, "+"), outageFault)
+	n := len(r.Outages)
+	switch {
+	case in && n > 0 && r.inOutage:
+		r.Outages[n-1].To = rec.Time
+	case in:
+		r.Outages = append(r.Outages, Span{From: rec.Time, To: rec.Time})
+		r.inOutage = true
+	default:
+		r.inOutage = false
 	}
 }
 
@@ -282,6 +365,9 @@ func (r *Run) end(rec *simulator.Record) {
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
+	}
+	if rec.Time.After(r.End) {
+		r.End = rec.Time
 	}
 	r.EffectsKnown = rec.EffectsKnown
 	if r.EffectsKnown && r.Effects == nil {
@@ -298,4 +384,35 @@ func (r *Run) Percentile(p float64) time.Duration {
 	}
 	i := int(p/100*float64(len(r.Latencies))+0.999999) - 1
 	return r.Latencies[min(max(i, 0), len(r.Latencies)-1)]
+}
+
+// noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
+// events lost to the endpoint being disabled.
+func (r *Run) noteLostToDisable(rec *simulator.Record) {
+	i, _ := slices.BinarySearch(r.lostSeqs, rec.Seq)
+	if i >= MaxListedEvents {
+		return
+	}
+	r.lostSeqs = slices.Insert(r.lostSeqs, i, rec.Seq)
+	r.LostToDisableIDs = slices.Insert(r.LostToDisableIDs, i, rec.Event)
+	if len(r.lostSeqs) > MaxListedEvents {
+		r.lostSeqs = r.lostSeqs[:MaxListedEvents]
+		r.LostToDisableIDs = r.LostToDisableIDs[:MaxListedEvents]
+	}
+}
+
+// reordered counts the pairs of events about one object that first reached
+// the handler in the opposite order to their creation (sequence order).
+func (r *Run) reordered() int {
+	n := 0
+	for _, evs := range r.objects {
+		for i := range evs {
+			for j := range evs {
+				if evs[i].seq < evs[j].seq && evs[j].at.Before(evs[i].at) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }

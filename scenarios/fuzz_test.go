@@ -2,53 +2,50 @@ package scenarios
 
 import (
 	"errors"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
 )
 
-// FuzzDecode: no scenario file makes Decode panic; an error is ErrInvalid
-// and names the file; a scenario that decodes can decide any attempt
-// without panicking.
+// FuzzDecode feeds the scenario parser arbitrary YAML: it must never panic,
+// every failure must be ErrInvalid, and a scenario it accepts must decide
+// attempts without panicking and the same way twice. The seed corpus is the
+// built-in catalogue plus testdata/fuzz/FuzzDecode.
 func FuzzDecode(f *testing.F) {
-	files, err := fs.Glob(catalogueFS, "catalogue/*.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range files {
-		data, err := catalogueFS.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, n := range Builtin() {
+		src, _ := Source(n)
+		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Decode("mine.yaml", data)
+		s, err := Decode("fuzz.yaml", data)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v is not ErrInvalid", err)
+				t.Fatalf("error is not ErrInvalid: %v", err)
 			}
-			if !strings.Contains(err.Error(), "mine.yaml") {
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}
 		if s.Name == "" {
-			t.Fatal("scenario decoded without a name")
+			t.Fatal("accepted a scenario without a name")
 		}
 		for i, f := range s.Faults {
 			if !(f.Probability >= 0 && f.Probability <= 1) {
-				t.Fatalf("fault %d decoded with probability %g", i+1, f.Probability)
+				t.Fatalf("fault %d accepted with probability %g", i+1, f.Probability)
 			}
 		}
-		for _, at := range []time.Duration{0, time.Hour, 72 * time.Hour} {
-			for attempt := 1; attempt <= 3; attempt++ {
-				a := s.Decide(1, 7, attempt, at, 10*time.Second)
-				if a.Latency < 0 {
-					t.Fatalf("attempt %d at %s: negative latency %s", attempt, at, a.Latency)
+		for ev := range 3 {
+			for n := 1; n <= 3; n++ {
+				c := Context{Event: ev, Attempt: n, At: time.Duration(ev*n) * time.Minute, Next: -1, Timeout: 10 * time.Second}
+				a, b := s.Decide(9, c), s.Decide(9, c)
+				if !a.same(&b) || a.Fault() != b.Fault() || a.Latency < 0 {
+					t.Fatalf("decided %+v then %+v", a, b)
 				}
 			}
 		}
+		s.Restarts()
+		s.EarliestRedelivery()
+		s.Redelivery(9, Context{Event: 1, Attempt: 4})
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // Result sums up a run. The records say everything; Result is what a Go
@@ -31,7 +33,9 @@ import (
 type Result struct {
 	// Events is the number of events that started.
 	Events int
-	// Attempts is the number of attempts made.
+	// Attempts is the number of attempts made, one per attempt record: the
+	// second request of a duplicated attempt counts, and so does a manual
+	// resend.
 	Attempts int
 	// Delivered is the number of events the provider saw delivered.
 	Delivered int
@@ -42,6 +46,8 @@ type Result struct {
 	Lost int
 	// DisabledAt is when the provider disabled the endpoint; zero if never.
 	DisabledAt time.Time
+	// Restarts is the number of times the handler was restarted.
+	Restarts int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
 	// Effects is how many times the handler processed each event, by dedup
@@ -54,6 +60,9 @@ type Result struct {
 // flight finish within the provider's timeout and the run ends with an
 // interrupted record.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.providerDefaults(); err != nil {
+		return nil, err
+	}
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -63,6 +72,31 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return e.run(ctx)
 }
 
+// providerDefaults applies what the policy itself says about the run: the
+// connection overrides in the URL fragment (Twilio) and the policy's default
+// event type, which must be one the wire format knows.
+func (c *Config) providerDefaults() error {
+	if c.Policy.Wire() == nil {
+		return nil // withDefaults reports it
+	}
+	if c.URL != "" {
+		p, err := c.Policy.WithURLOverrides(c.URL)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		c.Policy = p
+	}
+	if c.EventType == "" {
+		c.EventType = c.Policy.EventType
+	}
+	if c.EventType != "" {
+		if err := policies.CheckEventType(c.Policy.Wire(), c.EventType); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	}
+	return nil
+}
+
 type eventState struct {
 	ev       policies.Event
 	first    time.Time
@@ -70,6 +104,9 @@ type eventState struct {
 	ctype    string
 	attempts int
 	reason   string // Slack's word for why the last attempt failed
+	// settled is the event's fate once its automatic schedule ended while a
+	// manual redelivery is still to come: its next attempt is that one.
+	settled string
 }
 
 type engine struct {
@@ -83,9 +120,12 @@ type engine struct {
 	arrived  int // events whose first attempt has been queued
 	dis      disabler
 	minDelay time.Duration
-	target   string // the URL signed and sent to
+	restarts []time.Time // restart moments still to come, sorted
+	target   string      // the URL signed and sent to
 	base     Record
 	res      Result
+	// disabledBy says, in words, what disabled the endpoint.
+	disabledBy string
 }
 
 func newEngine(cfg Config) *engine {
@@ -93,12 +133,20 @@ func newEngine(cfg Config) *engine {
 		cfg:      cfg,
 		wire:     cfg.Policy.Wire(),
 		live:     map[int]*eventState{},
-		dis:      disabler{rule: cfg.Policy.Disable},
+		dis:      newDisabler(&cfg.Policy),
 		minDelay: cfg.Policy.MinDelay(),
 		target:   signedURL(cfg.URL),
 	}
 	if cfg.Handler != nil {
 		e.target = "http://in-process/webhooks"
+	}
+	// A manual redelivery is an attempt caused by another: the lookahead
+	// must not reach past the earliest one either.
+	if d, ok := cfg.Scenario.EarliestRedelivery(); ok && (e.minDelay < 0 || d < e.minDelay) {
+		e.minDelay = d
+	}
+	for _, r := range cfg.Scenario.Restarts() {
+		e.restarts = append(e.restarts, cfg.Start.Add(r))
 	}
 	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
 	if !cfg.DryRun {
@@ -126,6 +174,16 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		t0 := e.q.peek().at
+		if len(e.restarts) > 0 && !e.restarts[0].After(t0) {
+			if err := e.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					e.res.Interrupted = true
+					break
+				}
+				return &e.res, err
+			}
+			continue
+		}
 		if err := e.waitUntil(ctx, t0); err != nil {
 			e.res.Interrupted = true
 			break
@@ -165,9 +223,14 @@ func (e *engine) runRecord() Record {
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()
 	r.ManualS = p.ManualRedelivery.D().Seconds()
+	r.ScheduleS = make([]float64, p.MaxAttempts())
+	for n := range r.ScheduleS {
+		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	}
 	if p.Disable != nil {
 		r.DisableN = p.Disable.ConsecutiveFailures
 		r.DisableS = p.Disable.Within.D().Seconds()
+		r.DisableRule = p.Disable.String()
 	}
 	start := e.cfg.Start
 	r.Start = &start
@@ -209,18 +272,29 @@ func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
 
 // takeWave pops the attempts that can be sent together: those due no later
 // than t0 plus the policy's smallest delay (nothing sent in this wave can
-// schedule an attempt before that), at most the concurrency, and never more
-// than the endpoint-disable rule could let through.
+// schedule an attempt before that; a Retry-After only lengthens delays), at
+// most the concurrency, and none after an attempt that could disable the
+// endpoint.
 func (e *engine) takeWave(batch []due, t0 time.Time) []due {
-	limit := min(e.dis.room(), e.cfg.Concurrency)
+	limit := e.cfg.Concurrency
 	if e.cfg.DryRun {
-		limit = min(e.dis.room(), 1024)
+		limit = 1024
 	}
-	horizon := t0.Add(e.minDelay)
+	horizon, bounded := t0.Add(e.minDelay), e.minDelay >= 0
+	if e.cfg.Realtime {
+		// On the real clock an attempt is sent at its own time, not early.
+		horizon, bounded = t0, true
+	}
 	for e.q.Len() > 0 && len(batch) < limit {
 		next := e.q.peek()
-		if e.minDelay >= 0 && next.at.After(horizon) {
+		if bounded && next.at.After(horizon) {
 			break
+		}
+		if len(batch) > 0 && e.dis.full(len(batch), batch[0].at, batch[len(batch)-1].at) {
+			break
+		}
+		if len(e.restarts) > 0 && !next.at.Before(e.restarts[0]) {
+			break // a wave never straddles a restart
 		}
 		d := e.q.pop()
 		if d.n == 1 {
@@ -252,6 +326,8 @@ type outcome struct {
 	fault         string
 	err           string
 	header        http.Header
+	// dup is the second request of a duplicated attempt, if any.
+	dup *outcome
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
@@ -281,21 +357,95 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	return outs
 }
 
+// restart performs the next restart moment: the clock is moved to it (every
+// attempt due before it has finished), the Restart hook is called, and a
+// restart record is emitted.
+func (e *engine) restart(ctx context.Context) error {
+	at := e.restarts[0]
+	e.restarts = e.restarts[1:]
+	if err := e.waitUntil(ctx, at); err != nil {
+		return err
+	}
+	e.res.Restarts++
+	r := e.base
+	r.Kind, r.N, r.Time = KindRestart, e.res.Restarts, at
+	var hookErr error
+	if e.cfg.Restart != nil {
+		hookErr = e.cfg.Restart(ctx)
+		if hookErr != nil {
+			r.Error = hookErr.Error()
+		}
+	}
+	if e.client != nil {
+		// Kept-alive connections died with the old process; a request
+		// written into one would look as if it had reached the handler.
+		e.client.CloseIdleConnections()
+	}
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	if hookErr != nil {
+		return fmt.Errorf("restarting the handler at +%s: %w", policies.FormatDuration(at.Sub(e.cfg.Start)), hookErr)
+	}
+	return nil
+}
+
+// faultContext is what the scenario sees of one attempt.
+func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
+	c := scenarios.Context{
+		Event: d.event, Attempt: d.n, At: d.at.Sub(e.cfg.Start), Since: d.at.Sub(st.first),
+		Next: -1, Timeout: e.cfg.Policy.Timeout.D(),
+	}
+	if next, ok := e.work.next(d.event); ok {
+		c.Next = next.Sub(e.cfg.Start)
+	}
+	return c
+}
+
 // attempt decides the faults for one attempt and carries it out.
 func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	st := e.live[d.event]
-	timeout := e.cfg.Policy.Timeout.D()
-	act := e.cfg.Scenario.Decide(e.cfg.Seed, d.event, d.n, d.at.Sub(e.cfg.Start), timeout)
+	act := e.cfg.Scenario.Decide(e.cfg.Seed, e.faultContext(d, st))
 	o := outcome{fault: act.Fault(), added: act.Latency}
 	switch {
+	case act.BlackHole:
+		o.outcome = Timeout
+		o.err = fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(e.cfg.Policy.Timeout.D()))
+		return o
 	case act.Drop:
 		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
+		return o
+	case act.Redirect != 0 && act.RedirectHops > e.cfg.Policy.FollowRedirects:
+		o.outcome, o.status = Redirect, act.Redirect
+		o.err = fmt.Sprintf("%d from the endpoint's old address (injected); %s follows %d redirect(s), %d were needed", act.Redirect, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects, act.RedirectHops)
 		return o
 	case act.EdgeStatus != 0:
 		o.outcome, o.status = HTTPError, act.EdgeStatus
 		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
 		return o
 	}
+	signedAt := e.cfg.WallClock.Now()
+	if !act.Duplicate {
+		e.send(ctx, d, st, &act, signedAt, &o)
+		return o
+	}
+	// The same request twice, on two connections, released together so that
+	// both are in the handler at once.
+	dup := o
+	var wg sync.WaitGroup
+	release := make(chan struct{})
+	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &dup) })
+	close(release)
+	wg.Wait()
+	o.dup = &dup
+	return o
+}
+
+// send performs one request of an attempt and classifies it, applying the
+// faults that act on the way back.
+func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
+	timeout := e.cfg.Policy.Timeout.D()
 	var a answer
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
@@ -305,12 +455,12 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 		_ = e.rate.wait(context.WithoutCancel(ctx))
 		delivery := policies.Delivery{
 			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-			SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
+			SignedAt: signedAt, RetryReason: st.reason,
 		}
 		req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, d.at)
 		if err != nil {
 			o.outcome, o.err = ConnectionFailed, describe(err)
-			return o
+			return
 		}
 		// In-flight attempts finish even when the run is interrupted.
 		a = exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
@@ -325,15 +475,20 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	default:
 		o.outcome, o.status = classify(a.status), a.status
 	}
-	if a.status != 0 && act.LoseResponse {
+	if a.status == 0 {
+		return
+	}
+	switch {
+	case act.Reset:
+		o.outcome, o.status, o.header = ConnectionFailed, 0, nil
+		o.err = "connection reset after the request was sent, before the answer (injected)"
+	case act.LoseResponse:
 		o.outcome, o.status, o.header = LostResponse, 0, nil
 		o.err = "the answer was lost on the way back (injected)"
-	}
-	if a.status != 0 && act.Latency > 0 && a.latency+act.Latency > timeout && o.outcome != LostResponse {
+	case act.Latency > 0 && a.latency+act.Latency > timeout:
 		o.outcome, o.status, o.header = Timeout, 0, nil
 		o.err = fmt.Sprintf("answered after %s, past the %s timeout (injected latency)", policies.FormatDuration(a.latency+act.Latency), policies.FormatDuration(timeout))
 	}
-	return o
 }
 
 func (e *engine) sendURL() string {
@@ -370,44 +525,162 @@ func slackReason(o Outcome) string {
 	return "unknown_error"
 }
 
+// judge applies the policy's status semantics to an answer: which statuses
+// count as delivered, stop signals, Retry-After and which failures are
+// retried. It may change o's outcome and returns what follows.
+func (e *engine) judge(o *outcome) verdict {
+	p := &e.cfg.Policy
+	var v verdict
+	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
+		switch ok := p.Succeeded(o.status); {
+		case ok && o.outcome != Delivered:
+			o.outcome = Delivered
+		case !ok && o.outcome == Delivered:
+			o.outcome = HTTPError
+			o.err = fmt.Sprintf("%d is not a status %s counts as delivered", o.status, p.Name)
+		}
+	}
+	if !o.outcome.Failed() {
+		return v
+	}
+	if rule, ok := p.StopSignal(o.status, o.header); ok {
+		if rule.Disable {
+			v.disable = true
+			v.signal = "endpoint disabled by the answer " + rule.String()
+		} else {
+			v.stop = true
+			v.signal = "retries stopped by the answer " + rule.String()
+		}
+		return v
+	}
+	if !p.Retried(policies.FailureClass(o.status, o.reached)) {
+		v.stop = true
+		v.noRetry = true
+		v.signal = fmt.Sprintf("%s does not retry this failure (%s; retries on: %s)", p.Name, policies.FailureClass(o.status, o.reached), strings.Join(p.RetryOn, ","))
+		return v
+	}
+	if wait, ok := p.RetryAfterWait(o.status, o.header, e.cfg.WallClock.Now()); ok {
+		v.retryAfter = wait
+	}
+	return v
+}
+
+// verdict is what an attempt's answer means for its event and the endpoint.
+type verdict struct {
+	stop       bool          // no more attempts for this event
+	noRetry    bool          // stopped because the policy does not retry this failure
+	disable    bool          // the endpoint is disabled at once
+	retryAfter time.Duration // the answer's Retry-After, when honoured
+	signal     string        // what happened, in words, for the record
+}
+
 // apply records an attempt's outcome, decides what happens next to its
 // event, and reports whether the endpoint is now disabled.
 func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	st := e.live[d.event]
 	st.attempts = d.n
-	r := e.base
-	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
-	r.AtSeconds = d.at.Sub(st.first).Seconds()
-	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
-	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
-	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error = o.fault, o.err
-	if err := e.emit(r); err != nil {
+	v := e.judge(o)
+	delay, more := e.cfg.Policy.Delay(d.n)
+	if more && v.retryAfter > delay {
+		delay = v.retryAfter
+		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
+	}
+	if err := e.recordAttempt(d, st, o, v.signal, 0); err != nil {
 		return false, err
 	}
-	e.res.Attempts++
-	if o.reached {
-		e.res.Arrivals++
-	}
 	failed := o.outcome.Failed()
+	if o.dup != nil {
+		// The second of two identical requests: the provider classifies
+		// its answer too, and the event is delivered if either was.
+		dv := e.judge(o.dup)
+		if err := e.recordAttempt(d, st, o.dup, dv.signal, 1); err != nil {
+			return false, err
+		}
+		failed = failed && o.dup.outcome.Failed()
+	}
 	disabled := e.dis.record(d.at, failed)
+	switch {
+	case v.disable:
+		disabled = true
+		e.disabledBy = v.signal
+	case disabled:
+		e.disabledBy = e.cfg.Policy.Disable.String()
+	}
 	var err error
-	switch delay, more := e.cfg.Policy.Delay(d.n); {
+	switch {
+	case st.settled != "":
+		err = e.afterManual(d, st, failed)
 	case !failed:
 		e.res.Delivered++
-		err = e.end(d.event, FateDelivered, d.at)
+		err = e.settle(d, st, FateDelivered)
+	case v.stop && v.noRetry:
+		e.res.Lost++
+		err = e.settle(d, st, FateExhausted)
+	case v.stop:
+		e.res.Lost++
+		err = e.end(d.event, FateStopped, d.at)
 	case more:
 		st.reason = slackReason(o.outcome)
 		e.q.push(due{at: d.at.Add(delay), event: d.event, n: d.n + 1})
 	default:
 		e.res.Lost++
-		err = e.end(d.event, FateExhausted, d.at)
+		err = e.settle(d, st, FateExhausted)
 	}
 	if disabled {
 		e.res.DisabledAt = d.at
 	}
 	return disabled, err
+}
+
+// recordAttempt emits the record of one request of an attempt; copyIndex is 1
+// for the second request of a duplicated attempt.
+func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
+	r := e.base
+	r.Kind = KindAttempt
+	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
+	r.Object, r.Copy, r.Manual = st.ev.Object, copyIndex, st.settled != ""
+	r.AtSeconds = d.at.Sub(st.first).Seconds()
+	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
+	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
+	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
+	r.Fault, r.Error = o.fault, o.err
+	r.Signal = signal
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	e.res.Attempts++
+	if o.reached {
+		e.res.Arrivals++
+	}
+	return nil
+}
+
+// settle ends an event whose automatic schedule is over with fate, unless
+// the scenario has someone resend it by hand within the policy's manual
+// redelivery window: then that attempt is queued and the event stays open.
+func (e *engine) settle(d *due, st *eventState, fate string) error {
+	c := e.faultContext(d, st)
+	c.Attempt = d.n + 1
+	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
+	manual := e.cfg.Policy.ManualRedelivery.D()
+	if !ok || manual <= 0 || d.at.Add(after).Sub(st.first) > manual {
+		return e.end(d.event, fate, d.at)
+	}
+	st.settled = fate
+	e.q.push(due{at: d.at.Add(after), event: d.event, n: d.n + 1})
+	return nil
+}
+
+// afterManual ends an event after its manual redelivery: an event the
+// schedule had given up on is delivered after all if the resend was.
+func (e *engine) afterManual(d *due, st *eventState, failed bool) error {
+	fate := st.settled
+	if !failed && fate != FateDelivered {
+		e.res.Lost--
+		e.res.Delivered++
+		fate = FateDelivered
+	}
+	return e.end(d.event, fate, d.at)
 }
 
 // end emits an event's fate and forgets it.
@@ -439,10 +712,14 @@ func (e *engine) drain(fate string, all bool) error {
 	}
 	slices.Sort(pending)
 	for _, ev := range pending {
-		if fate == FateDisabled {
+		f := fate
+		if settled := e.live[ev].settled; settled != "" {
+			// Its schedule had ended; only a manual resend was still to come.
+			f = settled
+		} else if fate == FateDisabled {
 			e.res.Lost++
 		}
-		if err := e.end(ev, fate, at); err != nil {
+		if err := e.end(ev, f, at); err != nil {
 			return err
 		}
 	}
@@ -471,6 +748,7 @@ func (e *engine) finish(ctx context.Context) error {
 	if !e.res.DisabledAt.IsZero() {
 		t := e.res.DisabledAt
 		end.DisabledAt = &t
+		end.DisabledBy = e.disabledBy
 	}
 	if e.cfg.Effects != nil {
 		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)

@@ -42,6 +42,9 @@ const (
 	KindEffects = "effects"
 	// KindEnd closes a run.
 	KindEnd = "end"
+	// KindRestart says the handler was restarted (killed and started again)
+	// at Time; N counts the restarts from 1, Error says why one failed.
+	KindRestart = "restart"
 )
 
 // Fates of an event, in KindEvent records.
@@ -93,8 +96,21 @@ type Record struct {
 	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`
 	// Fault names the faults injected into the attempt, "" when none.
 	Fault string `json:"fault"`
+	// Object names what the event is about; events about one object were
+	// created in Seq order (attempt records).
+	Object string `json:"object,omitempty"`
+	// Copy is 1 for the second of two identical requests the provider sent
+	// at once for one attempt (the duplicate fault), 0 otherwise.
+	Copy int `json:"copy,omitempty"`
+	// Manual says the attempt was a resend by hand after the schedule ended.
+	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
+	// Signal says what the answer meant beyond its outcome, by the policy's
+	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
+	// disabled (410), the next attempt delayed by Retry-After, or a failure
+	// the provider does not retry (Twilio's rp).
+	Signal string `json:"signal,omitempty"`
 
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`
@@ -103,21 +119,29 @@ type Record struct {
 	Effects int `json:"effects,omitempty"`
 
 	// Run records: the run's context.
-	Target     string     `json:"target,omitempty"`
-	Events     int        `json:"events,omitempty"`
-	Summary    string     `json:"policy_summary,omitempty"`
-	MaxAttempt int        `json:"max_attempts,omitempty"`
-	WindowS    float64    `json:"window_seconds,omitempty"`
-	TimeoutS   float64    `json:"timeout_seconds,omitempty"`
-	ManualS    float64    `json:"manual_redelivery_seconds,omitempty"`
-	DisableN   int        `json:"disable_consecutive_failures,omitempty"`
-	DisableS   float64    `json:"disable_within_seconds,omitempty"`
-	DedupField string     `json:"dedup_field,omitempty"`
-	Start      *time.Time `json:"start,omitempty"`
+	Target     string  `json:"target,omitempty"`
+	Events     int     `json:"events,omitempty"`
+	Summary    string  `json:"policy_summary,omitempty"`
+	MaxAttempt int     `json:"max_attempts,omitempty"`
+	WindowS    float64 `json:"window_seconds,omitempty"`
+	TimeoutS   float64 `json:"timeout_seconds,omitempty"`
+	ManualS    float64 `json:"manual_redelivery_seconds,omitempty"`
+	DisableN   int     `json:"disable_consecutive_failures,omitempty"`
+	DisableS   float64 `json:"disable_within_seconds,omitempty"`
+	// DisableRule is the policy's endpoint-disable rule in words.
+	DisableRule string `json:"disable_rule,omitempty"`
+	DedupField  string `json:"dedup_field,omitempty"`
+	// ScheduleS is when each attempt happens, in seconds from the first,
+	// if every earlier one failed: the policy's worked schedule, so a saved
+	// stream can state the worst case without the policy.
+	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
+	Start     *time.Time `json:"start,omitempty"`
 
 	// End records.
-	Interrupted   bool       `json:"interrupted,omitempty"`
-	DisabledAt    *time.Time `json:"disabled_at,omitempty"`
-	EffectsKnown  bool       `json:"effects_known,omitempty"`
-	EffectsSource string     `json:"effects_source,omitempty"`
+	Interrupted bool       `json:"interrupted,omitempty"`
+	DisabledAt  *time.Time `json:"disabled_at,omitempty"`
+	// DisabledBy says what disabled the endpoint, in words.
+	DisabledBy    string `json:"disabled_by,omitempty"`
+	EffectsKnown  bool   `json:"effects_known,omitempty"`
+	EffectsSource string `json:"effects_source,omitempty"`
 }

@@ -27,7 +27,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"too much concurrency", []string{"--concurrency", "5000"}, []string{"--concurrency", "5000", "1..4096"}},
 		{"retries over the schedule", []string{"--provider", "twilio", "--retries", "9"}, []string{"--retries", "0..3", "9"}},
 		{"retries where not settable", []string{"--provider", "stripe", "--retries", "2"}, []string{"--retries", "stripe", "only: twilio"}},
-		{"unknown provider", []string{"--provider", "paypal"}, []string{"--provider", `"paypal"`, "stripe"}},
+		{"unknown provider", []string{"--provider", "acmepay"}, []string{"--provider", `"acmepay"`, "stripe"}},
 		{"unknown scenario", []string{"--scenario", "meteor"}, []string{"--scenario", `"meteor"`, "flaky-network"}},
 		{"unknown format", []string{"--format", "xml"}, []string{"--format", `"xml"`, "text, json"}},
 		{"seed 0", []string{"--seed", "0"}, []string{"--seed", "0"}},
@@ -36,7 +36,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"rate not a number", []string{"--max-rps", "fast"}, []string{"--max-rps", `"fast"`, "auto"}},
 		{"negative rate", []string{"--max-rps", "-3"}, []string{"--max-rps", `"-3"`}},
 		{"secret without a provider", []string{"--secret", "whsec_abcdef"}, []string{"--secret #1", "provider=value"}},
-		{"secret for an unknown provider", []string{"--secret", "paypal=whsec_abcdef"}, []string{"--secret #1", `"paypal"`, "stripe"}},
+		{"secret for an unknown provider", []string{"--secret", "acmepay=whsec_abcdef"}, []string{"--secret #1", `"acmepay"`, "stripe"}},
 		{"URL and dry run", []string{"--dry-run", "--url", "http://127.0.0.1:9/"}, []string{"--dry-run", "--url"}},
 		{"not an HTTP URL", []string{"--url", "ftp://127.0.0.1/"}, []string{"--url", `"ftp://127.0.0.1/"`}},
 		{"unknown demo mode", []string{"--demo", "careless"}, []string{"--demo", `"careless"`, "naive"}},
@@ -44,7 +44,7 @@ func TestBadInputExits2(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append([]string{"run"}, tc.args...)...)
+			code, stdout, stderr := runCLI(t, t.TempDir(), append([]string{"run"}, tc.args...)...)
 			if code != exitBadInput {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
 			}

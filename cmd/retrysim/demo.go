@@ -18,6 +18,7 @@ import (
 func newDemoCmd() *cobra.Command {
 	var mode, addr, db string
 	var secrets []string
+	var seed uint64
 	var allowRemote bool
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -50,7 +51,7 @@ Examples:
 			if err != nil {
 				return badInput(err)
 			}
-			opts := []demo.Option{}
+			opts := []demo.Option{demo.WithSeed(seed)}
 			for p, s := range sec {
 				opts = append(opts, demo.WithSecret(p, s))
 			}
@@ -75,8 +76,16 @@ Examples:
 				defer cancel()
 				srv.Shutdown(sctx)
 			}()
-			fmt.Fprintf(cmd.OutOrStdout(), "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>  (providers: stripe, github, shopify, twilio, slack, discord)\n  effects:  GET  http://%s%s\n  secret:   %s unless --secret provider=value\n",
-				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, policies.DemoSecret)
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless --secret provider=value:\n",
+				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, seed)
+			for _, w := range policies.WireNames() {
+				if _, ok := sec[w]; ok {
+					fmt.Fprintf(out, "    %-18s (given with --secret)\n", w)
+					continue
+				}
+				fmt.Fprintf(out, "    %-18s %s\n", w, policies.GenerateSecret(w, seed))
+			}
 			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
@@ -86,7 +95,8 @@ Examples:
 	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+demoModeList())
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
-	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: generated from --seed)")
+	cmd.Flags().Uint64Var(&seed, "seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")
 	return cmd
 }

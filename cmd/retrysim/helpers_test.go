@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,15 +13,6 @@ import (
 	"testing"
 	"time"
 )
-
-// runCLI runs the command line in process and returns its exit code and
-// output.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // buildBinary builds retrysim into a temporary directory, for tests that
 // must send it signals.

@@ -84,7 +84,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "3",
 				"--secret", "stripe=" + secret}, tc.args...)
-			code, stdout, stderr := runCLI(t, args...)
+			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -37,14 +36,13 @@ type runFlags struct {
 	eventType   string
 	retries     int
 	effectsURL  string
-	ttls        string
-	format      string
 	results     string
-	noTimeline  bool
 	allowRemote bool
 	maxRPS      *maxRPSFlag
 	insecure    bool
 	ca          string
+	exec        string
+	outputFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,7 +64,11 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
-  retrysim run --provider twilio --retries 3 --results attempts.jsonl`,
+  retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --scenario outage --out timeline.png
+  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
+  retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
+      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -81,18 +83,20 @@ Examples:
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
-	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", ")+" (png and svg need --out or a redirected stdout)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
 	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
 	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
+	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
+	f.add(fl)
 	return cmd
 }
 
@@ -111,23 +115,33 @@ type plan struct {
 	mode     demo.Mode
 	over     time.Duration
 	secrets  map[string]string
-	ttls     []time.Duration
+	out      *output
 	tls      *tls.Config
 	maxRPS   float64
+	// told remembers the providers whose generated secret or public key
+	// was printed, so each is printed once.
+	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context) (*plan, error) {
-	p := &plan{}
+func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
-	// when one of them turns out to be malformed.
+	// when one of them turns out to be malformed; generated ones are not
+	// secret and are printed on purpose.
 	secretsOf(ctx).add(secretValues(f.secrets)...)
+	for _, prov := range policies.WireNames() {
+		if v, ok := configuredSecret(prov); ok {
+			secretsOf(ctx).add(v)
+		}
+	}
 	var errs []error
+	p.out, errs = f.outputFlags.validate(formatSet)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
 	}
 	for _, n := range names {
-		pol, err := policies.Lookup(n)
+		pol, err := lookupPolicy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
@@ -144,11 +158,19 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 		}
 		p.policies = append(p.policies, pol)
 	}
-	sc, err := scenarios.Lookup(f.scenario)
+	sc, err := lookupScenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	p.scenario = sc
+	switch restarts := sc.Restarts(); {
+	case f.exec != "" && f.url == "":
+		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
+	case f.exec != "" && f.dryRun:
+		errs = append(errs, errors.New("--dry-run sends nothing: drop --exec, or drop --dry-run"))
+	case len(restarts) > 0 && f.url != "" && f.exec == "":
+		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
+	}
 	if f.url == "" && !f.dryRun {
 		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
@@ -183,18 +205,10 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
-	if f.ttls != "" {
-		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
-		}
-	}
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
 	p.maxRPS = f.rateCap(ctx)
-	if !slices.Contains([]string{"text", "json"}, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
-	}
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -207,8 +221,8 @@ var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "
 
 func retriesPolicies() []string {
 	var out []string
-	for _, n := range policies.Builtin() {
-		if p, _ := policies.Lookup(n); p.Retries != nil {
+	for _, n := range catalogue.Names() {
+		if p, _ := lookupPolicy(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -239,7 +253,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx)
+	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -254,47 +268,50 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	timeline := 10
-	if f.format == "json" {
-		timeline = -1
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep))
+	prog := &report.Progress{}
+	stopProgress := func() {}
+	if isTerminal(cmd.ErrOrStderr()) {
+		// Only a person watching a terminal gets the line, and only for runs
+		// that last: redirected stderr stays clean.
+		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	if f.noTimeline {
-		timeline = 0
-	}
-	agg := report.NewAggregator(report.WithTimeline(timeline))
 	for _, pol := range p.policies {
-		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results); err != nil {
+		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results, prog); err != nil {
+			stopProgress()
 			return err
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
+	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
-	switch f.format {
-	case "json":
-		err = report.WriteJSON(reportOut, rep)
-	default:
-		err = report.WriteText(reportOut, rep)
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
+	p.out.secrets = secretsOf(cmd.Context())
+	if err := p.out.write(reportOut, rep); err != nil {
+		return err
 	}
-	if err == nil && interrupted(ctx) {
+	if interrupted(ctx) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
-	return err
+	return nil
 }
 
 // runOne runs one policy against the target (starting a demo handler when
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
-func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink) error {
+func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
 	secret, given := p.secrets[pol.Provider]
 	if !given {
-		secret = policies.DemoSecret
+		secret, given = configuredSecret(pol.Provider)
+	}
+	if !given {
+		secret = policies.GenerateSecret(pol.Provider, f.seed)
 	}
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
@@ -308,8 +325,14 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}
-		if !given {
-			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
+		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
+		if f.exec != "" {
+			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			if err != nil {
+				return badInput(err)
+			}
+			defer proc.stop()
+			cfg.Restart = proc.restart
 		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret)
@@ -320,6 +343,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
 		cfg.Effects = srv.handler.Effects
+		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL)
@@ -330,6 +354,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 				return fmt.Errorf("--results: %w", err)
 			}
 		}
+		prog.Add(r)
 		return agg.Add(r)
 	}
 	_, err := simulator.Run(ctx, cfg)
@@ -337,6 +362,24 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		return badInput(err)
 	}
 	return err
+}
+
+// tellSecret prints, once per provider, the secret generated for a run
+// against the user's handler, and the public key a handler needs for
+// providers that sign with a private key. A secret the user gave is never
+// printed.
+func tellSecret(w io.Writer, told map[string]bool, provider, secret string, generated bool, seed uint64) {
+	if told[provider] {
+		return
+	}
+	told[provider] = true
+	if generated {
+		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	}
+	if pub, ok := policies.PublicKey(provider, secret); ok {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	}
 }
 
 // errInterrupted is the cause of a run's context when the user interrupted

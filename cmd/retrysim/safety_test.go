@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -91,7 +93,7 @@ func TestRemoteTargetRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			useDNS(t, tc.hosts)
 			args := append([]string{"run", "--provider", "stripe", "--secret", "stripe=whsec_x1234"}, tc.args...)
-			code, stdout, stderr := runCLI(t, args...)
+			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
 			if code != exitBadInput {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
 			}
@@ -148,7 +150,9 @@ func TestRateCapDefaults(t *testing.T) {
 // TestTLSFlags runs against a loopback HTTPS server with a self-signed
 // certificate: refused without --ca or --insecure, delivered with either.
 func TestTLSFlags(t *testing.T) {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are expected
+	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
 	caFile := filepath.Join(dir, "ca.pem")
@@ -177,7 +181,7 @@ func TestTLSFlags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"run", "--provider", "stripe", "--scenario", "happy", "--events", "2",
 				"--url", srv.URL + "/hook", "--secret", "stripe=whsec_tls_test", "--no-timeline"}, tc.args...)
-			code, stdout, stderr := runCLI(t, args...)
+			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}
