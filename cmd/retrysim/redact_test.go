@@ -130,3 +130,25 @@ func TestPanicIsRedacted(t *testing.T) {
 		t.Fatalf("crash report:\n%s", errb.String())
 	}
 }
+
+// TestTerminalSeenThroughRedactor: stdout and stderr are wrapped in a
+// redactor, which must not hide that they are a terminal (the progress
+// line and the picture-to-terminal check depend on it).
+func TestTerminalSeenThroughRedactor(t *testing.T) {
+	// isTerminal tells by the character-device bit, which the null device
+	// has too: a stand-in for a terminal that every machine has.
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if !isTerminal(dev) {
+		t.Skip("the null device is not a character device here")
+	}
+	if !isTerminal((&secretSet{}).writer(dev)) {
+		t.Fatal("a terminal behind the redactor is not seen as one")
+	}
+	if isTerminal((&secretSet{}).writer(&bytes.Buffer{})) {
+		t.Fatal("a buffer behind the redactor is seen as a terminal")
+	}
+}

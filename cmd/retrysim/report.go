@@ -163,6 +163,9 @@ func writeFile(path string, fill func(io.Writer) error) error {
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*redactWriter); ok {
+		w = r.w // the redactor in front of stdout and stderr
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
