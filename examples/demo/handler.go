@@ -4,6 +4,14 @@
 // `retrysim run` serves it when no --url is given; `retrysim demo` serves it
 // standalone; the programs under examples/handlers wrap it.
 //
+// The modes, and what breaks each:
+//
+//	naive           credits on every delivery: any duplicate
+//	memory          dedups in a map in the process: a restart
+//	check-then-act  checks, works, then records: two overlapping deliveries
+//	idempotent      unique id in the credit's transaction: nothing
+//	ttl             dedup key expiring after a TTL: a retry after the TTL
+//
 // Every mode verifies the provider's signature first (401 when it fails) and
 // exposes its side effects at GET /_retrysim/effects as
 // {"<dedup id>": <times processed>}.
@@ -20,6 +28,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -28,17 +37,39 @@ import (
 // Mode is how the handler deals with a delivery it has seen before.
 type Mode string
 
-// The demo modes.
+// The demo modes, from the most common mistake to the fix.
 const (
 	// Naive credits the account on every delivery.
 	Naive Mode = "naive"
+	// Memory remembers processed ids in a map inside the process: right
+	// until the process restarts and forgets them (a deploy, a crash).
+	Memory Mode = "memory"
+	// CheckThenAct looks the id up in the database, does the work, then
+	// records the id: two deliveries of one event that overlap both pass the
+	// check before either records it.
+	CheckThenAct Mode = "check-then-act"
 	// Idempotent inserts the dedup id under a unique constraint in the same
 	// SQLite transaction as the credit.
 	Idempotent Mode = "idempotent"
+	// TTL keeps the dedup id for a limited time (WithTTL, DefaultTTL), as a
+	// cache key with an expiry would, measured on the virtual time of the
+	// Retrysim-Virtual-Time header: a delivery that comes after the key
+	// expired is processed again.
+	TTL Mode = "ttl"
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Idempotent}
+var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL}
+
+// DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
+// otherwise: five minutes, a common choice and far shorter than any
+// provider's retry window.
+const DefaultTTL = 5 * time.Minute
+
+// DefaultWork is how long the check-then-act mode works between looking the
+// id up and recording it (a call to a payment API, say) unless WithWork says
+// otherwise.
+const DefaultWork = 100 * time.Millisecond
 
 // EffectsPath is where the handler serves its side effects.
 const EffectsPath = "/_retrysim/effects"
@@ -70,6 +101,11 @@ type Handler struct {
 	dir     string // temporary directory to remove on Close, if any
 	dbPath  string
 	now     func() time.Time
+	ttl     time.Duration
+	work    time.Duration
+
+	mu   sync.Mutex
+	seen map[string]struct{} // the memory mode's processed ids
 }
 
 // Option configures a Handler.
@@ -80,6 +116,14 @@ type Option func(*Handler)
 func WithSecret(provider, secret string) Option {
 	return func(h *Handler) { h.secrets[provider] = secret }
 }
+
+// WithTTL sets how long the ttl mode keeps a dedup id (DefaultTTL unless
+// set).
+func WithTTL(d time.Duration) Option { return func(h *Handler) { h.ttl = d } }
+
+// WithWork sets how long the check-then-act mode works between its check and
+// its record (DefaultWork unless set).
+func WithWork(d time.Duration) Option { return func(h *Handler) { h.work = d } }
 
 // WithDB stores the handler's data in the SQLite file at path instead of a
 // temporary one.
@@ -92,9 +136,12 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
-	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now}
+	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
 	for _, o := range opts {
 		o(h)
+	}
+	if h.ttl <= 0 {
+		return nil, fmt.Errorf("demo: the ttl must be positive, got %s", h.ttl)
 	}
 	path := h.dbPath
 	if path == "" {
@@ -127,6 +174,9 @@ func (h *Handler) Close() error {
 
 // Mode returns the handler's mode.
 func (h *Handler) Mode() Mode { return h.mode }
+
+// TTL returns how long the ttl mode keeps a dedup id.
+func (h *Handler) TTL() time.Duration { return h.ttl }
 
 // Effects returns how often the handler processed each event, by dedup id.
 func (h *Handler) Effects(ctx context.Context) (map[string]int, error) { return h.store.effects(ctx) }
@@ -178,22 +228,15 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	const amount = 100 // cents credited per payment event
-	switch h.mode {
-	case Idempotent:
-		err = h.store.creditOnce(r.Context(), id, amount)
-		if errors.Is(err, errDuplicate) {
-			w.WriteHeader(http.StatusOK)
-			io.WriteString(w, "duplicate ignored\n")
-			return
-		}
-	default:
-		err = credit(r.Context(), h.store.db, id, amount)
-	}
+	dup, err := h.process(r, id)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+	if dup {
+		io.WriteString(w, "duplicate ignored\n")
+		return
+	}
 	io.WriteString(w, "credited\n")
 }
