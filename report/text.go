@@ -18,6 +18,9 @@ type Report struct {
 	TTLs []time.Duration
 	// Timeline is how many events' timelines the text shows; 0 hides it.
 	Timeline int
+	// Gates are the --fail-on gates checked against the runs (CheckGates);
+	// each run's show in its section.
+	Gates []GateResult
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -73,7 +76,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 		w.printf("; %d events never delivered because of it\n", r.LostToDisable)
 	}
-	w.printf("  side effects: %s\n", effectsLine(r))
+	w.printf("  side effects: %s\n", r.VerdictLine())
 	if p := r.Percentile(50); p > 0 {
 		w.printf("  handler response time: p50 %s · p95 %s · p99 %s · max %s (timeout %s)\n",
 			ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), dur(r.Timeout))
@@ -101,7 +104,15 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 			w.printf("    - %s\n", a)
 		}
 	}
+	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
+		w.printf("\n  CI gates (--fail-on):\n")
+		for _, g := range gates {
+			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
+		}
+	}
 }
+
+var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
 
 func ms(d time.Duration) string {
 	if d < time.Second {
@@ -147,38 +158,6 @@ func causeLine(r *Run) string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-func effectsLine(r *Run) string {
-	switch r.Verdict() {
-	case Idempotent:
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
-	case NotIdempotent:
-		off := r.Offenders()
-		extra := 0
-		for _, id := range off {
-			extra += r.Effects[id] - 1
-		}
-		list := make([]string, 0, 3)
-		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", shortID(id), r.Effects[id]))
-		}
-		more := ""
-		if len(off) > 3 {
-			more = fmt.Sprintf(", and %d more", len(off)-3)
-		}
-		return fmt.Sprintf("%d events processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", len(off), extra, strings.Join(list, ", "), more)
-	}
-	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-	if r.EffectsError != "" {
-		msg += " (" + r.EffectsError + ")"
-	}
-	if r.DuplicateArrivals > 0 {
-		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
-	} else {
-		msg += "; pass --effects-url for a verdict"
-	}
-	return msg
 }
 
 func effectsMark(r *Run, id string) string {
