@@ -75,7 +75,8 @@ func (r *ReplayResult) VerdictLine() string {
 		}
 		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s", n, r.DedupID)
 	case VerdictNotIdempotent:
-		return fmt.Sprintf("NOT IDEMPOTENT: %s written for %d deliveries of one event (%s)", times(r.Writes()), n, r.DedupID)
+		w := r.Writes()
+		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d deliveries of one event (%s)", w, n, r.DedupID)
 	}
 	switch {
 	case r.EffectsError != "":
@@ -129,7 +130,11 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 	if len(bad) == 0 {
 		out = append(out, ReplayCheck{Status: CheckPass, What: span + " answered 2xx"})
 	} else {
-		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("%d of %s did not answer 2xx: %s — a non-2xx answer to a duplicate makes the provider deliver it again", len(bad), span, list(bad))})
+		who := fmt.Sprintf("%d of %s", len(bad), span)
+		if len(rest) == 1 {
+			who = span
+		}
+		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("%s did not answer 2xx: %s — a non-2xx answer to a duplicate makes the provider deliver it again", who, list(bad))})
 	}
 	writes, unknown := 0, false
 	var wrote []string
