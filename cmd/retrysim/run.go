@@ -26,6 +26,7 @@ type runFlags struct {
 	scenario    string
 	url         string
 	demoMode    string
+	demoTTL     string
 	events      int
 	over        string
 	seed        uint64
@@ -41,6 +42,8 @@ type runFlags struct {
 	results     string
 	noTimeline  bool
 	allowRemote bool
+	failOn      []string
+	ttlConfig   string
 }
 
 func newRunCmd() *cobra.Command {
@@ -62,7 +65,20 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
-  retrysim run --provider twilio --retries 3 --results attempts.jsonl`,
+  retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
+      --effects-url http://127.0.0.1:3000/_retrysim/effects \
+      --fail-on duplicate-effects,lost-events,ttl-too-short --ttl-configured 24h --format junit > retrysim.xml
+
+Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
+  duplicate-effects  an event was processed more than once (needs the effects oracle)
+  lost-events        an event was never delivered (retries exhausted, endpoint disabled)
+  slow-responses     the handler itself kept the provider waiting past its timeout
+                     (no answer in time, or an answer measured slower; injected latency aside)
+  redirects          a delivery failed on a 3xx the provider does not follow
+  ttl-too-short      --ttl-configured is shorter than the provider's retry window or
+                     the longest wait from a key to a duplicate seen in the run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -71,6 +87,7 @@ Examples:
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
@@ -82,11 +99,24 @@ Examples:
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.format, "format", "text", "report format: "+strings.Join(runFormats, ", ")+" (junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
+	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 	return cmd
+}
+
+// runFormats are the report formats run writes.
+var runFormats = []string{"text", "json", "junit"}
+
+func gateList() string {
+	names := make([]string, len(report.Gates))
+	for i, g := range report.Gates {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
 }
 
 func demoModeList() string {
@@ -102,6 +132,9 @@ type plan struct {
 	policies []policies.Policy
 	scenario scenarios.Scenario
 	mode     demo.Mode
+	demoTTL  time.Duration
+	gates    []report.Gate
+	gateOpts report.GateOptions
 	over     time.Duration
 	secrets  map[string]string
 	ttls     []time.Duration
@@ -176,9 +209,11 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 			errs = append(errs, fmt.Errorf("--ttl: %w", err))
 		}
 	}
-	if !slices.Contains([]string{"text", "json"}, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
+	if !slices.Contains(runFormats, f.format) {
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", f.format, strings.Join(runFormats, ", ")))
 	}
+	errs = append(errs, f.validateGates(p)...)
+	errs = append(errs, f.validateDemoTTL(p)...)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -260,13 +295,19 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 		}
 	}
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
+	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	switch f.format {
 	case "json":
 		err = report.WriteJSON(reportOut, rep)
+	case "junit":
+		err = report.WriteJUnit(reportOut, rep)
 	default:
 		err = report.WriteText(reportOut, rep)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return gateError(rep.Gates)
 }
 
 // runOne runs one policy against the target (starting a demo handler when
@@ -290,17 +331,20 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
 		}
 	default:
-		srv, err := startDemo(p.mode, pol.Provider, secret)
+		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
 			return fmt.Errorf("demo handler: %w", err)
 		}
 		defer srv.close()
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
+		if p.mode == demo.TTL {
+			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
+		}
 		cfg.Effects = srv.handler.Effects
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL)
+		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
 	cfg.Sink = func(r simulator.Record) error {
 		if results != nil {
@@ -347,4 +391,63 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 		close(done)
 		cancel()
 	}
+}
+
+// validateGates reads --fail-on and --ttl-configured, and refuses a gate
+// that could never be checked on this run.
+func (f *runFlags) validateGates(p *plan) []error {
+	var errs []error
+	gates, err := report.ParseGates(f.failOn)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
+	}
+	p.gates = gates
+	if f.ttlConfig != "" {
+		d, err := policies.ParseDuration(f.ttlConfig)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
+		case d <= 0:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", f.ttlConfig))
+		default:
+			p.gateOpts.TTLConfigured = d
+		}
+	}
+	if slices.Contains(gates, report.GateTTLTooShort) && f.ttlConfig == "" {
+		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
+	}
+	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
+		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	}
+	if f.format == "junit" && len(gates) == 0 {
+		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
+	}
+	return errs
+}
+
+// validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
+func (f *runFlags) validateDemoTTL(p *plan) []error {
+	d, err := policies.ParseDuration(f.demoTTL)
+	switch {
+	case err != nil:
+		return []error{fmt.Errorf("--demo-ttl: %w", err)}
+	case d <= 0:
+		return []error{fmt.Errorf("--demo-ttl: %s is not a TTL (give a positive duration such as 24h)", f.demoTTL)}
+	}
+	p.demoTTL = d
+	return nil
+}
+
+// gateError is the exit-1 error when a gate did not pass, naming each one
+// with its run; nil when every gate passed.
+func gateError(results []report.GateResult) error {
+	failed := report.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }
