@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // Mode is how the handler deals with a delivery it has seen before.
@@ -182,12 +183,17 @@ func (h *Handler) TTL() time.Duration { return h.ttl }
 func (h *Handler) Effects(ctx context.Context) (map[string]int, error) { return h.store.effects(ctx) }
 
 // ServeHTTP serves POST /webhooks/<provider> and GET /_retrysim/effects.
+// POST /webhooks, with no provider, tells the provider by the signature
+// headers: that is where simulator.Run sends when the handler is its
+// in-process target.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == EffectsPath && r.Method == http.MethodGet:
 		h.serveEffects(w, r)
 	case strings.HasPrefix(r.URL.Path, WebhookPath) && r.Method == http.MethodPost:
 		h.serveWebhook(w, r, strings.TrimPrefix(r.URL.Path, WebhookPath))
+	case r.URL.Path == strings.TrimSuffix(WebhookPath, "/") && r.Method == http.MethodPost:
+		h.serveWebhook(w, r, "")
 	default:
 		http.Error(w, "POST /webhooks/<provider> or GET "+EffectsPath, http.StatusNotFound)
 	}
@@ -205,7 +211,7 @@ func (h *Handler) serveEffects(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider string) {
 	wire, ok := policies.WireFor(strings.Trim(provider, "/"))
-	if !ok {
+	if !ok && provider != "" {
 		http.Error(w, fmt.Sprintf("unknown provider %q in the path (valid: %s)", provider, strings.Join(policies.WireNames(), ", ")), http.StatusNotFound)
 		return
 	}
@@ -213,6 +219,12 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	if err != nil {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
+	}
+	if wire == nil {
+		if wire, err = simulator.DetectWire(simulator.Capture{Header: r.Header, Body: body}); err != nil {
+			http.Error(w, "POST /webhooks/<provider>, or sign the request: "+err.Error(), http.StatusUnauthorized)
+			return
+		}
 	}
 	secret, ok := h.secrets[wire.Name()]
 	if !ok {
