@@ -13,6 +13,7 @@ type clientOptions struct {
 	connect     time.Duration
 	follow      int // redirects followed
 	allowRemote bool
+	noKeepAlive bool // one request at a time, far apart: keep no idle connection
 	tls         *tls.Config
 	handler     http.Handler // in-process target instead of the network
 }
@@ -42,6 +43,7 @@ func guardedClient(o clientOptions) *http.Client {
 			MaxIdleConnsPerHost:    64,
 			IdleConnTimeout:        90 * time.Second,
 			DisableCompression:     true,
+			DisableKeepAlives:      o.noKeepAlive,
 			MaxResponseHeaderBytes: 1 << 20,
 		}
 	}

@@ -129,21 +129,23 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Client == nil {
+		defer p.client.CloseIdleConnections()
+	}
 	return p.run(ctx)
 }
 
 type replay struct {
-	cfg     ReplayConfig
-	wire    policies.Wire
-	client  *http.Client
-	target  string // where requests go
-	signed  string // the URL a provider signs
-	event   policies.Event
-	sigs    []string
-	res     ReplayResult
-	clock   *clockwork.FakeClock
-	start   time.Time
-	effects map[string]int
+	cfg    ReplayConfig
+	wire   policies.Wire
+	client *http.Client
+	target string // where requests go
+	signed string // the URL a provider signs
+	event  policies.Event
+	sigs   []string
+	res    ReplayResult
+	clock  *clockwork.FakeClock
+	start  time.Time
 }
 
 func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
@@ -170,16 +172,24 @@ func TestReplayTTLHandlerExpiresOnVirtualTime(t *testing.T) {
 }
 
 // check-then-act gets retries one after another right, and two overlapping
-// deliveries wrong.
+// deliveries wrong. Replay leaves no goroutine behind: its connections are
+// closed when it returns.
 func TestReplayCheckThenAct(t *testing.T) {
 	for _, concurrent := range []bool{false, true} {
 		t.Run(map[bool]string{false: "on the schedule", true: "concurrent"}[concurrent], func(t *testing.T) {
-			h := mustDemo(t, demo.CheckThenAct)
+			h, err := demo.New(demo.CheckThenAct)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
 			srv := httptest.NewServer(h)
 			defer srv.Close()
+			// Checked while the server still runs: a connection the replay
+			// kept open would keep a goroutine on each side.
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 			res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 				Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Concurrent: concurrent,
-				Secret: policies.DemoSecret, Effects: h.Effects,
+				Secret: policies.DemoSecret, Effects: simulator.EffectsURL(srv.URL+demo.EffectsPath, nil),
 			})
 			if err != nil {
 				t.Fatal(err)
