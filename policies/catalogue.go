@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 
@@ -55,22 +54,9 @@ func Decode(file string, data []byte) (Policy, error) {
 }
 
 // Builtin returns the names of the built-in policies, sorted.
-func Builtin() []string {
-	names := make([]string, 0, len(builtin()))
-	for n := range builtin() {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func Builtin() []string { return Default().Names() }
 
 // Lookup returns the built-in policy called name.
-func Lookup(name string) (Policy, error) {
-	p, ok := builtin()[strings.ToLower(strings.TrimSpace(name))]
-	if !ok {
-		return Policy{}, fmt.Errorf("%w %q (valid: %s)", ErrUnknownPolicy, name, joinNames(Builtin()))
-	}
-	return p, nil
-}
+func Lookup(name string) (Policy, error) { return Default().Lookup(name) }
 
 func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -7,12 +7,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // githubHookID is the X-GitHub-Hook-ID of the simulated hook.
-const githubHookID = "482910375"
+const (
+	githubHookID    = "482910375"
+	githubHookIDNum = 482910375
+)
 
 type githubWire struct{}
 
@@ -26,33 +30,94 @@ func (githubWire) NewEvent(ev *Event) {
 	ev.ID = r.UUID()
 }
 
+// githubTypes are the X-GitHub-Event values the GitHub wire sends, the
+// default first.
+var githubTypes = []string{"push", "ping", "issues", "pull_request", "release", "workflow_run"}
+
+func (githubWire) EventTypes() []string { return githubTypes }
+
+// githubRepoID is the id of the repository the simulated hook belongs to;
+// every event of a run comes from it.
+const githubRepoID = 602384117
+
+func githubRepo() map[string]any {
+	return map[string]any{
+		"id": githubRepoID, "node_id": "R_kgDOI-acme", "name": "shop", "full_name": "acme/shop", "private": false,
+		"owner":    map[string]any{"login": "acme", "id": 9919, "type": "Organization"},
+		"html_url": "https://github.com/acme/shop", "default_branch": "main",
+	}
+}
+
 func (githubWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
-	repo := "acme/shop"
-	body, _ := json.Marshal(map[string]any{
-		"ref":    "refs/heads/main",
-		"before": r.Hex(20),
-		"after":  r.Hex(20),
-		"repository": map[string]any{
-			"id": 100000 + r.IntN(900000), "full_name": repo, "private": false,
-		},
-		"pusher": map[string]any{"name": "octocat"},
-		"sender": map[string]any{"login": "octocat", "id": 1},
-	})
+	sender := map[string]any{"login": "octocat", "id": 583231, "type": "User"}
+	at := ev.Created.UTC().Format(time.RFC3339)
+	num := 1 + r.IntN(900)
+	var payload map[string]any
+	switch ev.Type {
+	case "ping":
+		payload = map[string]any{
+			"zen": "Keep it logically awesome.", "hook_id": githubHookIDNum,
+			"hook": map[string]any{"type": "Repository", "id": githubHookIDNum, "active": true, "events": []string{"*"},
+				"config": map[string]any{"content_type": "json", "insecure_ssl": "0", "url": "https://example.com/webhooks/github"}},
+		}
+	case "issues":
+		payload = map[string]any{"action": "opened", "issue": map[string]any{
+			"id": 2000000000 + r.IntN(100000000), "number": num, "title": "Checkout fails on retry", "state": "open",
+			"user": sender, "created_at": at, "updated_at": at,
+		}}
+	case "pull_request":
+		payload = map[string]any{"action": "opened", "number": num, "pull_request": map[string]any{
+			"id": 1800000000 + r.IntN(100000000), "number": num, "title": "Make the webhook handler idempotent",
+			"state": "open", "user": sender, "created_at": at, "updated_at": at,
+			"head": map[string]any{"ref": "idempotent-handler", "sha": r.Hex(20)},
+			"base": map[string]any{"ref": "main", "sha": r.Hex(20)},
+		}}
+	case "release":
+		tag := fmt.Sprintf("v1.%d.%d", r.IntN(20), r.IntN(10))
+		payload = map[string]any{"action": "published", "release": map[string]any{
+			"id": 150000000 + r.IntN(10000000), "tag_name": tag, "name": tag, "draft": false, "prerelease": false,
+			"author": sender, "created_at": at, "published_at": at,
+		}}
+	case "workflow_run":
+		payload = map[string]any{"action": "completed", "workflow_run": map[string]any{
+			"id": 9000000000 + r.IntN(1000000000), "name": "CI", "head_branch": "main", "head_sha": r.Hex(20),
+			"run_number": num, "event": "push", "status": "completed", "conclusion": "success",
+			"created_at": at, "updated_at": at,
+		}}
+	default: // push
+		before, after := r.Hex(20), r.Hex(20)
+		payload = map[string]any{
+			"ref": "refs/heads/main", "before": before, "after": after, "created": false, "deleted": false, "forced": false,
+			"compare": "https://github.com/acme/shop/compare/" + before[:12] + "..." + after[:12],
+			"commits": []any{map[string]any{"id": after, "message": "Fix the checkout retry", "timestamp": at,
+				"author": map[string]any{"name": "Octo Cat", "email": "octocat@github.com", "username": "octocat"}}},
+			"head_commit": map[string]any{"id": after, "message": "Fix the checkout retry", "timestamp": at},
+			"pusher":      map[string]any{"name": "octocat", "email": "octocat@github.com"},
+		}
+	}
+	payload["repository"] = githubRepo()
+	payload["sender"] = sender
+	body, _ := json.Marshal(payload)
 	return body, "application/json"
 }
 
 func (githubWire) Header(h http.Header, d Delivery) {
 	r := Key(d.Event.Seed, 3, 0)
 	h.Set("User-Agent", "GitHub-Hookshot/"+r.Hex(4)[:7])
+	h.Set("Accept", "*/*")
 	h.Set("X-GitHub-Event", d.Event.Type)
 	h.Set("X-GitHub-Delivery", d.Event.ID)
 	h.Set("X-GitHub-Hook-ID", githubHookID)
+	h.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
+	h.Set("X-GitHub-Hook-Installation-Target-ID", strconv.Itoa(githubRepoID))
 	h.Set("X-Hub-Signature-256", "sha256="+hmacHex(d.Secret, d.Body))
 	m := hmac.New(sha1.New, []byte(d.Secret))
 	m.Write(d.Body)
 	h.Set("X-Hub-Signature", "sha1="+hex.EncodeToString(m.Sum(nil)))
 }
+
+func (githubWire) NewSecret(r *Rand) string { return r.Hex(20) }
 
 func (githubWire) DedupField() string { return "X-GitHub-Delivery header" }
 

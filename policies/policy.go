@@ -34,6 +34,27 @@ type Policy struct {
 	// FollowRedirects is how many redirects the provider follows; 0 means a
 	// 3xx is a failed delivery.
 	FollowRedirects int `yaml:"follow_redirects,omitempty"`
+	// Success lists the statuses that count as delivered; empty means any
+	// 2xx (Zoom: 200 and 204 only).
+	Success []int `yaml:"success,omitempty"`
+	// RetryOn lists the failures that are retried, in Twilio's words: 4xx,
+	// 5xx, ct (the connection failed before the request was sent), rt (no
+	// answer in time, or the connection broke after it was sent), all.
+	// Empty means all.
+	RetryOn []string `yaml:"retry_on,omitempty"`
+	// Stop lists the answers that stop the retries of an event, or disable
+	// the endpoint (X-Slack-No-Retry: 1, webhook-delivery: abort-message,
+	// 410 Gone).
+	Stop []StopRule `yaml:"stop,omitempty"`
+	// RetryAfter, when set, makes the provider honour a Retry-After header:
+	// it can lengthen the wait before the next attempt, never shorten it.
+	RetryAfter *RetryAfterRule `yaml:"retry_after,omitempty"`
+	// URLOverrides says the provider reads connection overrides from the
+	// URL fragment (Twilio's #rc=2&rp=all&ct=1000&rt=5000&tt=15000).
+	URLOverrides bool `yaml:"url_overrides,omitempty"`
+	// EventType is the event sent when the user names none; empty means the
+	// wire format's default.
+	EventType string `yaml:"event_type,omitempty"`
 	// Disable is the rule by which the provider gives up on the endpoint.
 	Disable *DisableRule `yaml:"disable,omitempty"`
 	// ManualRedelivery is how long after an event a person can still resend it.
@@ -44,13 +65,6 @@ type Policy struct {
 	Notes string `yaml:"notes"`
 
 	delays []time.Duration
-}
-
-// DisableRule disables the endpoint after ConsecutiveFailures failed
-// attempts in a row (across all events), all within Within.
-type DisableRule struct {
-	ConsecutiveFailures int      `yaml:"consecutive_failures"`
-	Within              Duration `yaml:"within,omitempty"`
 }
 
 // ErrUnknownPolicy is returned, wrapped, by Lookup for a name not in the
@@ -76,8 +90,14 @@ func (p *Policy) Init() error {
 	if p.FollowRedirects < 0 || p.FollowRedirects > 10 {
 		errs = append(errs, fmt.Errorf("follow_redirects must be 0..10, got %d", p.FollowRedirects))
 	}
-	if p.Disable != nil && p.Disable.ConsecutiveFailures < 1 {
-		errs = append(errs, fmt.Errorf("disable.consecutive_failures must be at least 1, got %d", p.Disable.ConsecutiveFailures))
+	if p.Disable != nil {
+		errs = append(errs, p.Disable.validate()...)
+	}
+	errs = append(errs, p.validateStatus()...)
+	if p.EventType != "" && p.Wire() != nil {
+		if err := CheckEventType(p.Wire(), p.EventType); err != nil {
+			errs = append(errs, fmt.Errorf("event_type: %w", err))
+		}
 	}
 	delays, err := p.Schedule.Expand()
 	if err != nil {

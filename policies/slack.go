@@ -25,20 +25,42 @@ func (slackWire) NewEvent(ev *Event) {
 	ev.ID = "Ev0" + strings.ToUpper(r.Alnum(8))
 }
 
+// slackTypes are the inner event types the Slack wire sends, the default
+// first.
+var slackTypes = []string{"message", "app_mention", "reaction_added", "member_joined_channel"}
+
+func (slackWire) EventTypes() []string { return slackTypes }
+
 func (slackWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	ts := fmt.Sprintf("%d.%06d", ev.Created.Unix(), r.IntN(1000000))
+	channel := "C0" + strings.ToUpper(r.Alnum(8))
+	user := "U0" + strings.ToUpper(r.Alnum(8))
+	inner := map[string]any{"type": ev.Type, "user": user, "event_ts": ts}
+	switch ev.Type {
+	case "app_mention":
+		inner["text"], inner["channel"], inner["ts"] = "<@U0DEMOBOT> ship order #1042", channel, ts
+	case "reaction_added":
+		inner["reaction"] = "white_check_mark"
+		inner["item"] = map[string]any{"type": "message", "channel": channel, "ts": fmt.Sprintf("%d.%06d", ev.Created.Unix()-60, r.IntN(1000000))}
+	case "member_joined_channel":
+		inner["channel"], inner["channel_type"], inner["team"] = channel, "C", "T0DEMO7TEAM"
+	default:
+		inner["text"], inner["channel"], inner["ts"], inner["channel_type"] = "order shipped", channel, ts, "channel"
+	}
 	body, _ := json.Marshal(map[string]any{
 		"token":      "Jhj5dZrVaK7ZwHHjRyZWjbDl",
 		"team_id":    "T0DEMO7TEAM",
 		"api_app_id": "A0DEMO7APP",
-		"event": map[string]any{
-			"type": ev.Type, "channel": "C0" + strings.ToUpper(r.Alnum(8)),
-			"user": "U0" + strings.ToUpper(r.Alnum(8)), "text": "order shipped", "ts": ts,
-		},
+		"event":      inner,
 		"type":       "event_callback",
 		"event_id":   ev.ID,
 		"event_time": ev.Created.Unix(),
+		"authorizations": []any{map[string]any{
+			"enterprise_id": nil, "team_id": "T0DEMO7TEAM", "user_id": "U0DEMOBOT", "is_bot": true, "is_enterprise_install": false,
+		}},
+		"is_ext_shared_channel": false,
+		"event_context":         "4-" + r.Alnum(40),
 	})
 	return body, "application/json"
 }
@@ -57,6 +79,8 @@ func (slackWire) Header(h http.Header, d Delivery) {
 		h.Set("X-Slack-Retry-Reason", reason)
 	}
 }
+
+func (slackWire) NewSecret(r *Rand) string { return r.Hex(16) }
 
 func (slackWire) DedupField() string { return "event_id in the body" }
 

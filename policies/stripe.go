@@ -45,23 +45,111 @@ type stripeRequest struct {
 	IdempotencyKey *string `json:"idempotency_key"`
 }
 
-func (stripeWire) Body(ev Event) ([]byte, string) {
+// stripeTypes are the event types the Stripe wire sends, the default first.
+var stripeTypes = []string{
+	"invoice.payment_succeeded", "invoice.paid", "invoice.payment_failed",
+	"payment_intent.succeeded", "payment_intent.payment_failed",
+	"charge.succeeded", "charge.refunded",
+	"checkout.session.completed",
+	"customer.subscription.created", "customer.subscription.deleted",
+	"customer.created",
+}
+
+func (stripeWire) EventTypes() []string { return stripeTypes }
+
+// stripeObject builds the event's data.object for its type. Every id,
+// amount and timestamp comes from the event's seed, and they agree with one
+// another: the invoice's payment intent and charge, the customer, the
+// amounts paid and captured.
+func stripeObject(ev Event) map[string]any {
 	r := Key(ev.Seed, 2, 0)
 	amount := 500 + r.IntN(200)*100
-	obj := map[string]any{
-		"id":          "in_1" + r.Alnum(23),
-		"object":      "invoice",
-		"amount_paid": amount,
-		"currency":    "usd",
-		"customer":    "cus_" + r.Alnum(14),
-		"status":      "paid",
-		"created":     ev.Created.Unix(),
+	created := ev.Created.Unix()
+	cus := "cus_" + r.Alnum(14)
+	inv := "in_1" + r.Alnum(23)
+	pi := "pi_3" + r.Alnum(23)
+	ch := "ch_3" + r.Alnum(23)
+	sub := "sub_1" + r.Alnum(23)
+	family, action, _ := strings.Cut(ev.Type, ".")
+	if family == "customer" && strings.HasPrefix(action, "subscription.") {
+		family, action = "subscription", strings.TrimPrefix(action, "subscription.")
 	}
+	if family == "checkout" {
+		family, action = "checkout.session", strings.TrimPrefix(action, "session.")
+	}
+	failed := strings.HasSuffix(action, "failed")
+	switch family {
+	case "invoice":
+		paid := amount
+		status := "paid"
+		if failed {
+			paid, status = 0, "open"
+		}
+		return map[string]any{
+			"id": inv, "object": "invoice", "customer": cus, "subscription": sub, "payment_intent": pi,
+			"charge": ch, "amount_due": amount, "amount_paid": paid, "amount_remaining": amount - paid,
+			"currency": "usd", "status": status, "paid": !failed, "billing_reason": "subscription_cycle",
+			"attempt_count": 1, "created": created - 3600, "livemode": false,
+		}
+	case "payment_intent":
+		status, received := "succeeded", amount
+		if failed {
+			status, received = "requires_payment_method", 0
+		}
+		return map[string]any{
+			"id": pi, "object": "payment_intent", "amount": amount, "amount_received": received,
+			"currency": "usd", "customer": cus, "invoice": inv, "latest_charge": ch, "status": status,
+			"created": created - 2, "livemode": false,
+		}
+	case "charge":
+		refunded := action == "refunded"
+		amountRefunded := 0
+		if refunded {
+			amountRefunded = amount
+		}
+		return map[string]any{
+			"id": ch, "object": "charge", "amount": amount, "amount_captured": amount,
+			"amount_refunded": amountRefunded, "refunded": refunded, "captured": true, "paid": true,
+			"currency": "usd", "customer": cus, "payment_intent": pi, "invoice": inv, "status": "succeeded",
+			"created": created - 1, "livemode": false,
+		}
+	case "checkout.session":
+		return map[string]any{
+			"id": "cs_test_" + r.Alnum(58), "object": "checkout.session", "amount_total": amount,
+			"amount_subtotal": amount, "currency": "usd", "customer": cus, "payment_intent": pi,
+			"mode": "payment", "payment_status": "paid", "status": "complete",
+			"created": created - 120, "livemode": false,
+		}
+	case "subscription":
+		status := "active"
+		if action == "deleted" {
+			status = "canceled"
+		}
+		return map[string]any{
+			"id": sub, "object": "subscription", "customer": cus, "status": status,
+			"latest_invoice": inv, "currency": "usd",
+			"items": map[string]any{"object": "list", "data": []any{map[string]any{
+				"id": "si_" + r.Alnum(14), "object": "subscription_item", "quantity": 1,
+				"price": map[string]any{"id": "price_1" + r.Alnum(23), "object": "price", "unit_amount": amount, "currency": "usd", "recurring": map[string]any{"interval": "month"}},
+			}}},
+			"current_period_start": created, "current_period_end": created + 30*86400,
+			"created": created - 1, "livemode": false,
+		}
+	default: // customer
+		return map[string]any{
+			"id": cus, "object": "customer", "email": fmt.Sprintf("customer%d@example.com", r.IntN(10000)),
+			"currency": "usd", "created": created - 1, "livemode": false,
+		}
+	}
+}
+
+func (stripeWire) Body(ev Event) ([]byte, string) {
+	r := Key(ev.Seed, 4, 0)
 	reqID := "req_" + r.Alnum(14)
 	key := r.UUID()
 	body, _ := json.Marshal(stripeEvent{
 		ID: ev.ID, Object: "event", APIVersion: "2024-06-20", Created: ev.Created.Unix(),
-		Data: stripeData{Object: obj}, PendingWebhooks: 1,
+		Data: stripeData{Object: stripeObject(ev)}, PendingWebhooks: 1,
 		Request: stripeRequest{ID: &reqID, IdempotencyKey: &key}, Type: ev.Type,
 	})
 	return body, "application/json; charset=utf-8"
@@ -70,8 +158,12 @@ func (stripeWire) Body(ev Event) ([]byte, string) {
 func (stripeWire) Header(h http.Header, d Delivery) {
 	t := strconv.FormatInt(d.SignedAt.Unix(), 10)
 	h.Set("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
+	h.Set("Accept", "*/*; q=0.5, application/xml")
+	h.Set("Cache-Control", "no-cache")
 	h.Set("Stripe-Signature", "t="+t+",v1="+hmacHex(d.Secret, []byte(t), []byte("."), d.Body))
 }
+
+func (stripeWire) NewSecret(r *Rand) string { return "whsec_" + r.Alnum(32) }
 
 func (stripeWire) DedupField() string { return `event id in the body ("id": "evt_…")` }
 

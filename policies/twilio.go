@@ -17,11 +17,10 @@ const twilioAccountSid = "AC0d3c5e7a9b1c2d3e4f5a6b7c8d9e0f1a"
 
 type twilioWire struct{}
 
-// twilioToken is the event's I-Twilio-Idempotency-Token, the same on every
-// attempt.
-func twilioToken(ev Event) string {
+// twilioSid is the event's MessageSid.
+func twilioSid(ev Event) string {
 	r := Key(ev.Seed, 3, 0)
-	return r.UUID()
+	return "SM" + r.Hex(16)
 }
 
 func init() { RegisterWire(twilioWire{}) }
@@ -29,23 +28,38 @@ func init() { RegisterWire(twilioWire{}) }
 func (twilioWire) Name() string             { return "twilio" }
 func (twilioWire) DefaultEventType() string { return "delivered" }
 
+// NewEvent makes the event's I-Twilio-Idempotency-Token, its dedup id, the
+// same on every attempt (Twilio's docs leave open whether it is; retrysim
+// assumes it is, as the header's name says).
 func (twilioWire) NewEvent(ev *Event) {
 	r := Key(ev.Seed, 1, 0)
-	ev.ID = "SM" + r.Hex(16)
+	ev.ID = r.UUID()
 }
+
+func (twilioWire) NewSecret(r *Rand) string { return r.Hex(16) }
+
+// twilioStatuses are the MessageStatus values the Twilio wire sends, the
+// default first.
+var twilioStatuses = []string{"delivered", "queued", "sent", "undelivered", "failed", "read"}
+
+func (twilioWire) EventTypes() []string { return twilioStatuses }
 
 func twilioParams(ev Event) url.Values {
 	r := Key(ev.Seed, 2, 0)
-	return url.Values{
+	v := url.Values{
 		"AccountSid":    {twilioAccountSid},
 		"ApiVersion":    {"2010-04-01"},
 		"From":          {"+15005550006"},
-		"MessageSid":    {ev.ID},
+		"MessageSid":    {twilioSid(ev)},
 		"MessageStatus": {ev.Type},
-		"SmsSid":        {ev.ID},
+		"SmsSid":        {twilioSid(ev)},
 		"SmsStatus":     {ev.Type},
 		"To":            {fmt.Sprintf("+1415555%04d", r.IntN(10000))},
 	}
+	if ev.Type == "undelivered" || ev.Type == "failed" {
+		v.Set("ErrorCode", "30003") // Unreachable destination handset
+	}
+	return v
 }
 
 func (twilioWire) Body(ev Event) ([]byte, string) {
@@ -76,7 +90,7 @@ func twilioSignature(token, fullURL string, params url.Values) string {
 func (twilioWire) Header(h http.Header, d Delivery) {
 	params, _ := url.ParseQuery(string(d.Body))
 	h.Set("User-Agent", "TwilioProxy/1.1")
-	h.Set("I-Twilio-Idempotency-Token", twilioToken(d.Event))
+	h.Set("I-Twilio-Idempotency-Token", d.Event.ID)
 	h.Set("X-Twilio-Signature", twilioSignature(d.Secret, d.URL, params))
 }
 

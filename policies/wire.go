@@ -65,10 +65,6 @@ type Wire interface {
 	Verify(h http.Header, body []byte, url, secret string, now time.Time) error
 }
 
-// DemoSecret is the signing secret retrysim uses, and its demo handler
-// expects, when the user gives none.
-const DemoSecret = "whsec_cmV0cnlzaW0tZGVtby1zZWNyZXQ="
-
 // ErrBadSignature is returned, wrapped, by Wire.Verify for a request whose
 // signature does not check out.
 var ErrBadSignature = errors.New("signature verification failed")
@@ -97,4 +93,33 @@ func WireNames() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// EventTyper is implemented by wire formats that know which event types
+// they can send; a wire format without it accepts any type.
+type EventTyper interface {
+	// EventTypes lists the types, the default first.
+	EventTypes() []string
+}
+
+// ErrUnknownEventType is returned, wrapped, for an event type a wire format
+// cannot send.
+var ErrUnknownEventType = errors.New("unknown event type")
+
+// EventTypes lists the event types w can send, its default first; nil means
+// any type.
+func EventTypes(w Wire) []string {
+	if t, ok := w.(EventTyper); ok {
+		return t.EventTypes()
+	}
+	return nil
+}
+
+// CheckEventType reports whether w can send events of type t.
+func CheckEventType(w Wire, t string) error {
+	types := EventTypes(w)
+	if types == nil || slices.Contains(types, t) {
+		return nil
+	}
+	return fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownEventType, t, w.Name(), joinNames(types))
 }

@@ -173,7 +173,7 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 		if len(off) > 5 {
 			more = fmt.Sprintf(", and %d more", len(off)-5)
 		}
-		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", plural(len(off), "event"), r.Events, strings.Join(parts, "; "), more)
+		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
 	}
 	if r.EffectsError != "" {
 		return GateUnknown, "cannot be checked: " + r.EffectsError

@@ -10,26 +10,24 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// stream builds a small record stream for one run of a policy with a 30s
+// recStream builds a small record stream for one run of a policy with a 30s
 // timeout and a 72h retry window.
-type stream struct{ recs []simulator.Record }
+type recStream struct{ recs []simulator.Record }
 
-func newStream(events int) *stream {
+func newRecStream(events int) *recStream {
 	start := t0
-	return &stream{recs: []simulator.Record{{
+	return &recStream{recs: []simulator.Record{{
 		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
 		Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start, Time: start,
 	}}}
 }
 
-func (s *stream) base(kind string) simulator.Record {
+func (s *recStream) base(kind string) simulator.Record {
 	return simulator.Record{Kind: kind, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1}
 }
 
 // attempt adds attempt n of event seq at +at from the event's first attempt.
-func (s *stream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *stream {
+func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
 	r := s.base(simulator.KindAttempt)
 	r.Event, r.Seq, r.N = eventID(seq), seq, n
 	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
@@ -43,7 +41,7 @@ func (s *stream) attempt(seq, n int, at time.Duration, o simulator.Outcome, hand
 	return s
 }
 
-func (s *stream) fate(seq int, fate string) *stream {
+func (s *recStream) fate(seq int, fate string) *recStream {
 	r := s.base(simulator.KindEvent)
 	r.Event, r.Seq, r.Fate = eventID(seq), seq, fate
 	s.recs = append(s.recs, r)
@@ -51,7 +49,7 @@ func (s *stream) fate(seq int, fate string) *stream {
 }
 
 // end closes the run; effects nil means no oracle.
-func (s *stream) end(effects map[string]int, interrupted bool) []simulator.Record {
+func (s *recStream) end(effects map[string]int, interrupted bool) []simulator.Record {
 	for id, n := range effects {
 		r := s.base(simulator.KindEffects)
 		r.Event, r.Effects = id, n
@@ -69,15 +67,15 @@ const ms = time.Millisecond
 
 // lostResponse is a delivery whose answer was lost, then a retry delivered
 // at +at.
-func lostResponse(s *stream, seq int, at time.Duration) *stream {
+func lostResponse(s *recStream, seq int, at time.Duration) *recStream {
 	return s.attempt(seq, 1, 0, simulator.LostResponse, 200, true, 3*ms).
 		attempt(seq, 2, at, simulator.Delivered, 200, true, 2*ms).
 		fate(seq, simulator.FateDelivered)
 }
 
 func TestGates(t *testing.T) {
-	clean := func() *stream {
-		s := newStream(2)
+	clean := func() *recStream {
+		s := newRecStream(2)
 		s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
 		return lostResponse(s, 1, 5*time.Minute)
 	}
@@ -100,28 +98,28 @@ func TestGates(t *testing.T) {
 		{"lost-events passes when all were delivered", clean().end(nil, false),
 			report.GateLostEvents, report.GateOptions{}, report.GatePass, "all 2 events were delivered"},
 		{"lost-events fails on an exhausted event",
-			newStream(1).attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted).end(nil, false),
+			newRecStream(1).attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted).end(nil, false),
 			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 events were never delivered"},
 		{"slow-responses passes with fast answers", clean().end(nil, false),
 			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within stripe's 30s timeout (p99 5.0ms, max 5.0ms)"},
 		{"slow-responses fails when the handler did not answer in time",
-			newStream(1).attempt(0, 1, 0, simulator.Timeout, 0, true, 30*time.Second).
+			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 0, true, 30*time.Second).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
 			report.GateSlowResponses, report.GateOptions{}, report.GateFail, "1 of 2 attempts that reached the handler waited past stripe's 30s timeout"},
 		{"slow-responses ignores latency a scenario injected (the handler answered)",
-			newStream(1).attempt(0, 1, 0, simulator.Timeout, 200, true, 2*ms).
+			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 200, true, 2*ms).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
 			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within"},
 		{"redirects passes without one", clean().end(nil, false),
 			report.GateRedirects, report.GateOptions{}, report.GatePass, "no delivery failed on a redirect"},
 		{"redirects fails on an unfollowed 3xx",
-			newStream(1).attempt(0, 1, 0, simulator.Redirect, 308, true, ms).
+			newRecStream(1).attempt(0, 1, 0, simulator.Redirect, 308, true, ms).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
 			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempts failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
 		{"ttl-too-short needs a configured TTL", clean().end(nil, false),
 			report.GateTTLTooShort, report.GateOptions{}, report.GateUnknown, "--ttl-configured"},
 		{"ttl-too-short fails below the policy's window",
-			lostResponse(newStream(1), 0, 30*time.Hour).end(nil, false),
+			lostResponse(newRecStream(1), 0, 30*time.Hour).end(nil, false),
 			report.GateTTLTooShort, report.GateOptions{TTLConfigured: 24 * time.Hour}, report.GateFail,
 			"a 1d TTL is shorter than the 3d a dedup key must last (stripe retries for 3d; longest wait seen from a key to a duplicate 1d6h): a retry after the key expired is processed again; 1 duplicate arrivals in this run came after it; recommend 4d"},
 		{"ttl-too-short passes at the window", clean().end(nil, false),

@@ -10,8 +10,11 @@ import (
 // The JSON contract of `retrysim run --format json`, documented in the README.
 // Field names are stable.
 type jsonReport struct {
-	Runs                  []jsonRun `json:"runs"`
-	RecommendedTTLSeconds float64   `json:"recommended_ttl_seconds"`
+	Runs                            []jsonRun `json:"runs"`
+	RecommendedTTLSeconds           float64   `json:"recommended_ttl_seconds"`
+	RecommendedTTLWithManualSeconds float64   `json:"recommended_ttl_with_manual_seconds"`
+	// Chart is the chart file written beside the report, "" when none.
+	Chart string `json:"chart,omitempty"`
 }
 
 type jsonRun struct {
@@ -55,12 +58,24 @@ type jsonTTL struct {
 	WindowSeconds                float64         `json:"window_seconds"`
 	ObservedSeconds              float64         `json:"observed_seconds"`
 	ManualRedeliverySeconds      float64         `json:"manual_redelivery_seconds"`
+	ScheduleOffsetsSeconds       []float64       `json:"schedule_offsets_seconds"`
+	Retries                      int             `json:"retries"`
+	WorstCase                    string          `json:"worst_case"`
 	Choices                      []jsonTTLChoice `json:"choices"`
+	Advice                       []string        `json:"advice"`
 }
 
 type jsonTTLChoice struct {
-	TTLSeconds       float64 `json:"ttl_seconds"`
-	LeakedDuplicates int     `json:"leaked_duplicates"`
+	TTLSeconds float64 `json:"ttl_seconds"`
+	// LeakedDuplicates is the arrivals of this run after their key expired.
+	LeakedDuplicates int `json:"leaked_duplicates"`
+	// LeakedEvents is the events of this run with such an arrival.
+	LeakedEvents int `json:"leaked_events"`
+	// WorstCaseArrivals is the retries of one event after its key expired,
+	// in the worst case (see worst_case).
+	WorstCaseArrivals int `json:"worst_case_arrivals"`
+	// ManualRedeliveryLeaks says a manual redelivery can come after expiry.
+	ManualRedeliveryLeaks bool `json:"manual_redelivery_leaks"`
 }
 
 type jsonEvent struct {
@@ -82,7 +97,10 @@ type jsonAttempt struct {
 
 // WriteJSON writes the report as one JSON object (the JSON contract).
 func WriteJSON(w io.Writer, rep *Report) error {
-	out := jsonReport{Runs: []jsonRun{}, RecommendedTTLSeconds: rep.RecommendedTTL().Seconds()}
+	out := jsonReport{
+		Runs: []jsonRun{}, RecommendedTTLSeconds: rep.RecommendedTTL().Seconds(),
+		RecommendedTTLWithManualSeconds: rep.RecommendedWithManual().Seconds(), Chart: rep.Chart,
+	}
 	for _, r := range rep.Runs {
 		t := r.TTL(rep.TTLs)
 		jr := jsonRun{
@@ -96,7 +114,8 @@ func WriteJSON(w io.Writer, rep *Report) error {
 			TTL: jsonTTL{
 				RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),
 				WindowSeconds: t.Window.Seconds(), ObservedSeconds: t.Observed.Seconds(),
-				ManualRedeliverySeconds: t.Manual.Seconds(), Choices: []jsonTTLChoice{},
+				ManualRedeliverySeconds: t.Manual.Seconds(), ScheduleOffsetsSeconds: []float64{},
+				Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
 			},
 			Events: []jsonEvent{},
 		}
@@ -111,8 +130,15 @@ func WriteJSON(w io.Writer, rep *Report) error {
 			jr.Summary.DisabledAtSeconds = &s
 		}
 		for _, c := range t.Choices {
-			jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{TTLSeconds: c.TTL.Seconds(), LeakedDuplicates: c.LeakedArrivals})
+			jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{
+				TTLSeconds: c.TTL.Seconds(), LeakedDuplicates: c.LeakedArrivals, LeakedEvents: c.LeakedEvents,
+				WorstCaseArrivals: c.WorstArrivals, ManualRedeliveryLeaks: c.ManualLeaks,
+			})
 		}
+		for _, off := range r.Schedule {
+			jr.TTL.ScheduleOffsetsSeconds = append(jr.TTL.ScheduleOffsetsSeconds, off.Seconds())
+		}
+		jr.TTL.Advice = append(jr.TTL.Advice, t.Advice...)
 		for _, ev := range r.Timeline {
 			je := jsonEvent{ID: ev.ID, Fate: ev.Fate, Attempts: make([]jsonAttempt, 0, len(ev.Attempts))}
 			for _, a := range ev.Attempts {

@@ -46,6 +46,9 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
+// FormatJUnit is the JUnit XML format of `retrysim run --fail-on`.
+const FormatJUnit = "junit"
+
 // WriteJUnit writes the gates of rep (Report.Gates) as JUnit XML: one
 // testsuite per run, named after its policy, scenario and seed, and one
 // testcase per gate. A failed gate is a <failure>, a gate that could not be

@@ -42,7 +42,7 @@ type junitDoc struct {
 }
 
 func TestWriteJUnit(t *testing.T) {
-	s := newStream(2)
+	s := newRecStream(2)
 	s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
 	recs := lostResponse(s, 1, 5*time.Minute).end(map[string]int{"evt_a": 1, "evt_b": 2}, false)
 	runs, err := report.Summarize(recs)

@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrysim/retrysim/simulator"
@@ -32,8 +33,11 @@ type Run struct {
 	ManualRedelivery           time.Duration
 	DisableAfter               int
 	DisableWithin              time.Duration
-	Start                      time.Time
-	Planned                    int
+	// Schedule is when each attempt happens, from the first, when every
+	// earlier one failed (empty for streams that do not carry it).
+	Schedule []time.Duration
+	Start    time.Time
+	Planned  int
 
 	Events            int // events whose fate is known
 	Attempts          int
@@ -71,11 +75,22 @@ type Run struct {
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
+	// Outages are the spans of virtual time in which attempts met an
+	// injected outage, inferred from the attempts' faults: from the first
+	// such attempt to the last one before an attempt got through.
+	Outages []Span
+	// End is the virtual time of the run's last record.
+	End time.Time
 
-	afterKey []time.Duration // every arrival after its event's key, as offset from the key
-	live     map[int]*eventAgg
-	ended    bool
+	afterKey  []time.Duration // every arrival after its event's key, as offset from the key
+	eventNeed []time.Duration // per ended event with such arrivals, the latest one
+	live      map[int]*eventAgg
+	ended     bool
+	inOutage  bool
 }
+
+// Span is a stretch of virtual time.
+type Span struct{ From, To time.Time }
 
 // EventTimeline is one event's attempts, for the per-event timeline.
 type EventTimeline struct {
@@ -89,6 +104,7 @@ type eventAgg struct {
 	first, firstArrival, lastArrival time.Time
 	key                              time.Time
 	hasKey                           bool
+	need                             time.Duration // latest arrival after the key
 	arrivals                         int
 	lastReached                      simulator.Outcome
 	timeline                         *EventTimeline
@@ -206,6 +222,10 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.Timeout = seconds(rec.TimeoutS)
 	r.ManualRedelivery = seconds(rec.ManualS)
 	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
+	for i, s := range rec.ScheduleS {
+		r.Schedule[i] = seconds(s)
+	}
 	if rec.Start != nil {
 		r.Start = *rec.Start
 	}
@@ -228,6 +248,8 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
+	r.End = rec.Time
+	r.outage(rec)
 	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
 		r.HandlerRedirects++
 	}
@@ -258,6 +280,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		after := rec.Time.Sub(ev.key)
 		r.afterKey = append(r.afterKey, after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
+		ev.need = max(ev.need, after)
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = rec.Time, true
 	}
@@ -280,7 +303,29 @@ func (r *Run) fate(rec *simulator.Record) {
 		if ev.timeline != nil {
 			ev.timeline.Fate = rec.Fate
 		}
+		if ev.need > 0 {
+			r.eventNeed = append(r.eventNeed, ev.need)
+		}
 		delete(r.live, rec.Seq)
+	}
+}
+
+// outageFault is the fault name of an injected outage in attempt records.
+const outageFault = "outage"
+
+// outage extends or closes the current outage span. Records come in
+// virtual-time order, so an attempt that met no outage ends the span.
+func (r *Run) outage(rec *simulator.Record) {
+	in := slices.Contains(strings.Split(rec.Fault, "+"), outageFault)
+	n := len(r.Outages)
+	switch {
+	case in && n > 0 && r.inOutage:
+		r.Outages[n-1].To = rec.Time
+	case in:
+		r.Outages = append(r.Outages, Span{From: rec.Time, To: rec.Time})
+		r.inOutage = true
+	default:
+		r.inOutage = false
 	}
 }
 
@@ -289,6 +334,9 @@ func (r *Run) end(rec *simulator.Record) {
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
+	}
+	if rec.Time.After(r.End) {
+		r.End = rec.Time
 	}
 	r.EffectsKnown = rec.EffectsKnown
 	if r.EffectsKnown && r.Effects == nil {

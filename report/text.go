@@ -18,6 +18,9 @@ type Report struct {
 	TTLs []time.Duration
 	// Timeline is how many events' timelines the text shows; 0 hides it.
 	Timeline int
+	// Chart is the chart file written beside the report ("" for none): the
+	// markdown report shows it, the JSON names it.
+	Chart string
 	// Gates are the --fail-on gates checked against the runs (CheckGates);
 	// each run's show in its section.
 	Gates []GateResult
@@ -44,7 +47,8 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeRunText(ew, rep, r)
 	}
 	if len(rep.Runs) > 1 {
-		ew.printf("\noverall: recommend a dedup TTL of %s (the longest of the runs above)\n", dur(rep.RecommendedTTL()))
+		writeCompareText(ew, rep)
+		writeOverall(ew, rep)
 	}
 	return ew.err
 }
@@ -88,16 +92,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 			w.printf("    %s  %s%s\n", shortID(ev.ID), timelineLine(ev), effectsMark(r, ev.ID))
 		}
 	}
-	t := r.TTL(rep.TTLs)
-	w.printf("\n  dedup TTL: %s\n", ttlReason(r, t))
-	w.printf("    %-8s %s\n", "TTL", "duplicate arrivals it would have let through in this run")
-	for _, c := range t.Choices {
-		mark := ""
-		if c.LeakedArrivals > 0 {
-			mark = "  ✗"
-		}
-		w.printf("    %-8s %d%s\n", dur(c.TTL), c.LeakedArrivals, mark)
-	}
+	writeRunTTL(w, rep, r)
 	if advice := adviceLines(r); len(advice) > 0 {
 		w.printf("\n  what to change:\n")
 		for _, a := range advice {

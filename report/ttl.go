@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -17,11 +19,25 @@ var DefaultTTLs = []time.Duration{
 // before rounding up to a readable unit.
 const TTLBuffer = 0.10
 
-// TTLChoice is one candidate TTL and the duplicates it would have let through
-// in this run: arrivals after their event's key had expired.
+// TTLChoice is one candidate TTL and the duplicates it lets through:
+// arrivals after their event's key had expired.
 type TTLChoice struct {
-	TTL            time.Duration
+	TTL time.Duration
+	// LeakedArrivals counts the arrivals in this run that came after their
+	// event's key had expired.
 	LeakedArrivals int
+	// LeakedEvents counts the events of this run with at least one such
+	// arrival.
+	LeakedEvents int
+	// WorstArrivals is the worst case for one event, from the policy's
+	// schedule: the handler did the work at the first attempt (the key is
+	// stored then) and every answer was lost, so the provider delivered
+	// again at every retry; these are the retries later than TTL. Every
+	// event can meet it, so WorstArrivals > 0 means any event may leak.
+	WorstArrivals int
+	// ManualLeaks says a manual redelivery within the provider's window can
+	// come after the key expired.
+	ManualLeaks bool
 }
 
 // TTLAnalysis is the dedup-TTL section of a report.
@@ -39,7 +55,13 @@ type TTLAnalysis struct {
 	Recommended time.Duration
 	// WithManual also covers manual redelivery.
 	WithManual time.Duration
-	Choices    []TTLChoice
+	// Retries is the number of retries in the policy's schedule: the most
+	// duplicate arrivals one event can bring by itself.
+	Retries int
+	Choices []TTLChoice
+	// Advice holds one line for each piece of common advice that is wrong
+	// for this policy.
+	Advice []string
 }
 
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
@@ -52,16 +74,97 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 	need := max(a.Window, a.Observed)
 	a.Recommended = RoundTTL(need)
 	a.WithManual = RoundTTL(max(need, a.Manual))
-	sorted := r.afterKey
-	if !sort.SliceIsSorted(sorted, func(i, j int) bool { return sorted[i] < sorted[j] }) {
-		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-	}
+	a.Retries = max(len(r.Schedule)-1, 0)
 	for _, ttl := range choices {
-		// Arrivals strictly after key+ttl leak.
-		i := sort.Search(len(sorted), func(i int) bool { return sorted[i] > ttl })
-		a.Choices = append(a.Choices, TTLChoice{TTL: ttl, LeakedArrivals: len(sorted) - i})
+		a.Choices = append(a.Choices, r.choice(ttl))
+	}
+	for _, c := range commonAdvice {
+		if line := r.adviceFor(c.ttl, c.words); line != "" {
+			a.Advice = append(a.Advice, line)
+		}
 	}
 	return a
+}
+
+// choice works out what one TTL lets through. Arrivals strictly after
+// key+ttl leak.
+func (r *Run) choice(ttl time.Duration) TTLChoice {
+	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
+	c.LeakedArrivals = countAbove(r.sortedAfterKey(), ttl)
+	c.LeakedEvents = countAbove(r.eventNeeds(), ttl)
+	for _, off := range r.Schedule[min(1, len(r.Schedule)):] {
+		if off > ttl {
+			c.WorstArrivals++
+		}
+	}
+	if len(r.Schedule) == 0 && r.Window > ttl {
+		c.WorstArrivals = 1 // the schedule is unknown; at least its last attempt
+	}
+	return c
+}
+
+// LeakedAt is the number of arrivals of this run that a TTL of ttl would
+// have let through: the observed curve of the TTL comparison.
+func (r *Run) LeakedAt(ttl time.Duration) int { return countAbove(r.sortedAfterKey(), ttl) }
+
+// WorstLeakedAt is the worst case for one event at ttl (see
+// TTLChoice.WorstArrivals).
+func (r *Run) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstArrivals }
+
+// DuplicatesAfterKey is the number of arrivals in this run that came after
+// their event's key was stored: what a TTL of zero would let through.
+func (r *Run) DuplicatesAfterKey() int { return len(r.afterKey) }
+
+func (r *Run) sortedAfterKey() []time.Duration {
+	if !slices.IsSorted(r.afterKey) {
+		slices.Sort(r.afterKey)
+	}
+	return r.afterKey
+}
+
+// eventNeeds is, for every event with an arrival after its key, the latest
+// such arrival: ended events and those still open.
+func (r *Run) eventNeeds() []time.Duration {
+	out := slices.Clone(r.eventNeed)
+	for _, ev := range r.live {
+		if ev.need > 0 {
+			out = append(out, ev.need)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func countAbove(sorted []time.Duration, ttl time.Duration) int {
+	i := sort.Search(len(sorted), func(i int) bool { return sorted[i] > ttl })
+	return len(sorted) - i
+}
+
+// commonAdvice is the dedup TTLs people are told to use, and how the report
+// names them when they are too short.
+var commonAdvice = []struct {
+	ttl   time.Duration
+	words string
+}{
+	{5 * time.Minute, "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)"},
+	{24 * time.Hour, "a 24 h cache"},
+}
+
+// adviceFor returns one line when a TTL of ttl is too short for this
+// policy's own retries, "" when it is enough.
+func (r *Run) adviceFor(ttl time.Duration, words string) string {
+	c := r.choice(ttl)
+	if c.WorstArrivals == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s is too short for %s: it retries for %s", words, r.Policy, dur(r.Window))
+	if len(r.Schedule) > 1 {
+		s += fmt.Sprintf(", and %d of its %d retries can come later than %s", c.WorstArrivals, len(r.Schedule)-1, dur(ttl))
+	}
+	if c.LeakedArrivals > 0 {
+		s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))
+	}
+	return s
 }
 
 // ttlLadder is the readable TTL values a recommendation is rounded up to.

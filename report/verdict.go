@@ -44,7 +44,7 @@ func (r *Run) VerdictLine() string {
 		if len(off) > 3 {
 			more = fmt.Sprintf(", and %d more", len(off)-3)
 		}
-		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", plural(len(off), "event"), extra, strings.Join(list, ", "), more)
+		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more)
 	}
 	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
 	if r.EffectsError != "" {
@@ -64,11 +64,4 @@ func clipID(id string) string {
 		return id
 	}
 	return id[:13] + "…"
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// The verdict, its offenders and the gates appear in the text and in the
-// JSON contract alike.
+// The verdict, its offenders and the gates appear in the text, the
+// markdown and the JSON contract alike.
 func TestVerdictInEveryFormat(t *testing.T) {
 	recs := func(effects map[string]int) []simulator.Record {
-		s := newStream(2)
+		s := newRecStream(2)
 		s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
 		return lostResponse(s, 1, 5*time.Minute).end(effects, false)
 	}
@@ -48,6 +48,19 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			for _, want := range tc.text {
 				if !strings.Contains(text.String(), want) {
 					t.Errorf("text lacks %q:\n%s", want, text.String())
+				}
+			}
+			var md bytes.Buffer
+			if err := report.WriteMarkdown(&md, rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{
+				"**Verdict: " + report.VerdictWords(tc.verdict) + "**",
+				"### CI gates (--fail-on)",
+				"| `duplicate-effects` | " + map[report.GateStatus]string{report.GatePass: "✓", report.GateFail: "✗", report.GateUnknown: "?"}[tc.gate] + " " + string(tc.gate) + " |",
+			} {
+				if !strings.Contains(md.String(), want) {
+					t.Errorf("markdown lacks %q:\n%s", want, md.String())
 				}
 			}
 			var js bytes.Buffer

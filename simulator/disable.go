@@ -1,45 +1,147 @@
 package simulator
 
 import (
+	"sort"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
 )
 
-// disabler applies a policy's endpoint-disable rule across events: it counts
-// consecutive failed attempts, in virtual-time order, and remembers when the
-// streak began within the rule's window.
+// disabler applies a policy's endpoint-disable rule across events, in
+// virtual-time order: consecutive failures (within a window), a failure rate
+// over a sliding window with a minimum volume, or failing without a break
+// for a duration. It also knows whether a single answer can disable the
+// endpoint (a stop rule such as a Standard Webhooks 410).
 type disabler struct {
-	rule  *policies.DisableRule
-	times []time.Time // the current streak's failure times, oldest first (at most rule.ConsecutiveFailures)
+	rule   *policies.DisableRule
+	atOnce bool
+
+	// Consecutive failures: the current streak's failure times, oldest
+	// first (at most rule.ConsecutiveFailures of them).
+	times []time.Time
+	// Failing for a duration: the streak's length and first failure.
+	streak      int
+	streakStart time.Time
+	// Failure rate: the attempts still in the window, oldest first, from
+	// marks[head]; fails counts the failed ones.
+	marks []mark
+	head  int
+	fails int
+	oks   int // successes recorded since the start, for mark.oksBefore
 }
 
-// room is how many more attempts can be decided before the rule could fire:
-// the engine never sends more than this in one wave, so no attempt is sent
-// after the moment the endpoint is disabled.
-func (d *disabler) room() int {
-	if d.rule == nil {
-		return int(^uint(0) >> 1)
+type mark struct {
+	at        time.Time
+	failed    bool
+	oksBefore int // successes recorded before this mark
+}
+
+func newDisabler(p *policies.Policy) disabler {
+	return disabler{rule: p.Disable, atOnce: p.CanDisableAtOnce()}
+}
+
+// full reports whether a wave already holding k attempts, due from first to
+// last, might have disabled the endpoint by its last attempt, assuming the
+// worst (every one of them fails). The engine stops adding attempts to a
+// wave once it is full, so no attempt is ever sent after the moment the
+// endpoint is disabled.
+func (d *disabler) full(k int, first, last time.Time) bool {
+	if k == 0 {
+		return false
 	}
-	return max(1, d.rule.ConsecutiveFailures-len(d.times))
+	if d.atOnce {
+		return true
+	}
+	r := d.rule
+	switch {
+	case r == nil:
+		return false
+	case r.FailureRate > 0:
+		// At any attempt of the wave the window holds at most the marks it
+		// holds now plus k, of which at most fails+k failed, and at least
+		// the successes still inside the window at last.
+		if d.count()+k < r.MinAttempts {
+			return false
+		}
+		f := d.fails + k
+		s := d.successesAfter(last.Add(-r.Within.D()))
+		return float64(f) > r.FailureRate*float64(f+s)
+	case r.FailingFor > 0:
+		start := d.streakStart
+		if d.streak == 0 {
+			start = first
+		}
+		return last.Sub(start) >= r.FailingFor.D()
+	default:
+		return len(d.times)+k >= r.ConsecutiveFailures
+	}
 }
 
 // record notes an attempt's result and reports whether the endpoint is now
-// disabled.
+// disabled by the rule.
 func (d *disabler) record(at time.Time, failed bool) bool {
-	if d.rule == nil {
+	r := d.rule
+	switch {
+	case r == nil:
 		return false
+	case r.FailureRate > 0:
+		return d.recordRate(at, failed)
+	case r.FailingFor > 0:
+		if !failed {
+			d.streak = 0
+			return false
+		}
+		if d.streak == 0 {
+			d.streakStart = at
+		}
+		d.streak++
+		return at.Sub(d.streakStart) >= r.FailingFor.D()
 	}
 	if !failed {
 		d.times = d.times[:0]
 		return false
 	}
-	if len(d.times) == d.rule.ConsecutiveFailures {
+	if len(d.times) == r.ConsecutiveFailures {
 		d.times = append(d.times[:0], d.times[1:]...)
 	}
 	d.times = append(d.times, at)
-	if len(d.times) < d.rule.ConsecutiveFailures {
+	if len(d.times) < r.ConsecutiveFailures {
 		return false
 	}
-	return d.rule.Within == 0 || at.Sub(d.times[0]) <= d.rule.Within.D()
+	return r.Within == 0 || at.Sub(d.times[0]) <= r.Within.D()
+}
+
+func (d *disabler) recordRate(at time.Time, failed bool) bool {
+	r := d.rule
+	d.marks = append(d.marks, mark{at: at, failed: failed, oksBefore: d.oks})
+	if failed {
+		d.fails++
+	} else {
+		d.oks++
+	}
+	cut := at.Add(-r.Within.D())
+	for d.head < len(d.marks) && !d.marks[d.head].at.After(cut) {
+		if d.marks[d.head].failed {
+			d.fails--
+		}
+		d.head++
+	}
+	if d.head > 1024 && d.head > len(d.marks)/2 {
+		d.marks = append(d.marks[:0], d.marks[d.head:]...)
+		d.head = 0
+	}
+	n := d.count()
+	return n >= r.MinAttempts && float64(d.fails) > r.FailureRate*float64(n)
+}
+
+func (d *disabler) count() int { return len(d.marks) - d.head }
+
+// successesAfter counts the successful attempts in the window later than t.
+func (d *disabler) successesAfter(t time.Time) int {
+	in := d.marks[d.head:]
+	i := sort.Search(len(in), func(i int) bool { return in[i].at.After(t) })
+	if i == len(in) {
+		return 0
+	}
+	return d.oks - in[i].oksBefore
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,12 +55,40 @@ type Result struct {
 // flight finish within the provider's timeout and the run ends with an
 // interrupted record.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.providerDefaults(); err != nil {
+		return nil, err
+	}
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	e := newEngine(c)
 	return e.run(ctx)
+}
+
+// providerDefaults applies what the policy itself says about the run: the
+// connection overrides in the URL fragment (Twilio) and the policy's default
+// event type, which must be one the wire format knows.
+func (c *Config) providerDefaults() error {
+	if c.Policy.Wire() == nil {
+		return nil // withDefaults reports it
+	}
+	if c.URL != "" {
+		p, err := c.Policy.WithURLOverrides(c.URL)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		c.Policy = p
+	}
+	if c.EventType == "" {
+		c.EventType = c.Policy.EventType
+	}
+	if c.EventType != "" {
+		if err := policies.CheckEventType(c.Policy.Wire(), c.EventType); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	}
+	return nil
 }
 
 type eventState struct {
@@ -84,6 +113,8 @@ type engine struct {
 	target   string // the URL signed and sent to
 	base     Record
 	res      Result
+	// disabledBy says, in words, what disabled the endpoint.
+	disabledBy string
 }
 
 func newEngine(cfg Config) *engine {
@@ -91,7 +122,7 @@ func newEngine(cfg Config) *engine {
 		cfg:      cfg,
 		wire:     cfg.Policy.Wire(),
 		live:     map[int]*eventState{},
-		dis:      disabler{rule: cfg.Policy.Disable},
+		dis:      newDisabler(&cfg.Policy),
 		minDelay: cfg.Policy.MinDelay(),
 		target:   signedURL(cfg.URL),
 	}
@@ -162,9 +193,14 @@ func (e *engine) runRecord() Record {
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()
 	r.ManualS = p.ManualRedelivery.D().Seconds()
+	r.ScheduleS = make([]float64, p.MaxAttempts())
+	for n := range r.ScheduleS {
+		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	}
 	if p.Disable != nil {
 		r.DisableN = p.Disable.ConsecutiveFailures
 		r.DisableS = p.Disable.Within.D().Seconds()
+		r.DisableRule = p.Disable.String()
 	}
 	start := e.cfg.Start
 	r.Start = &start
@@ -206,17 +242,25 @@ func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
 
 // takeWave pops the attempts that can be sent together: those due no later
 // than t0 plus the policy's smallest delay (nothing sent in this wave can
-// schedule an attempt before that), at most the concurrency, and never more
-// than the endpoint-disable rule could let through.
+// schedule an attempt before that; a Retry-After only lengthens delays), at
+// most the concurrency, and none after an attempt that could disable the
+// endpoint.
 func (e *engine) takeWave(batch []due, t0 time.Time) []due {
-	limit := min(e.dis.room(), e.cfg.Concurrency)
+	limit := e.cfg.Concurrency
 	if e.cfg.DryRun {
-		limit = min(e.dis.room(), 1024)
+		limit = 1024
 	}
-	horizon := t0.Add(e.minDelay)
+	horizon, bounded := t0.Add(e.minDelay), e.minDelay >= 0
+	if e.cfg.Realtime {
+		// On the real clock an attempt is sent at its own time, not early.
+		horizon, bounded = t0, true
+	}
 	for e.q.Len() > 0 && len(batch) < limit {
 		next := e.q.peek()
-		if e.minDelay >= 0 && next.at.After(horizon) {
+		if bounded && next.at.After(horizon) {
+			break
+		}
+		if len(batch) > 0 && e.dis.full(len(batch), batch[0].at, batch[len(batch)-1].at) {
 			break
 		}
 		d := e.q.pop()
@@ -364,11 +408,66 @@ func slackReason(o Outcome) string {
 	return "unknown_error"
 }
 
+// judge applies the policy's status semantics to an answer: which statuses
+// count as delivered, stop signals, Retry-After and which failures are
+// retried. It may change o's outcome and returns what follows.
+func (e *engine) judge(o *outcome) verdict {
+	p := &e.cfg.Policy
+	var v verdict
+	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
+		switch ok := p.Succeeded(o.status); {
+		case ok && o.outcome != Delivered:
+			o.outcome = Delivered
+		case !ok && o.outcome == Delivered:
+			o.outcome = HTTPError
+			o.err = fmt.Sprintf("%d is not a status %s counts as delivered", o.status, p.Name)
+		}
+	}
+	if !o.outcome.Failed() {
+		return v
+	}
+	if rule, ok := p.StopSignal(o.status, o.header); ok {
+		if rule.Disable {
+			v.disable = true
+			v.signal = "endpoint disabled by the answer " + rule.String()
+		} else {
+			v.stop = true
+			v.signal = "retries stopped by the answer " + rule.String()
+		}
+		return v
+	}
+	if !p.Retried(policies.FailureClass(o.status, o.reached)) {
+		v.stop = true
+		v.noRetry = true
+		v.signal = fmt.Sprintf("%s does not retry this failure (%s; retries on: %s)", p.Name, policies.FailureClass(o.status, o.reached), strings.Join(p.RetryOn, ","))
+		return v
+	}
+	if wait, ok := p.RetryAfterWait(o.status, o.header, e.cfg.WallClock.Now()); ok {
+		v.retryAfter = wait
+	}
+	return v
+}
+
+// verdict is what an attempt's answer means for its event and the endpoint.
+type verdict struct {
+	stop       bool          // no more attempts for this event
+	noRetry    bool          // stopped because the policy does not retry this failure
+	disable    bool          // the endpoint is disabled at once
+	retryAfter time.Duration // the answer's Retry-After, when honoured
+	signal     string        // what happened, in words, for the record
+}
+
 // apply records an attempt's outcome, decides what happens next to its
 // event, and reports whether the endpoint is now disabled.
 func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	st := e.live[d.event]
 	st.attempts = d.n
+	v := e.judge(o)
+	delay, more := e.cfg.Policy.Delay(d.n)
+	if more && v.retryAfter > delay {
+		delay = v.retryAfter
+		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
+	}
 	r := e.base
 	r.Kind = KindAttempt
 	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
@@ -377,6 +476,7 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
 	r.Fault, r.Error = o.fault, o.err
+	r.Signal = v.signal
 	if err := e.emit(r); err != nil {
 		return false, err
 	}
@@ -386,11 +486,24 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	}
 	failed := o.outcome.Failed()
 	disabled := e.dis.record(d.at, failed)
+	switch {
+	case v.disable:
+		disabled = true
+		e.disabledBy = v.signal
+	case disabled:
+		e.disabledBy = e.cfg.Policy.Disable.String()
+	}
 	var err error
-	switch delay, more := e.cfg.Policy.Delay(d.n); {
+	switch {
 	case !failed:
 		e.res.Delivered++
 		err = e.end(d.event, FateDelivered, d.at)
+	case v.stop && v.noRetry:
+		e.res.Lost++
+		err = e.end(d.event, FateExhausted, d.at)
+	case v.stop:
+		e.res.Lost++
+		err = e.end(d.event, FateStopped, d.at)
 	case more:
 		st.reason = slackReason(o.outcome)
 		e.q.push(due{at: d.at.Add(delay), event: d.event, n: d.n + 1})
@@ -465,6 +578,7 @@ func (e *engine) finish(ctx context.Context) error {
 	if !e.res.DisabledAt.IsZero() {
 		t := e.res.DisabledAt
 		end.DisabledAt = &t
+		end.DisabledBy = e.disabledBy
 	}
 	if e.cfg.Effects != nil {
 		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)

@@ -95,6 +95,11 @@ type Record struct {
 	Fault string `json:"fault"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
+	// Signal says what the answer meant beyond its outcome, by the policy's
+	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
+	// disabled (410), the next attempt delayed by Retry-After, or a failure
+	// the provider does not retry (Twilio's rp).
+	Signal string `json:"signal,omitempty"`
 
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`
@@ -103,21 +108,29 @@ type Record struct {
 	Effects int `json:"effects,omitempty"`
 
 	// Run records: the run's context.
-	Target     string     `json:"target,omitempty"`
-	Events     int        `json:"events,omitempty"`
-	Summary    string     `json:"policy_summary,omitempty"`
-	MaxAttempt int        `json:"max_attempts,omitempty"`
-	WindowS    float64    `json:"window_seconds,omitempty"`
-	TimeoutS   float64    `json:"timeout_seconds,omitempty"`
-	ManualS    float64    `json:"manual_redelivery_seconds,omitempty"`
-	DisableN   int        `json:"disable_consecutive_failures,omitempty"`
-	DisableS   float64    `json:"disable_within_seconds,omitempty"`
-	DedupField string     `json:"dedup_field,omitempty"`
-	Start      *time.Time `json:"start,omitempty"`
+	Target     string  `json:"target,omitempty"`
+	Events     int     `json:"events,omitempty"`
+	Summary    string  `json:"policy_summary,omitempty"`
+	MaxAttempt int     `json:"max_attempts,omitempty"`
+	WindowS    float64 `json:"window_seconds,omitempty"`
+	TimeoutS   float64 `json:"timeout_seconds,omitempty"`
+	ManualS    float64 `json:"manual_redelivery_seconds,omitempty"`
+	DisableN   int     `json:"disable_consecutive_failures,omitempty"`
+	DisableS   float64 `json:"disable_within_seconds,omitempty"`
+	// DisableRule is the policy's endpoint-disable rule in words.
+	DisableRule string `json:"disable_rule,omitempty"`
+	DedupField  string `json:"dedup_field,omitempty"`
+	// ScheduleS is when each attempt happens, in seconds from the first,
+	// if every earlier one failed: the policy's worked schedule, so a saved
+	// stream can state the worst case without the policy.
+	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
+	Start     *time.Time `json:"start,omitempty"`
 
 	// End records.
-	Interrupted   bool       `json:"interrupted,omitempty"`
-	DisabledAt    *time.Time `json:"disabled_at,omitempty"`
-	EffectsKnown  bool       `json:"effects_known,omitempty"`
-	EffectsSource string     `json:"effects_source,omitempty"`
+	Interrupted bool       `json:"interrupted,omitempty"`
+	DisabledAt  *time.Time `json:"disabled_at,omitempty"`
+	// DisabledBy says what disabled the endpoint, in words.
+	DisabledBy    string `json:"disabled_by,omitempty"`
+	EffectsKnown  bool   `json:"effects_known,omitempty"`
+	EffectsSource string `json:"effects_source,omitempty"`
 }

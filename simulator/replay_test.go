@@ -25,6 +25,10 @@ func mustCapture(t *testing.T, name string) simulator.Capture {
 	return c
 }
 
+// demoSecret is the secret the demo handler expects by default: the one
+// retrysim generates for the provider from seed 1.
+func demoSecret(provider string) string { return policies.GenerateSecret(provider, 1) }
+
 func mustDemo(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler {
 	t.Helper()
 	h, err := demo.New(mode, opts...)
@@ -56,7 +60,7 @@ func TestReplayStripeCapture(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				h := mustDemo(t, tc.mode)
 				cfg := simulator.ReplayConfig{
-					Capture: mustCapture(t, "stripe.http"), Secret: policies.DemoSecret, Effects: h.Effects,
+					Capture: mustCapture(t, "stripe.http"), Secret: demoSecret("stripe"), Effects: h.Effects,
 				}
 				if inProcess {
 					cfg.Handler = h
@@ -117,7 +121,7 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 	}
 	h := mustDemo(t, demo.Idempotent)
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
-		Capture: mustCapture(t, "slack.http"), Policy: pol, Handler: h, Times: 6, Secret: policies.DemoSecret,
+		Capture: mustCapture(t, "slack.http"), Policy: pol, Handler: h, Times: 6, Secret: demoSecret("slack"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +150,7 @@ func TestReplayTTLHandlerExpiresOnVirtualTime(t *testing.T) {
 		t.Run(policies.FormatDuration(ttl), func(t *testing.T) {
 			h := mustDemo(t, demo.TTL, demo.WithTTL(ttl))
 			res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
-				Capture: mustCapture(t, "stripe.http"), Handler: h, Times: 16, Secret: policies.DemoSecret, Effects: h.Effects,
+				Capture: mustCapture(t, "stripe.http"), Handler: h, Times: 16, Secret: demoSecret("stripe"), Effects: h.Effects,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +193,7 @@ func TestReplayCheckThenAct(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 			res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 				Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Concurrent: concurrent,
-				Secret: policies.DemoSecret, Effects: simulator.EffectsURL(srv.URL+demo.EffectsPath, nil),
+				Secret: demoSecret("stripe"), Effects: simulator.EffectsURL(srv.URL+demo.EffectsPath, nil),
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -38,9 +38,13 @@ func newClient(cfg *Config) *http.Client {
 	if cfg.Handler != nil {
 		rt = handlerTransport{cfg.Handler}
 	} else {
+		dialer := &net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}
+		if !cfg.AllowRemote {
+			dialer.Control = loopbackOnly
+		}
 		rt = &http.Transport{
 			Proxy:                  nil,
-			DialContext:            (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext,
+			DialContext:            dialer.DialContext,
 			TLSClientConfig:        cfg.TLS,
 			TLSHandshakeTimeout:    connect,
 			MaxIdleConns:           cfg.Concurrency,

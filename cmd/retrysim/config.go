@@ -10,13 +10,27 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // configFile is the file looked for in the working directory.
 const configFile = "retrysim.yaml"
 
 // configSections are the config keys that are not flags.
-var configSections = []string{"secrets"}
+var configSections = []string{"policies", "secrets"}
+
+// catalogue is the policy catalogue commands look policies up in: the
+// built-in one, extended by the config file's "policies:" section.
+var catalogue = policies.Default()
+
+// fileSecrets are the signing secrets of the config file's "secrets:"
+// section, by provider.
+var fileSecrets = map[string]string{}
+
+// lookupPolicy finds a policy in the catalogue.
+func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
 
 // loadConfig reads the config file (--config, or retrysim.yaml when present)
 // and RETRYSIM_* environment variables, and sets every flag of cmd that was
@@ -60,6 +74,12 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 				path, strings.Join(unknown, ", "), cmd.CommandPath(), strings.Join(append(valid, configSections...), ", ")))
 		}
 	}
+	catalogue, fileSecrets = policies.Default(), map[string]string{}
+	if path != "" {
+		if err := loadSections(path); err != nil {
+			return nil, badInput(err)
+		}
+	}
 	var errs []error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
@@ -81,4 +101,76 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		return nil, badInput(errors.Join(errs...))
 	}
 	return v, nil
+}
+
+// loadSections reads the config file's sections that are not flags:
+// "policies:" (custom policies, decoded strictly by the policies package)
+// and "secrets:" (provider: secret). Errors name the file, the key and the
+// value, except a secret's value, which is never repeated.
+func loadSections(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	top := doc.Content[0]
+	var errs []error
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		key, val := top.Content[i], top.Content[i+1]
+		switch key.Value {
+		case "policies":
+			cat, err := catalogue.Extend(path, val)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			catalogue = cat
+		case "secrets":
+			errs = append(errs, readFileSecrets(path, val)...)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func readFileSecrets(path string, n *yaml.Node) []error {
+	if n.Kind != yaml.MappingNode {
+		return []error{fmt.Errorf("%s:%d: secrets: expected a map of provider: secret", path, n.Line)}
+	}
+	var errs []error
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		prov := strings.ToLower(strings.TrimSpace(k.Value))
+		if _, ok := policies.WireFor(prov); !ok {
+			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: unknown provider %q (valid: %s)", path, k.Line, k.Value, k.Value, strings.Join(policies.WireNames(), ", ")))
+			continue
+		}
+		if v.Kind != yaml.ScalarNode || v.Value == "" {
+			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: expected the secret as a string (value not shown)", path, v.Line, k.Value))
+			continue
+		}
+		fileSecrets[prov] = v.Value
+	}
+	return errs
+}
+
+// secretEnv is the environment variable that holds provider's secret:
+// RETRYSIM_SECRET_STRIPE, RETRYSIM_SECRET_STANDARD_WEBHOOKS.
+func secretEnv(provider string) string {
+	return "RETRYSIM_SECRET_" + strings.ToUpper(strings.NewReplacer("-", "_").Replace(provider))
+}
+
+// configuredSecret returns provider's secret from the environment or, after
+// it, the config file; --secret beats both and is the caller's to check.
+func configuredSecret(provider string) (string, bool) {
+	if v := os.Getenv(secretEnv(provider)); v != "" {
+		return v, true
+	}
+	v, ok := fileSecrets[provider]
+	return v, ok
 }

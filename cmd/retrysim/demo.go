@@ -18,6 +18,7 @@ import (
 func newDemoCmd() *cobra.Command {
 	var mode, addr, db, ttl string
 	var secrets []string
+	var seed uint64
 	var allowRemote bool
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -61,7 +62,7 @@ Examples:
 			if err != nil || d <= 0 {
 				return badInput(fmt.Errorf("--ttl: %q is not a TTL (give a positive duration such as 24h)", ttl))
 			}
-			opts := []demo.Option{demo.WithTTL(d)}
+			opts := []demo.Option{demo.WithSeed(seed), demo.WithTTL(d)}
 			for p, s := range sec {
 				opts = append(opts, demo.WithSecret(p, s))
 			}
@@ -86,8 +87,16 @@ Examples:
 				defer cancel()
 				srv.Shutdown(sctx)
 			}()
-			fmt.Fprintf(cmd.OutOrStdout(), "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>  (providers: stripe, github, shopify, twilio, slack, discord)\n  effects:  GET  http://%s%s\n  secret:   %s unless --secret provider=value\n",
-				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, policies.DemoSecret)
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless --secret provider=value:\n",
+				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, seed)
+			for _, w := range policies.WireNames() {
+				if _, ok := sec[w]; ok {
+					fmt.Fprintf(out, "    %-18s (given with --secret)\n", w)
+					continue
+				}
+				fmt.Fprintf(out, "    %-18s %s\n", w, policies.GenerateSecret(w, seed))
+			}
 			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
@@ -97,7 +106,8 @@ Examples:
 	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+demoModeList())
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
-	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: generated from --seed)")
+	cmd.Flags().Uint64Var(&seed, "seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")
 	cmd.Flags().StringVar(&ttl, "ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl mode keeps a dedup key (virtual time)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")
 	return cmd

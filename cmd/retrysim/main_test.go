@@ -10,17 +10,17 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets the test binary be the retrysim command inside the scripts
-// under testdata/script, without building it first.
+// TestMain lets testscript run the retrysim command in-process: the test
+// binary is the command inside the scripts, without building it first.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retrysim": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
-// TestCLIScripts runs the command-line scenarios in testdata/script: what
-// a user types and what they see, exit codes included.
-func TestCLIScripts(t *testing.T) {
+// TestScripts runs the CLI scripts in testdata/script: what a user types and
+// what they see, exit codes included.
+func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

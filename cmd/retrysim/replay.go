@@ -49,8 +49,9 @@ one (Stripe, Slack, Discord); without it the captured signature is sent as it is
 It then reports what a careful engineer checks by hand, asking the effects oracle after
 every send: the first call wrote, and the other calls answered 2xx without writing.
 
-Without --url, replay serves the built-in demo handler (--demo MODE) and re-signs with its
-secret.
+With --secret (or RETRYSIM_SECRET_<PROVIDER>, or secrets: in retrysim.yaml) every send is
+re-signed. Without --url, replay serves the built-in demo handler (--demo MODE) and
+re-signs with the secret it expects.
 
 Examples:
   retrysim replay --request delivery.http --demo idempotent
@@ -70,7 +71,7 @@ Examples:
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
-	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (default with the demo handler: the demo secret)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked after every send`)
 	fl.StringVar(&f.format, "format", "text", "report format: text or json")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
@@ -99,11 +100,18 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		}
 		provider = w.Name()
 	}
-	cfg.Secret = secrets[provider]
+	secret, given := secrets[provider]
+	if !given {
+		secret, given = configuredSecret(provider)
+	}
+	if given {
+		cfg.Secret = secret
+	}
 	target := f.url
 	if f.url == "" {
-		if cfg.Secret == "" {
-			cfg.Secret = policies.DemoSecret
+		if !given {
+			// The demo handler is ours: sign with the secret it expects.
+			cfg.Secret = policies.GenerateSecret(provider, simulator.DefaultSeed)
 		}
 		srv, err := startDemo(mode, provider, cfg.Secret, demo.WithTTL(ttl))
 		if err != nil {

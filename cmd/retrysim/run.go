@@ -37,13 +37,11 @@ type runFlags struct {
 	eventType   string
 	retries     int
 	effectsURL  string
-	ttls        string
-	format      string
 	results     string
-	noTimeline  bool
 	allowRemote bool
 	failOn      []string
 	ttlConfig   string
+	outputFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,6 +64,8 @@ Examples:
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
+  retrysim run --provider stripe --scenario outage --out timeline.png
+  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
@@ -94,22 +94,24 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
-	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; default: the demo secret)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", "text", "report format: "+strings.Join(runFormats, ", ")+" (junit reports the --fail-on gates)")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(runFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
 	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
+	f.add(fl)
 	return cmd
 }
 
-// runFormats are the report formats run writes.
-var runFormats = []string{"text", "json", "junit"}
+// runFormats are the report formats run writes: every report format, and
+// JUnit for the gates.
+func runFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
 
 func gateList() string {
 	names := make([]string, len(report.Gates))
@@ -135,20 +137,36 @@ type plan struct {
 	demoTTL  time.Duration
 	gates    []report.Gate
 	gateOpts report.GateOptions
+	junit    bool
 	over     time.Duration
 	secrets  map[string]string
-	ttls     []time.Duration
+	out      *output
+	// told remembers the providers whose generated secret or public key
+	// was printed, so each is printed once.
+	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context) (*plan, error) {
-	p := &plan{}
+func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+	p := &plan{told: map[string]bool{}}
 	var errs []error
+	of := f.outputFlags
+	if of.format == report.FormatJUnit {
+		// JUnit is run's own format: the rest of the output flags are
+		// checked as for text, and the XML goes to stdout.
+		p.junit, of.format = true, report.FormatText
+		if of.out != "" && !report.IsChart(formatOf(of.out)) {
+			errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
+		}
+	}
+	var outErrs []error
+	p.out, outErrs = of.validate(formatSet && !p.junit)
+	errs = append(errs, outErrs...)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
 	}
 	for _, n := range names {
-		pol, err := policies.Lookup(n)
+		pol, err := lookupPolicy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
@@ -204,14 +222,6 @@ func (f *runFlags) validate(ctx context.Context) (*plan, error) {
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
-	if f.ttls != "" {
-		if p.ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
-		}
-	}
-	if !slices.Contains(runFormats, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", f.format, strings.Join(runFormats, ", ")))
-	}
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
 	if len(errs) > 0 {
@@ -226,8 +236,8 @@ var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "
 
 func retriesPolicies() []string {
 	var out []string
-	for _, n := range policies.Builtin() {
-		if p, _ := policies.Lookup(n); p.Retries != nil {
+	for _, n := range catalogue.Names() {
+		if p, _ := lookupPolicy(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -258,7 +268,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx)
+	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -273,36 +283,39 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	timeline := 10
-	if f.format == "json" {
-		timeline = -1
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep))
+	prog := &report.Progress{}
+	stopProgress := func() {}
+	if isTerminal(cmd.ErrOrStderr()) {
+		// Only a person watching a terminal gets the line, and only for runs
+		// that last: redirected stderr stays clean.
+		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	if f.noTimeline {
-		timeline = 0
-	}
-	agg := report.NewAggregator(report.WithTimeline(timeline))
 	for _, pol := range p.policies {
-		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results); err != nil {
+		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results, prog); err != nil {
+			stopProgress()
 			return err
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
+	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.ttls, Timeline: max(timeline, 0)}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
-	switch f.format {
-	case "json":
-		err = report.WriteJSON(reportOut, rep)
-	case "junit":
+	if p.junit {
+		// The chart, if --out names one, then the JUnit XML to stdout.
+		if err := p.out.write(io.Discard, rep); err != nil {
+			return err
+		}
 		err = report.WriteJUnit(reportOut, rep)
-	default:
-		err = report.WriteText(reportOut, rep)
+	} else {
+		err = p.out.write(reportOut, rep)
 	}
 	if err != nil {
 		return err
@@ -313,10 +326,13 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 // runOne runs one policy against the target (starting a demo handler when
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
-func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink) error {
+func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
 	secret, given := p.secrets[pol.Provider]
 	if !given {
-		secret = policies.DemoSecret
+		secret, given = configuredSecret(pol.Provider)
+	}
+	if !given {
+		secret = policies.GenerateSecret(pol.Provider, f.seed)
 	}
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
@@ -327,9 +343,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
-		if !given {
-			fmt.Fprintf(stderr, "retrysim: no --secret for %s: signing with the demo secret %s (configure your handler with it, or pass --secret %s=…)\n", pol.Provider, policies.DemoSecret, pol.Provider)
-		}
+		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
@@ -352,6 +366,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 				return fmt.Errorf("--results: %w", err)
 			}
 		}
+		prog.Add(r)
 		return agg.Add(r)
 	}
 	_, err := simulator.Run(ctx, cfg)
@@ -359,6 +374,24 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		return badInput(err)
 	}
 	return err
+}
+
+// tellSecret prints, once per provider, the secret generated for a run
+// against the user's handler, and the public key a handler needs for
+// providers that sign with a private key. A secret the user gave is never
+// printed.
+func tellSecret(w io.Writer, told map[string]bool, provider, secret string, generated bool, seed uint64) {
+	if told[provider] {
+		return
+	}
+	told[provider] = true
+	if generated {
+		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	}
+	if pub, ok := policies.PublicKey(provider, secret); ok {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	}
 }
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
@@ -419,7 +452,7 @@ func (f *runFlags) validateGates(p *plan) []error {
 	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
-	if f.format == "junit" && len(gates) == 0 {
+	if f.format == report.FormatJUnit && len(gates) == 0 {
 		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
 	}
 	return errs

@@ -102,6 +102,7 @@ type Handler struct {
 	dir     string // temporary directory to remove on Close, if any
 	dbPath  string
 	now     func() time.Time
+	seed    uint64
 	ttl     time.Duration
 	work    time.Duration
 
@@ -113,10 +114,15 @@ type Handler struct {
 type Option func(*Handler)
 
 // WithSecret sets the signing secret the handler checks for a provider.
-// Without one, policies.DemoSecret is expected.
+// Without one, the handler expects the secret `retrysim run` generates from
+// the seed (see WithSeed).
 func WithSecret(provider, secret string) Option {
 	return func(h *Handler) { h.secrets[provider] = secret }
 }
+
+// WithSeed sets the seed whose generated secrets the handler expects for
+// providers without WithSecret; the default is 1, retrysim run's default.
+func WithSeed(seed uint64) Option { return func(h *Handler) { h.seed = seed } }
 
 // WithTTL sets how long the ttl mode keeps a dedup id (DefaultTTL unless
 // set).
@@ -137,7 +143,7 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
-	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
+	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: 1, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -228,7 +234,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	}
 	secret, ok := h.secrets[wire.Name()]
 	if !ok {
-		secret = policies.DemoSecret
+		secret = policies.GenerateSecret(wire.Name(), h.seed)
 	}
 	fullURL := "http://" + r.Host + r.URL.RequestURI()
 	if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
@@ -243,6 +249,11 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	dup, err := h.process(r, id)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if wire.Name() == "discord" {
+		// Discord's webhook events count only a 204 as delivered.
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	w.WriteHeader(http.StatusOK)

@@ -32,15 +32,16 @@ func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Wr
 	db := fs.String("db", string(mode)+".db", "SQLite file holding the ledger and the dedup records")
 	ttl := fs.Duration("ttl", DefaultTTL, "how long the ttl mode keeps a dedup id")
 	work := fs.Duration("work", DefaultWork, "how long the check-then-act mode works between its check and its record")
+	seed := fs.Uint64("seed", 1, "expect the secrets 'retrysim run' generates from this seed")
 	var secrets []string
-	fs.Func("secret", "signing secret as provider=value (repeatable; default: the demo secret "+policies.DemoSecret+")", func(s string) error {
+	fs.Func("secret", "signing secret as provider=value (repeatable; default: the one 'retrysim run' generates from --seed)", func(s string) error {
 		secrets = append(secrets, s)
 		return nil
 	})
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := []Option{WithDB(*db), WithTTL(*ttl), WithWork(*work)}
+	opts := []Option{WithDB(*db), WithTTL(*ttl), WithWork(*work), WithSeed(*seed)}
 	for _, s := range secrets {
 		prov, val, ok := strings.Cut(s, "=")
 		if _, known := policies.WireFor(prov); !ok || !known || val == "" {

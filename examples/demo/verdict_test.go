@@ -34,7 +34,7 @@ func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scena
 	}
 	var recs []simulator.Record
 	_, err = simulator.Run(context.Background(), simulator.Config{
-		Policy: pol, Scenario: sc, Handler: h, Events: events, Secret: policies.DemoSecret,
+		Policy: pol, Scenario: sc, Handler: h, Events: events, Secret: policies.GenerateSecret(pol.Provider, 1),
 		Sink: simulator.Collect(&recs), Effects: h.Effects,
 	})
 	if err != nil {
@@ -121,7 +121,7 @@ func replayOnce(t *testing.T, h *demo.Handler, concurrent bool, times int) *simu
 		t.Fatal(err)
 	}
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
-		Capture: c, Handler: h, Times: times, Concurrent: concurrent, Secret: policies.DemoSecret, Effects: h.Effects,
+		Capture: c, Handler: h, Times: times, Concurrent: concurrent, Secret: policies.GenerateSecret("stripe", 1), Effects: h.Effects,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func verdict(t testing.TB, h http.Handler, inProcess bool, events int) *report.R
 		Policy:   stripe,
 		Scenario: flaky,
 		Events:   events,
-		Secret:   policies.DemoSecret, // the secret your handler checks
+		Secret:   policies.GenerateSecret("stripe", 1), // the secret your handler checks
 		Sink:     simulator.Collect(&records),
 		Effects:  simulator.EffectsFromHandler(h, demo.EffectsPath),
 	}

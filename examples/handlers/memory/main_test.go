@@ -77,7 +77,7 @@ func TestMemoryHandlerForgetsOnRestart(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		res, err := simulator.Replay(ctx, simulator.ReplayConfig{
-			Capture: capture, URL: base + "/webhooks/stripe", Times: 3, Secret: policies.DemoSecret,
+			Capture: capture, URL: base + "/webhooks/stripe", Times: 3, Secret: policies.GenerateSecret("stripe", 1),
 			Effects: simulator.EffectsURL(base+"/_retrysim/effects", nil),
 		})
 		if err != nil {

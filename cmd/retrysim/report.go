@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+)
+
+// outputFlags are the flags that say how a report is written; run and
+// report share them so that both print the same for the same records.
+type outputFlags struct {
+	format     string
+	out        string
+	chart      string
+	by         string
+	logTime    bool
+	ttls       string
+	noTimeline bool
+}
+
+// add registers the flags that run does not already have.
+func (o *outputFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&o.out, "out", "", "write to FILE: .png or .svg draws the chart (the report still goes to stdout); .md, .json, .csv or .txt writes the report there instead of stdout")
+	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, " or "))
+	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
+	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
+}
+
+// output is validated outputFlags.
+type output struct {
+	format    string // what goes to stdout (or to --out when it names a text format)
+	file      string // --out
+	fileChart bool   // --out is a picture
+	chart     report.ChartOptions
+	ttls      []time.Duration
+	keep      int
+}
+
+// validate checks the flags; formatSet says --format was given.
+func (o *outputFlags) validate(formatSet bool) (*output, []error) {
+	var errs []error
+	out := &output{format: o.format, file: o.out}
+	if err := report.CheckFormat(o.format, report.Formats); err != nil {
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(report.Formats, ", ")))
+	}
+	if o.out != "" {
+		f, err := report.FormatForPath(o.out)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--out: %w", err))
+		case report.IsChart(f):
+			out.fileChart = true
+			if report.IsChart(o.format) && o.format != f {
+				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or name a .%s file", o.out, f, o.format, o.format))
+			}
+			if report.IsChart(o.format) {
+				out.format = report.FormatText
+			}
+		default:
+			if formatSet && o.format != f {
+				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or give the file the matching extension", o.out, f, o.format))
+			}
+			out.format = f
+		}
+	}
+	if !slices.Contains(report.Charts, o.chart) {
+		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
+	}
+	if o.by != report.ByEvent && o.by != report.ByProvider {
+		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event, provider)", o.by))
+	}
+	if o.ttls != "" {
+		var err error
+		if out.ttls, err = policies.ParseDurationList(o.ttls); err != nil {
+			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		}
+	}
+	out.chart = report.ChartOptions{Chart: o.chart, By: o.by, Log: o.logTime}
+	if len(out.ttls) > 0 {
+		// The timeline draws the first TTL asked about, so a team can see
+		// what its own choice lets through.
+		out.chart.TTL = out.ttls[0]
+	}
+	out.keep = report.Keep(out.format, out.fileChart, o.noTimeline)
+	return out, errs
+}
+
+// timeline is how many events' timelines the text shows.
+func (o *output) timeline() int {
+	if o.keep == 0 {
+		return 0
+	}
+	return report.DefaultTimeline
+}
+
+// write renders the report: the chart to --out when it is a picture, and
+// the report in its format to stdout (or to --out).
+func (o *output) write(stdout io.Writer, rep *report.Report) error {
+	if o.fileChart {
+		if err := writeFile(o.file, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(o.file), o.chart) }); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		rep.Chart = o.file
+	}
+	if o.file != "" && !o.fileChart {
+		if err := writeFile(o.file, func(w io.Writer) error { return report.Write(w, rep, o.format) }); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		return nil
+	}
+	if report.IsChart(o.format) {
+		if isTerminal(stdout) {
+			return badInput(fmt.Errorf("--format %s writes a picture: name a file with --out FILE.%s, or redirect stdout", o.format, o.format))
+		}
+		return report.WriteChart(stdout, rep, o.format, o.chart)
+	}
+	return report.Write(stdout, rep, o.format)
+}
+
+func formatOf(path string) string {
+	f, _ := report.FormatForPath(path)
+	return f
+}
+
+// writeFile writes a file through a buffer, so a failed render leaves no
+// half-written file behind.
+func writeFile(path string, fill func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// isTerminal reports whether w is a terminal (a character device), without
+// a dependency: os.File.Stat tells.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func newReportCmd() *cobra.Command {
+	o := &outputFlags{}
+	cmd := &cobra.Command{
+		Use:   "report RESULTS.jsonl|-",
+		Short: "Re-render a report from a saved results stream",
+		Long: `Report reads a results stream written by 'retrysim run --results FILE' (or - for
+stdin) and writes its report in any format, exactly as run printed it for the same records
+and the same report flags. Nothing is sent: the stream holds every attempt.
+
+Examples:
+  retrysim run --provider stripe --results attempts.jsonl
+  retrysim report attempts.jsonl --format markdown
+  retrysim report attempts.jsonl --out timeline.png --log-time
+  retrysim report attempts.jsonl --chart ttl --out ttl.svg
+  retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, o, args[0]) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", "))
+	fl.StringVar(&o.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
+	o.add(fl)
+	return cmd
+}
+
+func runReport(cmd *cobra.Command, o *outputFlags, path string) error {
+	if _, err := loadConfig(cmd); err != nil {
+		return err
+	}
+	out, errs := o.validate(cmd.Flags().Changed("format"))
+	var in io.Reader
+	if path == "-" {
+		in = cmd.InOrStdin()
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("results: %w", err))
+		} else {
+			defer f.Close()
+			in = f
+		}
+	}
+	if len(errs) > 0 {
+		return badInput(errors.Join(errs...))
+	}
+	agg := report.NewAggregator(report.WithTimeline(out.keep))
+	if err := report.ReadJSONL(in, agg.Add); err != nil {
+		return badInput(fmt.Errorf("results %s: %w", path, err))
+	}
+	runs := agg.Runs()
+	if len(runs) == 0 {
+		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
+	}
+	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline()}
+	return out.write(cmd.OutOrStdout(), rep)
+}
+
+// writeSchedulesChart draws the policies' schedules to path (.png or .svg).
+func writeSchedulesChart(path string, all []policies.Policy) error {
+	format, err := report.FormatForPath(path)
+	if err != nil || !report.IsChart(format) {
+		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
+	}
+	rows := make([]report.Schedule, len(all))
+	for i := range all {
+		p := &all[i]
+		rows[i] = report.Schedule{Name: p.Name, Manual: p.ManualRedelivery.D()}
+		for n := 1; n <= p.MaxAttempts(); n++ {
+			rows[i].Offsets = append(rows[i].Offsets, p.Offset(n))
+		}
+	}
+	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
+		return fmt.Errorf("--chart: %w", err)
+	}
+	return nil
+}

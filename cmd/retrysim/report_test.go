@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// retrysim runs the command line in-process and returns its exit code,
+// stdout and stderr.
+func retrysim(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func mustRun(t *testing.T, stdin []byte, args ...string) (string, string) {
+	t.Helper()
+	code, out, errs := retrysim(t, stdin, args...)
+	if code != 0 {
+		t.Fatalf("retrysim %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+	}
+	return out, errs
+}
+
+// The report command prints exactly what run printed for the same records,
+// in every format, several providers side by side.
+func TestReportReproducesRun(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"text", []string{"--format", "text"}},
+		{"json", []string{"--format", "json"}},
+		{"markdown", []string{"--format", "markdown"}},
+		{"csv", []string{"--format", "csv"}},
+		{"text-ttl-choices", []string{"--ttl", "5m,24h,72h"}},
+		{"text-no-timeline", []string{"--no-timeline"}},
+	}
+	dir := t.TempDir()
+	base := []string{"run", "--provider", "stripe,shopify", "--scenario", "flaky-network", "--dry-run", "--events", "12"}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			results := filepath.Join(dir, c.name+".jsonl")
+			runOut, _ := mustRun(t, nil, append(append(base, "--results", results), c.args...)...)
+			repOut, _ := mustRun(t, nil, append([]string{"report", results}, c.args...)...)
+			if runOut == "" {
+				t.Fatal("run printed nothing")
+			}
+			if runOut != repOut {
+				t.Errorf("report differs from run\n--- run:\n%s\n--- report:\n%s", runOut, repOut)
+			}
+		})
+	}
+}
+
+// A handler with real side effects: the verdict and effects come back from
+// the stream too.
+func TestReportReproducesRunWithEffects(t *testing.T) {
+	results := filepath.Join(t.TempDir(), "r.jsonl")
+	runOut, _ := mustRun(t, nil, "run", "--provider", "slack", "--demo", "naive", "--events", "8", "--results", results)
+	repOut, _ := mustRun(t, nil, "report", results)
+	if runOut != repOut {
+		t.Errorf("report differs from run\n--- run:\n%s\n--- report:\n%s", runOut, repOut)
+	}
+	if !strings.Contains(runOut, "side effects:") {
+		t.Errorf("no side-effects line:\n%s", runOut)
+	}
+}
+
+// `retrysim run … --results - | retrysim report -`: the stream goes to
+// stdout, the report to stderr, and report - prints that same report.
+func TestReportFromPipe(t *testing.T) {
+	stream, runReport := mustRun(t, nil, "run", "--provider", "github", "--dry-run", "--events", "10", "--results", "-", "--format", "markdown")
+	if !strings.HasPrefix(stream, `{"kind":"run"`) {
+		t.Fatalf("stdout is not the results stream: %.80s", stream)
+	}
+	out, _ := mustRun(t, []byte(stream), "report", "-", "--format", "markdown")
+	if out != runReport {
+		t.Errorf("report - differs from what run printed\n--- run:\n%s\n--- report:\n%s", runReport, out)
+	}
+}
+
+// --out FILE.png draws the chart, the markdown report links it, and report
+// draws the same picture from the stream.
+func TestOutChart(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.jsonl")
+	chart1, chart2 := filepath.Join(dir, "run.png"), filepath.Join(dir, "report.png")
+	args := []string{"--format", "markdown", "--log-time"}
+	md, _ := mustRun(t, nil, append([]string{"run", "--provider", "stripe", "--scenario", "outage", "--dry-run", "--events", "10", "--results", results, "--out", chart1}, args...)...)
+	if !strings.Contains(md, "![retrysim chart]("+chart1+")") {
+		t.Errorf("markdown does not show the chart:\n%s", md)
+	}
+	mustRun(t, nil, append([]string{"report", results, "--out", chart2}, args...)...)
+	a, err := os.ReadFile(chart1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(chart2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(a)); err != nil {
+		t.Fatalf("run --out wrote no PNG: %v", err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("report drew a different chart from run's for the same stream")
+	}
+}
+
+// --out with a text extension writes the report there, in that format.
+func TestOutReportFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.json")
+	out, _ := mustRun(t, nil, "run", "--provider", "twilio", "--dry-run", "--events", "5", "--out", file)
+	if out != "" {
+		t.Errorf("stdout should stay empty when --out names the report file, got:\n%s", out)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Runs []struct{ Provider string } `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil || len(v.Runs) != 1 || v.Runs[0].Provider != "twilio" {
+		t.Errorf("--out report.json: %v %+v\n%s", err, v, data)
+	}
+}
+
+func TestTTLCommand(t *testing.T) {
+	out, errs := mustRun(t, nil, "ttl", "--provider", "stripe,twilio", "--events", "30")
+	for _, want := range []string{"worst-case retry span", "recommended TTL", "too short for stripe", "overall: recommend a dedup TTL of 4d"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ttl output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "too short for twilio") {
+		t.Errorf("twilio retries for a second; no common advice is too short for it:\n%s", out)
+	}
+	if errs != "" {
+		t.Errorf("stderr is not a terminal, so nothing should be drawn there; got %q", errs)
+	}
+	js, _ := mustRun(t, nil, "ttl", "--provider", "github", "--events", "10", "--format", "json")
+	var v struct {
+		Runs []struct {
+			TTL struct {
+				RecommendedSeconds float64 `json:"recommended_seconds"`
+				Choices            []struct {
+					WorstCaseArrivals int `json:"worst_case_arrivals"`
+				} `json:"choices"`
+			} `json:"ttl"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Runs) != 1 || len(v.Runs[0].TTL.Choices) != 6 {
+		t.Fatalf("ttl --format json: %v\n%s", err, js)
+	}
+	chart := filepath.Join(t.TempDir(), "ttl.svg")
+	mustRun(t, nil, "ttl", "--provider", "slack", "--events", "10", "--out", chart)
+	if data, err := os.ReadFile(chart); err != nil || !bytes.Contains(data, []byte("<svg")) {
+		t.Errorf("ttl --out ttl.svg wrote no SVG: %v", err)
+	}
+}
+
+func TestPoliciesChart(t *testing.T) {
+	chart := filepath.Join(t.TempDir(), "schedules.png")
+	out, _ := mustRun(t, nil, "policies", "--chart", chart)
+	if !strings.Contains(out, "stripe") {
+		t.Errorf("policies --chart should still list the policies:\n%s", out)
+	}
+	data, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Errorf("not a PNG: %v", err)
+	}
+}
+
+func TestOutputBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown extension", []string{"run", "--dry-run", "--out", filepath.Join(dir, "x.gif")}, "x.gif"},
+		{"format and extension disagree", []string{"run", "--dry-run", "--format", "markdown", "--out", filepath.Join(dir, "x.json")}, "--format is markdown"},
+		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, png, svg"},
+		{"unknown chart", []string{"run", "--dry-run", "--chart", "pie"}, "--chart"},
+		{"unknown rows", []string{"run", "--dry-run", "--by", "hour"}, "--by"},
+		{"missing results", []string{"report", filepath.Join(dir, "none.jsonl")}, "none.jsonl"},
+		{"policies chart extension", []string{"policies", "--chart", filepath.Join(dir, "s.gif")}, "--chart"},
+		{"ttl format", []string{"ttl", "--format", "csv"}, "valid: text, json, markdown"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errs := retrysim(t, nil, c.args...)
+			if code != exitBadInput {
+				t.Errorf("exit %d, want %d", code, exitBadInput)
+			}
+			if !strings.Contains(errs, c.want) {
+				t.Errorf("stderr %q should name %q", errs, c.want)
+			}
+		})
+	}
+	// A stream that is not one names the line.
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := retrysim(t, nil, "report", bad); code != exitBadInput || !strings.Contains(errs, "line 1") {
+		t.Errorf("bad stream: exit %d, stderr %q", code, errs)
+	}
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+type ttlFlags struct {
+	providers []string
+	scenario  string
+	ttls      string
+	format    string
+	out       string
+	events    int
+	over      string
+	seed      uint64
+}
+
+// ttlFormats are the formats of `retrysim ttl`.
+var ttlFormats = []string{report.FormatText, report.FormatJSON, report.FormatMarkdown}
+
+// ttlProviders are the policies `retrysim ttl` compares by default.
+var ttlProviders = []string{"stripe", "github", "shopify", "twilio", "slack"}
+
+func newTTLCmd() *cobra.Command {
+	f := &ttlFlags{}
+	cmd := &cobra.Command{
+		Use:   "ttl",
+		Short: "Compare dedup-key TTLs against the providers' retry schedules",
+		Long: `TTL answers "how long must I keep dedup keys?" for each provider. It runs the model (no
+handler: every attempt the scenario lets through is answered 200 at once) and prints, per
+provider and overall: the worst-case span of automatic retries, the manual-redelivery window,
+the recommended TTL with and without manual redelivery, and for each TTL choice the
+duplicates it lets through, in this run and in the worst case (the handler did the work at
+the first attempt and every answer was lost, so every retry of the schedule arrives).
+Where common advice (5 minutes, a 24 h cache) is too short for a provider, it says so.
+
+Examples:
+  retrysim ttl
+  retrysim ttl --provider stripe,shopify --scenario outage
+  retrysim ttl --ttl 5m,1h,24h,72h,7d,30d --format markdown
+  retrysim ttl --out ttl.png`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTTL(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.providers, "provider", ttlProviders, "provider policies to compare, comma-separated, or 'all'")
+	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(ttlFormats, ", "))
+	fl.StringVar(&f.out, "out", "", "write to FILE: .png or .svg draws the TTL comparison chart (the table still goes to stdout); .md, .json or .txt writes the table there")
+	fl.IntVar(&f.events, "events", 200, "events per provider")
+	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
+	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice")
+	return cmd
+}
+
+func runTTL(cmd *cobra.Command, f *ttlFlags) error {
+	if _, err := loadConfig(cmd); err != nil {
+		return err
+	}
+	var errs []error
+	names := f.providers
+	if len(names) == 1 && strings.EqualFold(names[0], "all") {
+		names = namedDefaults
+	}
+	var pols []policies.Policy
+	for _, n := range names {
+		pol, err := policies.Lookup(n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--provider: %w", err))
+			continue
+		}
+		pols = append(pols, pol)
+	}
+	sc, err := scenarios.Lookup(f.scenario)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--scenario: %w", err))
+	}
+	var ttls []time.Duration
+	if f.ttls != "" {
+		if ttls, err = policies.ParseDurationList(f.ttls); err != nil {
+			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		}
+	}
+	format := f.format
+	if !slices.Contains(ttlFormats, format) {
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", format, strings.Join(ttlFormats, ", ")))
+	}
+	chartFile := ""
+	if f.out != "" {
+		of, err := report.FormatForPath(f.out)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--out: %w", err))
+		case report.IsChart(of):
+			chartFile = f.out
+		case !slices.Contains(ttlFormats, of):
+			errs = append(errs, fmt.Errorf("--out: %s is %s; ttl writes %s, png or svg", f.out, of, strings.Join(ttlFormats, ", ")))
+		case cmd.Flags().Changed("format") && of != format:
+			errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or give the file the matching extension", f.out, of, format))
+		default:
+			format = of
+		}
+	}
+	if f.events < 1 || f.events > simulator.MaxEvents {
+		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
+	}
+	if f.seed == 0 {
+		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
+	}
+	over, err := policies.ParseDuration(f.over)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--over: %w", err))
+	} else if over <= 0 || over > simulator.MaxOver {
+		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
+	}
+	if len(errs) > 0 {
+		return badInput(errors.Join(errs...))
+	}
+
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	defer stop()
+	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)))
+	prog := &report.Progress{}
+	stopProgress := func() {}
+	if isTerminal(cmd.ErrOrStderr()) {
+		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
+	}
+	for _, pol := range pols {
+		cfg := simulator.Config{
+			Policy: pol, Scenario: sc, Events: f.events, Over: over, Seed: f.seed, DryRun: true,
+			Sink: func(r simulator.Record) error { prog.Add(r); return agg.Add(r) },
+		}
+		if _, err := simulator.Run(ctx, cfg); err != nil {
+			stopProgress()
+			if errors.Is(err, simulator.ErrConfig) {
+				return badInput(err)
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	stopProgress()
+	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls}
+	if chartFile != "" {
+		opts := report.ChartOptions{Chart: report.ChartTTL}
+		if err := writeFile(chartFile, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(chartFile), opts) }); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		rep.Chart = chartFile
+	}
+	w := cmd.OutOrStdout()
+	if f.out != "" && chartFile == "" {
+		return writeFile(f.out, func(w io.Writer) error { return writeTTL(w, rep, format) })
+	}
+	return writeTTL(w, rep, format)
+}
+
+func writeTTL(w io.Writer, rep *report.Report, format string) error {
+	switch format {
+	case report.FormatJSON:
+		return report.WriteJSON(w, rep)
+	case report.FormatMarkdown:
+		return report.WriteTTLMarkdown(w, rep)
+	}
+	return report.WriteTTLText(w, rep)
+}

@@ -1,0 +1,91 @@
+package policies
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExtendOverridesBuiltin(t *testing.T) {
+	cat, err := Default().ExtendYAML("retrysim.yaml", []byte("stripe: {timeout: 20s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cat.Lookup("stripe")
+	orig := mustLookup(t, "stripe")
+	if p.Timeout.D() != 20*time.Second {
+		t.Errorf("timeout %s, want 20s", p.Timeout)
+	}
+	if p.MaxAttempts() != orig.MaxAttempts() || p.Window() != orig.Window() || p.Source != orig.Source {
+		t.Error("fields not given were not kept from the built-in")
+	}
+	if orig.Timeout.D() == 20*time.Second {
+		t.Error("the built-in catalogue changed")
+	}
+}
+
+func TestExtendDefinesPolicies(t *testing.T) {
+	doc := `
+acme:
+  provider: standard-webhooks
+  summary: our own sender
+  schedule: {delays: [1m, 10m]}
+  timeout: 5s
+  stop: [{status: 410, disable: true}]
+slow-stripe:
+  base: stripe
+  timeout: 60s
+  schedule: {offsets: [0, 1h, 1d]}
+`
+	cat, err := Default().ExtendYAML("team.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acme, err := cat.Lookup("acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acme.MaxAttempts() != 3 || acme.Window() != 11*time.Minute || !acme.CanDisableAtOnce() {
+		t.Errorf("acme: %d attempts over %s", acme.MaxAttempts(), acme.Window())
+	}
+	slow, _ := cat.Lookup("slow-stripe")
+	if slow.Provider != "stripe" || slow.Timeout.D() != time.Minute || slow.Window() != Day {
+		t.Errorf("slow-stripe: provider %s timeout %s window %s", slow.Provider, slow.Timeout, slow.Window())
+	}
+	if d, _ := slow.Delay(2); d != 23*time.Hour {
+		t.Errorf("slow-stripe delay 2 = %s, want 23h", d)
+	}
+}
+
+// TestExtendErrors: decoding is strict, and every problem is reported at
+// once, each naming the file, the key and the value.
+func TestExtendErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		{"bad duration", "stripe: {timeout: 20x}\n", []string{"cfg.yaml:1", "policies.stripe.timeout", `"20x"`}},
+		{"unknown key", "stripe: {timout: 20s}\n", []string{"policies.stripe.timout", "unknown key", "timeout"}},
+		{"unknown nested key", "stripe:\n  schedule: {exponential: {attempts: 3, windw: 1h, factor: 2}}\n", []string{"cfg.yaml:2", "policies.stripe.schedule", "windw"}},
+		{"invalid policy", "acme: {provider: nope, schedule: {delays: []}, timeout: 1s}\n", []string{"policies.acme", `provider "nope"`}},
+		{"unknown base", "acme: {base: strpe}\n", []string{"policies.acme.base", `"strpe"`}},
+		{"bad disable", "shopify: {disable: {failure_rate: 2}}\n", []string{"policies.shopify", "failure_rate", "2"}},
+		{"not a map", "stripe: fast\n", []string{"policies.stripe", `"fast"`}},
+		{"two at once", "stripe: {timeout: x}\ngithub: {retries: y}\n", []string{"policies.stripe.timeout", "policies.github.retries", `"x"`, `"y"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Default().ExtendYAML("cfg.yaml", []byte(tc.doc))
+			if !errors.Is(err, ErrBadConfig) {
+				t.Fatalf("err = %v, want ErrBadConfig", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package policies
+
+import (
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// paypalCertURL is the PAYPAL-CERT-URL retrysim sends. PayPal's real
+// certificate cannot sign retrysim's requests; a handler that downloads the
+// certificate from here cannot verify them (see PayPalPublicKeyPEM).
+const paypalCertURL = "https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-retrysim"
+
+type paypalWire struct{}
+
+func init() { RegisterWire(paypalWire{}) }
+
+func (paypalWire) Name() string             { return "paypal" }
+func (paypalWire) DefaultEventType() string { return "PAYMENT.CAPTURE.COMPLETED" }
+
+// paypalTypes are the event types the PayPal wire sends, the default first.
+var paypalTypes = []string{"PAYMENT.CAPTURE.COMPLETED", "PAYMENT.CAPTURE.REFUNDED", "CHECKOUT.ORDER.APPROVED", "BILLING.SUBSCRIPTION.ACTIVATED"}
+
+func (paypalWire) EventTypes() []string { return paypalTypes }
+
+// NewEvent makes the PAYPAL-TRANSMISSION-ID, the dedup id, the same on every
+// attempt.
+func (paypalWire) NewEvent(ev *Event) {
+	r := Key(ev.Seed, 1, 0)
+	ev.ID = r.UUID()
+}
+
+// NewSecret makes a webhook id, the value PayPal signs with each request and
+// the handler knows from its configuration.
+func (paypalWire) NewSecret(r *Rand) string { return strings.ToUpper(r.Hex(9))[:17] }
+
+// PublicKey is the PEM public key of retrysim's stand-in for PayPal's
+// certificate; the secret (the webhook id) does not change it.
+func (paypalWire) PublicKey(string) string { return PayPalPublicKeyPEM() }
+
+func (paypalWire) Body(ev Event) ([]byte, string) {
+	r := Key(ev.Seed, 2, 0)
+	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000Z")
+	amount := fmt.Sprintf("%d.%02d", 5+r.IntN(195), r.IntN(100))
+	money := map[string]any{"currency_code": "USD", "value": amount}
+	resourceType, summary := "capture", "Payment completed for $ "+amount+" USD"
+	resource := map[string]any{"id": strings.ToUpper(r.Hex(9))[:17], "amount": money, "status": "COMPLETED", "create_time": at, "update_time": at, "final_capture": true}
+	switch ev.Type {
+	case "PAYMENT.CAPTURE.REFUNDED":
+		resourceType, summary = "refund", "A $ "+amount+" USD capture payment was refunded"
+		resource["status"] = "COMPLETED"
+		delete(resource, "final_capture")
+	case "CHECKOUT.ORDER.APPROVED":
+		resourceType, summary = "checkout-order", "An order has been approved by buyer"
+		resource = map[string]any{"id": strings.ToUpper(r.Hex(9))[:17], "intent": "CAPTURE", "status": "APPROVED", "create_time": at,
+			"purchase_units": []any{map[string]any{"reference_id": "default", "amount": money}}}
+	case "BILLING.SUBSCRIPTION.ACTIVATED":
+		resourceType, summary = "subscription", "Subscription activated"
+		resource = map[string]any{"id": "I-" + strings.ToUpper(r.Alnum(12)), "plan_id": "P-" + strings.ToUpper(r.Alnum(24)), "status": "ACTIVE", "create_time": at}
+	}
+	eventID := "WH-" + strings.ToUpper(r.Alnum(17)) + "-" + strings.ToUpper(r.Alnum(17))
+	body, _ := json.Marshal(map[string]any{
+		"id": eventID, "event_version": "1.0", "create_time": at, "resource_type": resourceType,
+		"resource_version": "2.0", "event_type": ev.Type, "summary": summary, "resource": resource,
+		"links": []any{map[string]any{"href": "https://api.paypal.com/v1/notifications/webhooks-events/" + eventID, "rel": "self", "method": "GET"}},
+	})
+	return body, "application/json"
+}
+
+// paypalMessage is what PayPal signs: transmission id, time, webhook id and
+// the CRC32 of the body in decimal, joined by "|".
+func paypalMessage(id, at, webhookID string, body []byte) []byte {
+	return []byte(id + "|" + at + "|" + webhookID + "|" + strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+}
+
+func (paypalWire) Header(h http.Header, d Delivery) {
+	at := d.SignedAt.UTC().Format(time.RFC3339)
+	sum := sha256.Sum256(paypalMessage(d.Event.ID, at, d.Secret, d.Body))
+	sig, err := rsa.SignPKCS1v15(nil, paypalKey(), crypto.SHA256, sum[:])
+	if err != nil {
+		panic("policies: PayPal signature: " + err.Error())
+	}
+	h.Set("User-Agent", "PayPal/AUHR-214.0-58384719")
+	h.Set("PAYPAL-TRANSMISSION-ID", d.Event.ID)
+	h.Set("PAYPAL-TRANSMISSION-TIME", at)
+	h.Set("PAYPAL-TRANSMISSION-SIG", base64.StdEncoding.EncodeToString(sig))
+	h.Set("PAYPAL-CERT-URL", paypalCertURL)
+	h.Set("PAYPAL-AUTH-ALGO", "SHA256withRSA")
+	h.Set("PAYPAL-AUTH-VERSION", "v2")
+}
+
+func (paypalWire) DedupField() string { return "PAYPAL-TRANSMISSION-ID header" }
+
+func (paypalWire) DedupID(h http.Header, _ []byte) (string, error) {
+	if id := h.Get("PAYPAL-TRANSMISSION-ID"); id != "" {
+		return id, nil
+	}
+	return "", fmt.Errorf("paypal: no PAYPAL-TRANSMISSION-ID header")
+}
+
+// Verify checks the signature with retrysim's stand-in key, the way a
+// handler that verifies locally checks it with PayPal's certificate; secret
+// is the webhook id.
+func (paypalWire) Verify(h http.Header, body []byte, _, secret string, _ time.Time) error {
+	id, at := h.Get("PAYPAL-TRANSMISSION-ID"), h.Get("PAYPAL-TRANSMISSION-TIME")
+	sig, err := base64.StdEncoding.DecodeString(h.Get("PAYPAL-TRANSMISSION-SIG"))
+	if id == "" || at == "" || err != nil || len(sig) == 0 {
+		return fmt.Errorf("%w: PAYPAL-TRANSMISSION-ID, -TIME or -SIG missing", ErrBadSignature)
+	}
+	sum := sha256.Sum256(paypalMessage(id, at, secret, body))
+	if err := rsa.VerifyPKCS1v15(&paypalKey().PublicKey, crypto.SHA256, sum[:], sig); err != nil {
+		return fmt.Errorf("%w: PAYPAL-TRANSMISSION-SIG does not verify", ErrBadSignature)
+	}
+	return nil
+}

@@ -1,0 +1,251 @@
+package sdkverify
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-github/v93/github"
+	"github.com/slack-go/slack"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	"github.com/stripe/stripe-go/v85/webhook"
+	"github.com/twilio/twilio-go/client"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// verifier checks one received request with the provider's official code.
+// body has been read already; r.Body holds it again.
+type verifier func(r *http.Request, body []byte, secret string) error
+
+var verifiers = []struct {
+	policy   string
+	fragment string // appended to the URL (Twilio's connection overrides)
+	verify   verifier
+}{
+	{policy: "stripe", verify: func(r *http.Request, body []byte, secret string) error {
+		return webhook.ValidatePayload(body, r.Header.Get("Stripe-Signature"), secret)
+	}},
+	{policy: "stripe-test", verify: func(r *http.Request, body []byte, secret string) error {
+		return webhook.ValidatePayload(body, r.Header.Get("Stripe-Signature"), secret)
+	}},
+	{policy: "github", verify: func(r *http.Request, _ []byte, secret string) error {
+		_, err := github.ValidatePayload(r, []byte(secret))
+		return err
+	}},
+	{policy: "slack", verify: func(r *http.Request, body []byte, secret string) error {
+		sv, err := slack.NewSecretsVerifier(r.Header, secret)
+		if err != nil {
+			return err
+		}
+		if _, err := sv.Write(body); err != nil {
+			return err
+		}
+		return sv.Ensure()
+	}},
+	{policy: "twilio", fragment: "#rc=3&rp=all&ct=1000&rt=5000&tt=15000", verify: func(r *http.Request, body []byte, secret string) error {
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return err
+		}
+		params := map[string]string{}
+		for k, v := range form {
+			params[k] = v[0]
+		}
+		// The URL the handler knows itself by: no fragment, which a client
+		// never sends.
+		self := "http://" + r.Host + r.URL.RequestURI()
+		rv := client.NewRequestValidator(secret)
+		if !rv.Validate(self, params, r.Header.Get("X-Twilio-Signature")) {
+			return fmt.Errorf("twilio-go: X-Twilio-Signature does not validate for %s", self)
+		}
+		return nil
+	}},
+	{policy: "standard-webhooks", verify: func(r *http.Request, body []byte, secret string) error {
+		wh, err := standardwebhooks.NewWebhook(secret)
+		if err != nil {
+			return err
+		}
+		return wh.Verify(body, r.Header)
+	}},
+	{policy: "svix", verify: func(r *http.Request, body []byte, secret string) error {
+		if r.Header.Get("webhook-id") != "" {
+			return fmt.Errorf("svix sends svix-* headers, got webhook-id")
+		}
+		// Svix's scheme is Standard Webhooks under svix-* names.
+		h := http.Header{}
+		for _, k := range []string{"id", "timestamp", "signature"} {
+			h.Set("webhook-"+k, r.Header.Get("svix-"+k))
+		}
+		wh, err := standardwebhooks.NewWebhook(secret)
+		if err != nil {
+			return err
+		}
+		return wh.Verify(body, h)
+	}},
+	{policy: "discord-events", verify: verifyDiscord},
+	{policy: "discord", verify: verifyDiscord},
+}
+
+func verifyDiscord(r *http.Request, body []byte, secret string) error {
+	pubHex, ok := policies.PublicKey("discord", secret)
+	if !ok {
+		return fmt.Errorf("no public key for discord")
+	}
+	pub, err := hex.DecodeString(pubHex)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return fmt.Errorf("public key %q is not 32 bytes of hex", pubHex)
+	}
+	sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+	if err != nil {
+		return err
+	}
+	msg := append([]byte(r.Header.Get("X-Signature-Timestamp")), body...)
+	if !ed25519.Verify(ed25519.PublicKey(pub), msg, sig) {
+		return fmt.Errorf("crypto/ed25519: signature does not verify")
+	}
+	return nil
+}
+
+// arrival is one request as the handler saw it.
+type arrival struct {
+	dedup string
+	err   error
+}
+
+// handler verifies every request, answers the first arrival of each event
+// with a 500 so that the provider retries, and later ones with success.
+type handler struct {
+	t      *testing.T
+	wire   policies.Wire
+	secret string
+	ok     int
+
+	mu       sync.Mutex
+	arrivals []arrival
+	seen     map[string]int
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(strings.NewReader(string(body)))
+	v := verifierFor(h.t, h.wire.Name())
+	verr := v(r, body, h.secret)
+	id, derr := h.wire.DedupID(r.Header, body)
+	if derr != nil && verr == nil {
+		verr = derr
+	}
+	h.mu.Lock()
+	h.arrivals = append(h.arrivals, arrival{dedup: id, err: verr})
+	h.seen[id]++
+	first := h.seen[id] == 1
+	h.mu.Unlock()
+	switch {
+	case verr != nil:
+		http.Error(w, verr.Error(), http.StatusUnauthorized)
+	case first:
+		http.Error(w, "try again", http.StatusInternalServerError)
+	default:
+		w.WriteHeader(h.ok)
+	}
+}
+
+func verifierFor(t *testing.T, wire string) verifier {
+	for _, v := range verifiers {
+		p, err := policies.Lookup(v.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Provider == wire {
+			return v.verify
+		}
+	}
+	t.Fatalf("no verifier for wire %s", wire)
+	return nil
+}
+
+// TestOfficialVerifiersAcceptEveryAttempt runs each provider's policy
+// against a loopback server that checks every request, retries included,
+// with the provider's own verifier, on a lossy network where the handler
+// also fails each event's first arrival.
+func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
+	sc, err := scenarios.Lookup("flaky-network")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range verifiers {
+		t.Run(tc.policy, func(t *testing.T) {
+			pol, err := policies.Lookup(tc.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const seed = 7
+			secret := policies.GenerateSecret(pol.Provider, seed)
+			ok := http.StatusOK
+			if pol.Succeeded(http.StatusNoContent) && !pol.Succeeded(http.StatusOK) {
+				ok = http.StatusNoContent
+			}
+			h := &handler{t: t, wire: pol.Wire(), secret: secret, ok: ok, seen: map[string]int{}}
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			var records []simulator.Record
+			res, err := simulator.Run(context.Background(), simulator.Config{
+				Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider + tc.fragment,
+				Events: 12, Seed: seed, Secret: secret,
+				Sink: func(r simulator.Record) error { records = append(records, r); return nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if len(h.arrivals) != res.Arrivals {
+				t.Errorf("handler saw %d requests, the engine says %d reached it", len(h.arrivals), res.Arrivals)
+			}
+			for i, a := range h.arrivals {
+				if a.err != nil {
+					t.Errorf("request %d (event %s) rejected by the official verifier: %v", i+1, a.dedup, a.err)
+				}
+			}
+			retried := 0
+			for _, r := range records {
+				if r.Kind == simulator.KindAttempt && r.N > 1 && r.Reached {
+					retried++
+				}
+			}
+			if pol.MaxAttempts() > 1 && retried == 0 {
+				t.Errorf("no retry reached the handler: the test checked first attempts only")
+			}
+			if pol.MaxAttempts() == 1 && res.Delivered != 0 {
+				t.Errorf("a policy without retries delivered %d events although every first arrival got a 500", res.Delivered)
+			}
+			// Every arrival of an event carried the id the engine recorded.
+			ids := map[string]bool{}
+			for _, r := range records {
+				if r.Kind == simulator.KindAttempt {
+					ids[r.Event] = true
+				}
+			}
+			for id, n := range h.seen {
+				if !ids[id] {
+					t.Errorf("handler saw dedup id %q (%d times) that no attempt record carries", id, n)
+				}
+			}
+			t.Logf("%s: %d attempts, %d reached the handler (%d retries), all verified", tc.policy, res.Attempts, len(h.arrivals), retried)
+		})
+	}
+}

@@ -1,0 +1,341 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"time"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// Charts a report can draw.
+const (
+	ChartTimeline = "timeline"
+	ChartTTL      = "ttl"
+)
+
+// Charts lists the charts of a run report.
+var Charts = []string{ChartTimeline, ChartTTL}
+
+// Rows of the timeline chart.
+const (
+	ByEvent    = "event"
+	ByProvider = "provider"
+)
+
+// ChartOptions say which chart to draw and how.
+type ChartOptions struct {
+	// Chart is ChartTimeline (default) or ChartTTL.
+	Chart string
+	// By is ByEvent (default: one row per event) or ByProvider (one row per
+	// run) for the timeline.
+	By string
+	// Log puts virtual time on a logarithmic axis.
+	Log bool
+	// TTL is the dedup window the timeline draws from each event's key;
+	// zero means the run's recommendation.
+	TTL time.Duration
+	// Rows caps the timeline's event rows; 0 means DefaultChartRows.
+	Rows int
+	// Width and Height are the picture's size; zero means 16×9 inches,
+	// 1600×900 pixels in PNG.
+	Width, Height vg.Length
+}
+
+// DefaultChartRows is how many events the timeline chart shows by default.
+const DefaultChartRows = 24
+
+// chartDPI makes a 16×9 inch chart 1600×900 pixels.
+const chartDPI = 100
+
+func (o ChartOptions) size() (vg.Length, vg.Length) {
+	w, h := o.Width, o.Height
+	if w == 0 {
+		w = 16 * vg.Inch
+	}
+	if h == 0 {
+		h = 9 * vg.Inch
+	}
+	return w, h
+}
+
+// WriteChart draws the report's chart (opts.Chart) as PNG or SVG to w.
+func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) error {
+	switch opts.Chart {
+	case ChartTTL:
+		return render(w, format, opts, func(c draw.Canvas) error { return drawTTLChart(c, rep) })
+	case "", ChartTimeline:
+		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
+	}
+	return fmt.Errorf("%w: no chart %q (valid: %s, %s)", ErrFormat, opts.Chart, ChartTimeline, ChartTTL)
+}
+
+// render makes a canvas for format, lets drawFn draw on it and writes it.
+func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canvas) error) error {
+	width, height := opts.size()
+	var cw vg.CanvasWriterTo
+	switch format {
+	case FormatPNG:
+		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(chartDPI))}
+	case FormatSVG:
+		// Embedded fonts: the SVG renders the same where Liberation is not installed.
+		cw = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+	default:
+		return fmt.Errorf("%w: %q is not a picture format (valid: png, svg)", ErrFormat, format)
+	}
+	c := draw.New(cw)
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	if err := drawFn(c); err != nil {
+		return err
+	}
+	_, err := cw.WriteTo(w)
+	return err
+}
+
+// Font sizes, chosen to stay readable at 1600×900 and on a slide.
+const (
+	titleSize  = 22
+	labelSize  = 17
+	tickSize   = 15
+	legendSize = 15
+	noteSize   = 14
+)
+
+func sans(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+}
+
+func boldSans(size vg.Length) font.Font {
+	f := sans(size)
+	f.Weight = xfont.WeightBold
+	return f
+}
+
+// newPlot returns a plot with the chart style: sans fonts, readable sizes.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = boldSans(titleSize)
+	p.Title.Padding = vg.Points(12)
+	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(labelSize)
+		a.Tick.Label.Font = sans(tickSize)
+		a.Label.Padding = vg.Points(6)
+	}
+	p.Legend.TextStyle.Font = sans(legendSize)
+	p.Legend.ThumbnailWidth = vg.Points(28)
+	return p
+}
+
+// drawWithLegend draws p on the left of c and its legend in a column on
+// the right, so the legend never hides data.
+func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
+	lg := p.Legend
+	p.Legend = plot.NewLegend() // drawn beside the plot, not inside it
+	lw := legendWidth(&lg)
+	pad := vg.Points(16)
+	// gonum places the x label's padding at the arithmetic middle of the
+	// axis, which on a logarithmic axis is near its right end and squeezes
+	// the data area; the label is drawn here instead, under the plot.
+	xl := p.X.Label
+	p.X.Label.Text = ""
+	strip := vg.Points(labelSize * 2)
+	area := draw.Crop(c, pad, -(lw + 2*pad), pad+strip, -pad)
+	p.Draw(area)
+	if xl.Text != "" {
+		sty := xl.TextStyle
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+		dc := p.DataCanvas(area)
+		c.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + pad}, xl.Text)
+	}
+	right := draw.Crop(c, c.Max.X-c.Min.X-lw-pad, -pad, pad, -pad-vg.Points(titleSize*2.2))
+	lg.Top, lg.Left = true, true
+	lg.Padding = vg.Points(5)
+	lg.Draw(right)
+	if note != "" {
+		sty := lg.TextStyle
+		sty.Font = sans(noteSize)
+		sty.Color = color.Gray{Y: 0x55}
+		r := lg.Rectangle(right)
+		y := r.Min.Y - vg.Points(noteSize*2)
+		for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
+			right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
+			y -= vg.Points(noteSize * 1.3)
+		}
+	}
+}
+
+func legendWidth(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	return max(r.Max.X-r.Min.X, vg.Points(200)) + vg.Points(8)
+}
+
+// wrapWords breaks s into lines of at most n characters.
+func wrapWords(s string, n int) []string {
+	var out []string
+	line := ""
+	for _, w := range splitWords(s) {
+		if line != "" && len(line)+1+len(w) > n {
+			out = append(out, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+func splitWords(s string) []string {
+	var out []string
+	word := ""
+	for _, r := range s {
+		if r == ' ' || r == '\n' {
+			if word != "" {
+				out = append(out, word)
+			}
+			word = ""
+			continue
+		}
+		word += string(r)
+	}
+	if word != "" {
+		out = append(out, word)
+	}
+	return out
+}
+
+// Colours: one per outcome, one per run (Okabe-Ito, readable by people
+// with the common colour-vision deficiencies).
+var (
+	colBlue      = color.RGBA{0x00, 0x72, 0xB2, 0xff}
+	colOrange    = color.RGBA{0xE6, 0x9F, 0x00, 0xff}
+	colGreen     = color.RGBA{0x00, 0x9E, 0x73, 0xff}
+	colVermilion = color.RGBA{0xD5, 0x5E, 0x00, 0xff}
+	colPurple    = color.RGBA{0xCC, 0x79, 0xA7, 0xff}
+	colSky       = color.RGBA{0x56, 0xB4, 0xE9, 0xff}
+	colYellow    = color.RGBA{0xB8, 0xA0, 0x00, 0xff}
+	colBlack     = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	colGrey      = color.RGBA{0x88, 0x88, 0x88, 0xff}
+	colDarkGrey  = color.RGBA{0x60, 0x60, 0x60, 0xff}
+	colRed       = color.RGBA{0xC0, 0x10, 0x10, 0xff}
+)
+
+var runColours = []color.Color{colBlue, colVermilion, colGreen, colPurple, colOrange, colSky, colYellow, colBlack}
+
+func runColour(i int) color.Color { return runColours[i%len(runColours)] }
+
+func fade(c color.Color, alpha uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	a := uint32(alpha)
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a)}
+}
+
+// durationSteps are the tick spacings of a linear time axis.
+var durationSteps = []time.Duration{
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+	policies.Day, 2 * policies.Day, 7 * policies.Day, 14 * policies.Day, 30 * policies.Day, 60 * policies.Day,
+	90 * policies.Day, 180 * policies.Day, 365 * policies.Day,
+}
+
+// durationTicks labels a linear axis of seconds with readable durations.
+type durationTicks struct{}
+
+func (durationTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := time.Duration((hi - lo) * float64(time.Second))
+	step := durationSteps[len(durationSteps)-1]
+	for _, s := range durationSteps {
+		if span/s <= 9 {
+			step = s
+			break
+		}
+	}
+	st := step.Seconds()
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/st) * st; v <= hi+st*1e-9; v += st {
+		ticks = append(ticks, plot.Tick{Value: v, Label: tickLabel(v)})
+	}
+	return ticks
+}
+
+func tickLabel(sec float64) string {
+	if sec == 0 {
+		return "0"
+	}
+	return "+" + dur(time.Duration(sec*float64(time.Second)))
+}
+
+// logSteps are the ticks of a logarithmic time axis.
+var logSteps = []time.Duration{
+	0, time.Second, 10 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 3 * time.Hour, 8 * time.Hour, policies.Day, 3 * policies.Day, 7 * policies.Day, 30 * policies.Day,
+	90 * policies.Day, 365 * policies.Day,
+}
+
+// logTicks labels a log1pScale axis of seconds. A narrow range, where few
+// of logSteps fall, gets the linear ticks instead.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for _, s := range logSteps {
+		if v := s.Seconds(); v >= lo-1e-9 && v <= hi+1e-9 {
+			ticks = append(ticks, plot.Tick{Value: v, Label: tickLabel(v)})
+		}
+	}
+	if len(ticks) < 4 {
+		return durationTicks{}.Ticks(lo, hi)
+	}
+	return ticks
+}
+
+// log1pScale is a logarithmic scale that also shows zero: positions follow
+// log(1 + x/unit), with x in seconds.
+type log1pScale struct{ unit float64 }
+
+func (s log1pScale) Normalize(lo, hi, x float64) float64 {
+	f := func(v float64) float64 { return math.Log1p(max(v, 0) / s.unit) }
+	d := f(hi) - f(lo)
+	if d == 0 {
+		return 0
+	}
+	return (f(x) - f(lo)) / d
+}
+
+// timeAxis sets p's x axis to seconds of virtual time from 0 to hi,
+// linear or logarithmic. A logarithmic axis starts at the tick below lo
+// (the earliest point drawn), so it does not spend its width on nothing.
+func timeAxis(a *plot.Axis, lo, hi float64, log bool) {
+	a.Min, a.Max = 0, max(hi, 1)
+	if log {
+		for _, s := range logSteps {
+			if s.Seconds() <= lo {
+				a.Min = s.Seconds()
+			}
+		}
+		a.Scale = log1pScale{unit: 1}
+		a.Tick.Marker = logTicks{}
+		a.Label.Text += " (logarithmic)"
+		return
+	}
+	a.Tick.Marker = durationTicks{}
+}

@@ -1,0 +1,134 @@
+package report
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The small plotters the charts are built from, in data coordinates.
+
+// rect is a rectangle in data coordinates.
+type rect struct{ x0, x1, y0, y1 float64 }
+
+// rects fills rectangles with one colour, clipped to the data area. They
+// do not widen the axes.
+type rects struct {
+	rs     []rect
+	colour color.Color
+	line   color.Color // outline, nil for none
+}
+
+func (b *rects) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for _, r := range b.rs {
+		pts := []vg.Point{{X: tx(r.x0), Y: ty(r.y0)}, {X: tx(r.x1), Y: ty(r.y0)}, {X: tx(r.x1), Y: ty(r.y1)}, {X: tx(r.x0), Y: ty(r.y1)}}
+		pts = c.ClipPolygonXY(pts)
+		if len(pts) == 0 {
+			continue
+		}
+		c.FillPolygon(b.colour, pts)
+		if b.line != nil {
+			c.StrokeLines(draw.LineStyle{Color: b.line, Width: vg.Points(1)}, c.ClipLinesXY(append(pts, pts[0]))...)
+		}
+	}
+}
+
+func (b *rects) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	pts := []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
+	c.FillPolygon(b.colour, pts)
+	if b.line != nil {
+		c.StrokeLines(draw.LineStyle{Color: b.line, Width: vg.Points(1)}, append(pts, pts[0]))
+	}
+}
+
+// segments draws horizontal or free line segments.
+type segments struct {
+	segs  [][2][2]float64 // ((x0,y0),(x1,y1))
+	style draw.LineStyle
+}
+
+func (s *segments) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for _, sg := range s.segs {
+		line := []vg.Point{{X: tx(sg[0][0]), Y: ty(sg[0][1])}, {X: tx(sg[1][0]), Y: ty(sg[1][1])}}
+		c.StrokeLines(s.style, c.ClipLinesXY(line)...)
+	}
+}
+
+func (s *segments) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(s.style, c.Min.X, y, c.Max.X, y)
+}
+
+// vmark is a vertical line across the data area with a label at its top.
+type vmark struct {
+	x     float64
+	label string
+	style draw.LineStyle
+	text  text.Style
+	// row shifts the label down by this many label heights, so several
+	// marks close together do not print over each other.
+	row int
+}
+
+func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, _ := p.Transforms(&c)
+	x := tx(m.x)
+	if !c.ContainsX(x) {
+		return
+	}
+	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+	if m.label == "" {
+		return
+	}
+	sty := m.text
+	h := sty.Rectangle(m.label).Max.Y
+	y := c.Max.Y - h*vg.Length(1.4*float64(m.row+1))
+	// Flip the label to the left of the line near the right edge.
+	sty.XAlign = draw.XLeft
+	pad := vg.Points(4)
+	w := sty.Rectangle(m.label).Max.X
+	lx := x + pad
+	if lx+w > c.Max.X {
+		sty.XAlign = draw.XRight
+		lx = x - pad
+	}
+	bg := sty.Rectangle(m.label)
+	off := lx
+	if sty.XAlign == draw.XRight {
+		off = lx - w
+	}
+	c.FillPolygon(color.NRGBA{255, 255, 255, 220}, []vg.Point{
+		{X: off - 2, Y: y + bg.Min.Y - 2}, {X: off + w + 2, Y: y + bg.Min.Y - 2},
+		{X: off + w + 2, Y: y + bg.Max.Y + 2}, {X: off - 2, Y: y + bg.Max.Y + 2},
+	})
+	c.FillText(sty, vg.Point{X: lx, Y: y}, m.label)
+}
+
+func (m *vmark) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+}
+
+// glyphs draws one glyph style at many points; a legend entry shows it.
+type glyphs struct {
+	pts   [][2]float64
+	style draw.GlyphStyle
+}
+
+func (g *glyphs) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for _, pt := range g.pts {
+		v := vg.Point{X: tx(pt[0]), Y: ty(pt[1])}
+		if c.Contains(v) {
+			c.DrawGlyphNoClip(g.style, v)
+		}
+	}
+}
+
+func (g *glyphs) Thumbnail(c *draw.Canvas) { c.DrawGlyph(g.style, c.Center()) }

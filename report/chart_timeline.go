@@ -1,0 +1,365 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// ErrNoData is returned, wrapped, when there is nothing to draw.
+var ErrNoData = errors.New("nothing to draw")
+
+// outcomeStyle is how the timeline draws one outcome.
+type outcomeStyle struct {
+	outcome simulator.Outcome
+	label   string
+	glyph   draw.GlyphDrawer
+	colour  color.Color
+}
+
+// outcomeStyles: shape and colour both differ, so the chart reads in grey.
+var outcomeStyles = []outcomeStyle{
+	{simulator.Delivered, "delivered (2xx in time)", draw.CircleGlyph{}, colGreen},
+	{simulator.LostResponse, "answer lost (handler did the work)", draw.PyramidGlyph{}, colOrange},
+	{simulator.Timeout, "timeout", draw.BoxGlyph{}, colVermilion},
+	{simulator.HTTPError, "HTTP error", thickCross{width: vg.Points(3)}, colRed},
+	{simulator.Redirect, "redirect (not followed)", thickSquare{width: vg.Points(2.5)}, colPurple},
+	{simulator.ConnectionFailed, "connection failed (never reached)", thickRing{width: vg.Points(2)}, colDarkGrey},
+}
+
+// timelineRow is one row of the timeline: one event, or every event of a run.
+type timelineRow struct {
+	label  string
+	run    *Run
+	events []*EventTimeline
+}
+
+func timelineRows(rep *Report, opts ChartOptions) []timelineRow {
+	var rows []timelineRow
+	if opts.By == ByProvider {
+		for _, r := range rep.Runs {
+			rows = append(rows, timelineRow{label: r.Policy, run: r, events: r.Timeline})
+		}
+		return rows
+	}
+	limit := opts.Rows
+	if limit <= 0 {
+		limit = DefaultChartRows
+	}
+	per := max(1, limit/max(1, len(rep.Runs)))
+	for _, r := range rep.Runs {
+		for _, ev := range r.Timeline[:min(per, len(r.Timeline))] {
+			label := shortLabel(ev.ID)
+			if len(rep.Runs) > 1 {
+				label = r.Policy + "  " + label
+			}
+			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}})
+		}
+	}
+	return rows
+}
+
+func shortLabel(id string) string {
+	if len(id) > 16 {
+		return id[:15] + "…"
+	}
+	return id
+}
+
+// keyTime is when the event's dedup key was stored: its first arrival the
+// handler answered 2xx.
+func keyTime(ev *EventTimeline) (time.Time, bool) {
+	for _, a := range ev.Attempts {
+		if a.Reached && a.HandlerStatus >= 200 && a.HandlerStatus < 300 {
+			return a.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// chartTTL is the dedup window drawn for run r.
+func chartTTL(rep *Report, r *Run, opts ChartOptions) time.Duration {
+	if opts.TTL > 0 {
+		return opts.TTL
+	}
+	return r.TTL(rep.TTLs).Recommended
+}
+
+// drawTimeline draws every attempt on virtual time, one row per event (or
+// per run), with outcomes as markers, outages shaded, each event's dedup
+// window from its key time, leaks ringed and the endpoint-disable moment
+// marked.
+func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
+	rows := timelineRows(rep, opts)
+	if len(rows) == 0 {
+		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
+	}
+	sec := func(r *Run, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
+
+	// The x range: every attempt shown, outages, the disable moment.
+	var hi float64
+	lo := math.Inf(1)
+	for _, row := range rows {
+		for _, ev := range row.events {
+			for _, a := range ev.Attempts {
+				hi = max(hi, sec(row.run, a.Time))
+				lo = min(lo, sec(row.run, a.Time))
+			}
+		}
+	}
+	for _, r := range rep.Runs {
+		for _, o := range r.Outages {
+			hi = max(hi, sec(r, o.To))
+		}
+		if !r.DisabledAt.IsZero() {
+			hi = max(hi, sec(r, r.DisabledAt))
+		}
+	}
+	hi *= 1.04
+
+	n := len(rows)
+	y := func(i int) float64 { return float64(n - 1 - i) }
+	half := 0.36
+	if opts.By == ByProvider {
+		half = 0.42
+	}
+
+	// Glyph size follows the row height so dense charts stay legible.
+	radius := vg.Points(min(7, max(3.5, 300/float64(n))))
+
+	byOutcome := map[simulator.Outcome]*glyphs{}
+	for _, st := range outcomeStyles {
+		byOutcome[st.outcome] = &glyphs{style: draw.GlyphStyle{Color: st.colour, Radius: radius, Shape: st.glyph}}
+	}
+	leaks := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.9, Shape: thickRing{width: vg.Points(2.5)}}}
+	windows := &rects{colour: fade(colSky, 75), line: fade(colBlue, 140)}
+	spans := &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}}
+	var ttlWords []string
+	for i, row := range rows {
+		yy := y(i)
+		ttl := chartTTL(rep, row.run, opts)
+		w := dur(ttl)
+		if opts.TTL == 0 && len(rep.Runs) > 1 {
+			w = row.run.Policy + " " + w
+		}
+		if !contains(ttlWords, w) {
+			ttlWords = append(ttlWords, w)
+		}
+		for _, ev := range row.events {
+			if len(ev.Attempts) == 0 {
+				continue
+			}
+			first, last := sec(row.run, ev.Attempts[0].Time), sec(row.run, ev.Attempts[len(ev.Attempts)-1].Time)
+			if opts.By != ByProvider && last > first {
+				spans.segs = append(spans.segs, [2][2]float64{{first, yy}, {last, yy}})
+			}
+			key, hasKey := keyTime(ev)
+			if hasKey {
+				k := sec(row.run, key)
+				windows.rs = append(windows.rs, rect{x0: k, x1: k + ttl.Seconds(), y0: yy - half, y1: yy + half})
+			}
+			for _, a := range ev.Attempts {
+				x := sec(row.run, a.Time)
+				if g := byOutcome[a.Outcome]; g != nil {
+					g.pts = append(g.pts, [2]float64{x, yy})
+				}
+				if hasKey && a.Reached && a.Time.Sub(key) > ttl {
+					leaks.pts = append(leaks.pts, [2]float64{x, yy})
+				}
+			}
+		}
+	}
+
+	title := timelineTitle(rep, rows, opts)
+	p := newPlot(title, "virtual time since the start of the run", "")
+	timeAxis(&p.X, lo, hi, opts.Log)
+	// A chart of one or two rows keeps rows of a readable height.
+	slack := max(0, float64(4-n)/2)
+	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack
+	ticks := make([]plot.Tick, n)
+	for i, row := range rows {
+		ticks[i] = plot.Tick{Value: y(i), Label: row.label}
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Tick.Label.Font = sans(rowLabelSize(n))
+	p.Y.Tick.Length = 0
+	p.Y.LineStyle.Width = 0
+	p.X.Padding, p.Y.Padding = 0, vg.Points(8)
+
+	// Grid lines between rows help the eye follow a row across.
+	grid := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xe4}, Width: vg.Points(1)}}
+	groups := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(1.5)}}
+	for i := 0; i <= n; i++ {
+		yy := float64(n-i) - 0.5
+		seg := [2][2]float64{{p.X.Min, yy}, {hi, yy}}
+		if i > 0 && i < n && rows[i].run != rows[i-1].run {
+			groups.segs = append(groups.segs, seg) // a new provider's rows begin
+			continue
+		}
+		grid.segs = append(grid.segs, seg)
+	}
+	p.Add(grid, groups)
+
+	var outages rects
+	outages.colour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
+	for _, r := range rep.Runs {
+		for _, o := range r.Outages {
+			from, to := sec(r, o.From), sec(r, o.To)
+			if to-from < hi/400 {
+				to = from + hi/400 // a single attempt: still visible
+			}
+			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: p.Y.Min, y1: p.Y.Max})
+		}
+	}
+	if len(outages.rs) > 0 {
+		p.Add(&outages)
+	}
+	p.Add(windows, spans)
+	var marks []*vmark
+	for _, r := range rep.Runs {
+		if r.DisabledAt.IsZero() {
+			continue
+		}
+		label := "endpoint disabled +" + dur(r.DisabledAt.Sub(r.Start))
+		if len(rep.Runs) > 1 {
+			label = r.Policy + ": " + label
+		}
+		m := &vmark{
+			x: sec(r, r.DisabledAt), label: label, row: len(marks),
+			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
+			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
+		}
+		marks = append(marks, m)
+		p.Add(m)
+	}
+	legend := map[simulator.Outcome]bool{}
+	for _, row := range rows {
+		for _, ev := range row.events {
+			for _, a := range ev.Attempts {
+				legend[a.Outcome] = true
+			}
+		}
+	}
+	for _, st := range outcomeStyles {
+		g := byOutcome[st.outcome]
+		p.Add(g)
+		if legend[st.outcome] {
+			lg := *g
+			lg.style.Radius = vg.Points(7)
+			p.Legend.Add(st.label, &lg)
+		}
+	}
+	p.Add(leaks)
+	keyWords := "dedup key kept (" + strings.Join(ttlWords, ", ") + ")"
+	if len(ttlWords) > 2 {
+		keyWords = "dedup key kept (recommended TTL)"
+	}
+	p.Legend.Add(keyWords, windows)
+	if len(leaks.pts) > 0 {
+		lk := *leaks
+		lk.style.Radius = vg.Points(9)
+		p.Legend.Add("arrived after the key expired", &lk)
+	}
+	if len(outages.rs) > 0 {
+		p.Legend.Add("outage (attempts refused)", &outages)
+	}
+	if len(marks) > 0 {
+		p.Legend.Add("endpoint disabled", marks[0])
+	}
+	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	if opts.By == ByProvider {
+		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	}
+	if len(leaks.pts) > 0 {
+		note += fmt.Sprintf(" %d arrivals came after their key expired: the handler would process them again.", len(leaks.pts))
+	}
+	drawWithLegend(c, p, note)
+	return nil
+}
+
+func rowLabelSize(n int) vg.Length {
+	switch {
+	case n <= 12:
+		return tickSize
+	case n <= 24:
+		return 13
+	case n <= 36:
+		return 11
+	}
+	return 9
+}
+
+func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
+	var names []string
+	for _, r := range rep.Runs {
+		names = append(names, r.Policy)
+	}
+	r := rep.Runs[0]
+	t := fmt.Sprintf("%s · %s · seed %d", strings.Join(names, ", "), r.Scenario, r.Seed)
+	if opts.By != ByProvider {
+		total, sent := 0, 0
+		for _, r := range rep.Runs {
+			total += max(r.Events, len(r.Timeline))
+			sent += len(r.Timeline)
+		}
+		switch {
+		case len(rows) < sent:
+			t += fmt.Sprintf(" · first %d of %d events", len(rows), total)
+		case sent < total:
+			t += fmt.Sprintf(" · %d events (%d never sent)", total, total-sent)
+		default:
+			t += fmt.Sprintf(" · %d events", total)
+		}
+	}
+	return t
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// thickRing is a ring glyph with a chosen stroke width.
+type thickRing struct{ width vg.Length }
+
+func (t thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: t.width})
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	p.Close()
+	c.Stroke(p)
+}
+
+// thickCross is an × glyph with a chosen stroke width.
+type thickCross struct{ width vg.Length }
+
+func (t thickCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 0.8
+	ls := draw.LineStyle{Color: sty.Color, Width: t.width}
+	c.StrokeLine2(ls, pt.X-r, pt.Y-r, pt.X+r, pt.Y+r)
+	c.StrokeLine2(ls, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
+}
+
+// thickSquare is a hollow square glyph with a chosen stroke width.
+type thickSquare struct{ width vg.Length }
+
+func (t thickSquare) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 0.85
+	ls := draw.LineStyle{Color: sty.Color, Width: t.width}
+	c.StrokeLines(ls, []vg.Point{{X: pt.X - r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y + r}, {X: pt.X - r, Y: pt.Y + r}, {X: pt.X - r, Y: pt.Y - r}})
+}

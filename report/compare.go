@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// compareRow is one line of the side-by-side comparison of several runs.
+type compareRow struct {
+	name string
+	cell func(r *Run) string
+}
+
+// compareRows are the summary figures compared side by side, in every
+// format that shows several runs.
+var compareRows = []compareRow{
+	{"events delivered", func(r *Run) string { return fmt.Sprintf("%d/%d", r.Delivered, r.Events) }},
+	{"events lost", func(r *Run) string { return markIf(r.Lost > 0, fmt.Sprint(r.Lost)) }},
+	{"attempts", func(r *Run) string { return fmt.Sprint(r.Attempts) }},
+	{"handler reached", func(r *Run) string { return fmt.Sprint(r.HandlerArrivals) }},
+	{"duplicate arrivals", func(r *Run) string {
+		if r.DuplicateArrivals == 0 {
+			return "0"
+		}
+		return markIf(true, fmt.Sprintf("%d in %d %s", r.DuplicateArrivals, r.DuplicateEvents, plural(r.DuplicateEvents, "event", "events")))
+	}},
+	{"processed more than once", func(r *Run) string {
+		if d := r.DuplicateEffects(); d >= 0 {
+			return markIf(d > 0, fmt.Sprint(d))
+		}
+		return "unknown"
+	}},
+	{"verdict", func(r *Run) string { return VerdictWords(r.Verdict()) }},
+	{"endpoint disabled", func(r *Run) string {
+		if r.DisabledAt.IsZero() {
+			return "no"
+		}
+		return "at +" + dur(r.DisabledAt.Sub(r.Start)) + " ✗"
+	}},
+	{"handler p95 response", func(r *Run) string {
+		if r.Percentile(95) == 0 {
+			return "-"
+		}
+		return ms(r.Percentile(95))
+	}},
+}
+
+func markIf(bad bool, s string) string {
+	if bad {
+		return s + " ✗"
+	}
+	return s
+}
+
+// VerdictWords is how the reports spell a verdict for people; "unknown"
+// when the run had no effects oracle.
+func VerdictWords(v string) string {
+	switch v {
+	case Idempotent:
+		return "IDEMPOTENT"
+	case NotIdempotent:
+		return "NOT IDEMPOTENT"
+	}
+	return "unknown"
+}
+
+// writeCompareText writes several runs side by side: the summary figures,
+// then the TTL tables.
+func writeCompareText(w *errWriter, rep *Report) {
+	w.printf("\n%s\n", strings.Repeat("─", 72))
+	w.printf("side by side: %d runs · %s · seed %d\n\n", len(rep.Runs), rep.Runs[0].Scenario, rep.Runs[0].Seed)
+	var tb table
+	head := []string{""}
+	for _, r := range rep.Runs {
+		head = append(head, r.Policy)
+	}
+	tb.add(head...)
+	for _, row := range compareRows {
+		cells := []string{row.name}
+		for _, r := range rep.Runs {
+			cells = append(cells, row.cell(r))
+		}
+		tb.add(cells...)
+	}
+	tb.write(w, "  ")
+	writeTTLCompare(w, rep)
+}

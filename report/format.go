@@ -1,0 +1,89 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Formats a report is written in.
+const (
+	FormatText     = "text"
+	FormatJSON     = "json"
+	FormatMarkdown = "markdown"
+	FormatCSV      = "csv"
+	FormatPNG      = "png"
+	FormatSVG      = "svg"
+)
+
+// Formats lists every format, text formats first.
+var Formats = []string{FormatText, FormatJSON, FormatMarkdown, FormatCSV, FormatPNG, FormatSVG}
+
+// ErrFormat is returned, wrapped, for a format or file extension that is not
+// one of Formats.
+var ErrFormat = errors.New("unknown report format")
+
+// IsChart reports whether format is a picture (PNG or SVG).
+func IsChart(format string) bool { return format == FormatPNG || format == FormatSVG }
+
+// extensions maps file extensions to formats.
+var extensions = map[string]string{
+	".txt": FormatText, ".text": FormatText, ".json": FormatJSON, ".md": FormatMarkdown,
+	".markdown": FormatMarkdown, ".csv": FormatCSV, ".png": FormatPNG, ".svg": FormatSVG,
+}
+
+// FormatForPath picks the format from a file name's extension.
+func FormatForPath(path string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if f, ok := extensions[ext]; ok {
+		return f, nil
+	}
+	return "", fmt.Errorf("%w: %q does not end in .png, .svg, .md, .json, .csv or .txt", ErrFormat, path)
+}
+
+// CheckFormat returns an error naming the valid formats when format is not
+// one of them.
+func CheckFormat(format string, valid []string) error {
+	if slices.Contains(valid, format) {
+		return nil
+	}
+	return fmt.Errorf("%w: %q (valid: %s)", ErrFormat, format, strings.Join(valid, ", "))
+}
+
+// DefaultTimeline is how many events' timelines the text and Markdown
+// reports show.
+const DefaultTimeline = 10
+
+// Keep is how many events' attempts an Aggregator must keep (for
+// WithTimeline) to render format, and a chart too when chart is set; -1 for
+// all. noTimeline leaves the per-event timeline out of text, Markdown and
+// JSON.
+func Keep(format string, chart, noTimeline bool) int {
+	switch {
+	case chart || format == FormatCSV || IsChart(format):
+		return -1
+	case noTimeline:
+		return 0
+	case format == FormatJSON:
+		return -1
+	}
+	return DefaultTimeline
+}
+
+// Write writes rep in one of the text formats (text, json, markdown, csv).
+func Write(w io.Writer, rep *Report, format string) error {
+	switch format {
+	case FormatText:
+		return WriteText(w, rep)
+	case FormatJSON:
+		return WriteJSON(w, rep)
+	case FormatMarkdown:
+		return WriteMarkdown(w, rep)
+	case FormatCSV:
+		return WriteCSV(w, rep)
+	}
+	return fmt.Errorf("%w: %q is not a text format", ErrFormat, format)
+}

@@ -1,0 +1,230 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes the report as Markdown for design docs and pull
+// requests: the verdict, tables of the figures and the TTL choices, the
+// recommendation, the chart when one was written (Report.Chart), and with
+// several runs a side-by-side comparison.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	ew := &errWriter{w: w}
+	ew.printf("# retrysim report\n")
+	if len(rep.Runs) > 0 {
+		r := rep.Runs[0]
+		ew.printf("\nScenario **%s** · seed %d · %s\n", mdEscape(r.Scenario), r.Seed, runsWord(rep))
+	}
+	if rep.Chart != "" {
+		ew.printf("\n![retrysim chart](%s)\n", rep.Chart)
+	}
+	if len(rep.Runs) > 0 {
+		writeOverallMarkdown(ew, rep)
+	}
+	for _, r := range rep.Runs {
+		writeRunMarkdown(ew, rep, r)
+	}
+	if len(rep.Runs) > 1 {
+		ew.printf("\n## Side by side\n\n")
+		var tb mdTable
+		head := []string{""}
+		for _, r := range rep.Runs {
+			head = append(head, r.Policy)
+		}
+		tb.add(head...)
+		for _, row := range compareRows {
+			cells := []string{row.name}
+			for _, r := range rep.Runs {
+				cells = append(cells, row.cell(r))
+			}
+			tb.add(cells...)
+		}
+		tb.write(ew)
+		writeTTLCompareMarkdown(ew, rep)
+	}
+	return ew.err
+}
+
+// WriteTTLMarkdown writes the TTL comparison (what `retrysim ttl` prints) as
+// Markdown.
+func WriteTTLMarkdown(w io.Writer, rep *Report) error {
+	ew := &errWriter{w: w}
+	ew.printf("# Dedup TTL\n")
+	if len(rep.Runs) > 0 {
+		r := rep.Runs[0]
+		ew.printf("\nScenario **%s** · seed %d · %d events per provider · %s\n", mdEscape(r.Scenario), r.Seed, r.Planned, mdEscape(r.Target))
+		writeOverallMarkdown(ew, rep)
+	}
+	if rep.Chart != "" {
+		ew.printf("\n![dedup TTL comparison](%s)\n", rep.Chart)
+	}
+	writeTTLCompareMarkdown(ew, rep)
+	return ew.err
+}
+
+func runsWord(rep *Report) string {
+	if len(rep.Runs) == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", len(rep.Runs))
+}
+
+func writeOverallMarkdown(w *errWriter, rep *Report) {
+	if len(rep.Runs) == 0 {
+		return
+	}
+	rec, man := rep.RecommendedTTL(), rep.RecommendedWithManual()
+	w.printf("\n**Recommended dedup TTL: %s**", dur(rec))
+	if man > rec {
+		w.printf(" (%s to also cover manual redelivery)", dur(man))
+	}
+	w.printf("\n")
+}
+
+func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
+	w.printf("\n## %s · %s · seed %d\n\n", mdEscape(r.Policy), mdEscape(r.Scenario), r.Seed)
+	w.printf("%s · %d events · target: %s\n", mdEscape(r.PolicySummary), r.Planned, mdEscape(r.Target))
+	if r.Interrupted {
+		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
+	}
+	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(r.VerdictLine()))
+	var tb mdTable
+	tb.add("", r.Policy)
+	for _, row := range compareRows {
+		tb.add(row.name, row.cell(r))
+	}
+	tb.add("outcomes", outcomeLine(r))
+	tb.write(w)
+	if c := causeLine(r); c != "" {
+		w.printf("\nWhy the provider sent again: %s\n", mdEscape(c))
+	}
+	if !r.DisabledAt.IsZero() {
+		w.printf("\n**Endpoint disabled** at +%s after %d consecutive failures; %d events never delivered because of it.\n",
+			dur(r.DisabledAt.Sub(r.Start)), r.DisableAfter, r.LostToDisable)
+	}
+	t := r.TTL(rep.TTLs)
+	w.printf("\n### Dedup TTL\n\n**Recommend %s**", dur(t.Recommended))
+	if t.WithManual > t.Recommended {
+		w.printf(" (%s to also cover manual redelivery)", dur(t.WithManual))
+	}
+	w.printf(" — %s\n\n", mdEscape(ttlReason(r, t)))
+	tb = mdTable{}
+	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
+	if t.Manual > 0 {
+		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
+	}
+	tb.add(head...)
+	for _, c := range t.Choices {
+		row := []string{dur(c.TTL), observedCell(c), worstCell(c)}
+		if t.Manual > 0 {
+			row = append(row, okMark(!c.ManualLeaks))
+		}
+		tb.add(row...)
+	}
+	tb.write(w)
+	w.printf("\n_%s._\n", capitalise(worstCaseWords))
+	for _, a := range t.Advice {
+		w.printf("\n> ✗ %s\n", mdEscape(a))
+	}
+	if advice := adviceLines(r); len(advice) > 0 {
+		w.printf("\n### What to change\n\n")
+		for _, a := range advice {
+			w.printf("- %s\n", mdEscape(a))
+		}
+	}
+	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
+		w.printf("\n### CI gates (--fail-on)\n\n")
+		tb = mdTable{}
+		tb.add("gate", "result", "why")
+		for _, g := range gates {
+			tb.add("`"+string(g.Gate)+"`", gateMark[g.Status]+" "+string(g.Status), mdEscape(g.Message))
+		}
+		tb.write(w)
+	}
+	if rep.Timeline > 0 && len(r.Timeline) > 0 {
+		n := min(rep.Timeline, len(r.Timeline))
+		w.printf("\n### Timeline of the first %d of %d events\n\n", n, r.Events)
+		tb = mdTable{}
+		tb.add("event", "attempts (+ virtual time since the event's first attempt)")
+		for _, ev := range r.Timeline[:n] {
+			tb.add("`"+ev.ID+"`", timelineLine(ev)+effectsMark(r, ev.ID))
+		}
+		tb.write(w)
+	}
+}
+
+func writeTTLCompareMarkdown(w *errWriter, rep *Report) {
+	ttls := make([]TTLAnalysis, len(rep.Runs))
+	head := []string{""}
+	for i, r := range rep.Runs {
+		ttls[i] = r.TTL(rep.TTLs)
+		head = append(head, r.Policy)
+	}
+	w.printf("\n### Dedup TTL by provider\n\n")
+	var tb mdTable
+	tb.add(head...)
+	row := func(name string, cell func(t TTLAnalysis) string) {
+		cells := []string{name}
+		for i := range rep.Runs {
+			cells = append(cells, cell(ttls[i]))
+		}
+		tb.add(cells...)
+	}
+	row("worst-case retry span", func(t TTLAnalysis) string { return dur(t.Window) })
+	row("longest key-to-duplicate wait seen", func(t TTLAnalysis) string { return dur(t.Observed) })
+	row("manual redelivery window", func(t TTLAnalysis) string { return orNone(t.Manual) })
+	row("**recommended TTL**", func(t TTLAnalysis) string { return "**" + dur(t.Recommended) + "**" })
+	row("with manual redelivery", func(t TTLAnalysis) string { return dur(t.WithManual) })
+	tb.write(w)
+	w.printf("\nDuplicates let through, by TTL — in this run: arrivals in events · worst case: retries of one event after expiry.\n\n")
+	tb = mdTable{}
+	head[0] = "TTL"
+	tb.add(head...)
+	for j, ttl := range rep.ttlChoices() {
+		cells := []string{dur(ttl)}
+		for i := range rep.Runs {
+			cells = append(cells, compactCell(ttls[i].Choices[j], ttls[i].Retries))
+		}
+		tb.add(cells...)
+	}
+	tb.write(w)
+	w.printf("\n_%s._\n", capitalise(worstCaseWords))
+	for i := range rep.Runs {
+		for _, a := range ttls[i].Advice {
+			w.printf("\n> ✗ %s\n", mdEscape(a))
+		}
+	}
+}
+
+// mdTable is a Markdown table; the first row is the header.
+type mdTable struct{ rows [][]string }
+
+func (t *mdTable) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *mdTable) write(w *errWriter) {
+	for i, row := range t.rows {
+		cells := make([]string, len(row))
+		for j, c := range row {
+			cells[j] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		w.printf("| %s |\n", strings.Join(cells, " | "))
+		if i == 0 {
+			w.printf("|%s\n", strings.Repeat("---|", len(row)))
+		}
+	}
+}
+
+// mdEscape keeps text from being read as Markdown markup.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "|", `\|`, "`", "\\`")
+	return r.Replace(s)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

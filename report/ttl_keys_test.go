@@ -1,0 +1,100 @@
+package report
+
+import (
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+func TestRoundTTL(t *testing.T) {
+	day := policies.Day
+	tests := []struct {
+		need, want time.Duration
+	}{
+		{0, time.Minute},
+		{30 * time.Second, 2 * time.Minute},                // +1m minimum buffer
+		{5*time.Minute + 31*time.Second, 10 * time.Minute}, // Slack's 5m31s
+		{8 * time.Hour, 12 * time.Hour},                    // 8h +10% = 8h48m
+		{48 * time.Hour, 3 * day},                          // Shopify's 2d +10%
+		{72 * time.Hour, 4 * day},                          // Stripe's 3d +10%
+		{30 * day, 45 * day},                               // Stripe's CLI resend window
+		{100 * day, 120 * day},                             // past the ladder: whole 30-day months
+	}
+	for _, tt := range tests {
+		if got := RoundTTL(tt.need); got != tt.want {
+			t.Errorf("RoundTTL(%s) = %s, want %s", policies.FormatDuration(tt.need), policies.FormatDuration(got), policies.FormatDuration(tt.want))
+		}
+	}
+}
+
+// records builds one run's stream from arrivals: for each event, the virtual
+// offsets of attempts and what the handler answered.
+func records(t *testing.T, window time.Duration, events map[int][]struct {
+	at      time.Duration
+	outcome simulator.Outcome
+	handler int
+}) *Run {
+	t.Helper()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := NewAggregator()
+	add := func(r simulator.Record) {
+		r.Policy, r.Scenario, r.Seed = "p", "s", 1
+		if err := a.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(simulator.Record{Kind: simulator.KindRun, Start: &start, WindowS: window.Seconds(), Events: len(events)})
+	for seq := 0; seq < len(events); seq++ {
+		first := start.Add(time.Duration(seq) * time.Minute)
+		for n, at := range events[seq] {
+			add(simulator.Record{
+				Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: n + 1,
+				Time: first.Add(at.at), AtSeconds: at.at.Seconds(), Outcome: at.outcome,
+				HandlerStatus: at.handler, Reached: at.handler != 0,
+			})
+		}
+		add(simulator.Record{Kind: simulator.KindEvent, Seq: seq, Fate: simulator.FateDelivered})
+	}
+	add(simulator.Record{Kind: simulator.KindEnd})
+	return a.Runs()[0]
+}
+
+// The dedup key is stored at the first arrival the handler answered 2xx;
+// each later arrival leaks through every TTL shorter than its distance
+// from the key.
+func TestTTLLeaksCountArrivalsAfterTheKey(t *testing.T) {
+	type arr = struct {
+		at      time.Duration
+		outcome simulator.Outcome
+		handler int
+	}
+	run := records(t, 2*time.Hour, map[int][]arr{
+		// 500 first (no key), lost 200 at 10m (key), delivered at 50m: one leak past 40m.
+		0: {{0, simulator.HTTPError, 500}, {10 * time.Minute, simulator.LostResponse, 200}, {50 * time.Minute, simulator.Delivered, 200}},
+		// key at 0, duplicates at +3h and +30h.
+		1: {{0, simulator.Timeout, 200}, {3 * time.Hour, simulator.LostResponse, 200}, {30 * time.Hour, simulator.Delivered, 200}},
+		// never reached, then delivered: no duplicate.
+		2: {{0, simulator.ConnectionFailed, 0}, {time.Minute, simulator.Delivered, 200}},
+	})
+	if run.HandlerArrivals != 7 || run.DuplicateArrivals != 4 || run.DuplicateEvents != 2 {
+		t.Errorf("arrivals %d duplicates %d in %d events, want 7, 4, 2", run.HandlerArrivals, run.DuplicateArrivals, run.DuplicateEvents)
+	}
+	if run.ObservedNeed != 30*time.Hour {
+		t.Errorf("observed need %s, want 30h", run.ObservedNeed)
+	}
+	ttl := run.TTL([]time.Duration{30 * time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 31 * time.Hour})
+	want := []int{3, 2, 1, 1, 0}
+	for i, c := range ttl.Choices {
+		if c.LeakedArrivals != want[i] {
+			t.Errorf("TTL %s leaked %d, want %d", c.TTL, c.LeakedArrivals, want[i])
+		}
+	}
+	if ttl.Recommended != 2*policies.Day {
+		t.Errorf("recommended %s, want 2d (30h observed beats the 2h window)", ttl.Recommended)
+	}
+	if run.Causes[simulator.Timeout] != 1 || run.Causes[simulator.LostResponse] != 2 || run.Causes[simulator.HTTPError] != 1 {
+		t.Errorf("causes %v", run.Causes)
+	}
+}
