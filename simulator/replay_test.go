@@ -3,6 +3,8 @@ package simulator_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -285,6 +287,53 @@ func TestReplayRefuses(t *testing.T) {
 			_, err := simulator.Replay(context.Background(), tc.cfg)
 			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("error %v, want %v mentioning %q", err, tc.is, tc.msg)
+			}
+		})
+	}
+}
+
+// Every provider's capture is told apart by its signature headers, and a
+// replay re-signed with the secret passes that provider's own verification
+// at the time it is sent, captured long before; the dedup id never changes.
+func TestReplayResignsEveryWire(t *testing.T) {
+	captured := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, name := range policies.WireNames() {
+		t.Run(name, func(t *testing.T) {
+			w, _ := policies.WireFor(name)
+			secret := policies.GenerateSecret(name, 7)
+			ev := policies.Event{Seed: 99, Type: w.DefaultEventType(), Created: captured}
+			w.NewEvent(&ev)
+			body, ctype := w.Body(ev)
+			h := http.Header{}
+			h.Set("Content-Type", ctype)
+			w.Header(h, policies.Delivery{Event: ev, N: 1, Body: body, URL: "https://hooks.example/in", Secret: secret, SignedAt: captured})
+			c := simulator.Capture{Method: "POST", URL: "https://hooks.example/in", Header: h, Body: body}
+			detected, err := simulator.DetectWire(c)
+			if err != nil || detected.Name() != name {
+				t.Fatalf("detected %v, %v; want %s", detected, err, name)
+			}
+			wantID, _ := w.DedupID(h, body)
+			var verified, sends int
+			var verr error
+			handler := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				sends++
+				if err := w.Verify(r.Header, b, "http://"+r.Host+r.URL.RequestURI(), secret, time.Now()); err != nil {
+					verr = err
+				} else if id, _ := w.DedupID(r.Header, b); id == wantID {
+					verified++
+				}
+				rw.WriteHeader(http.StatusOK)
+			})
+			pol := policies.Policy{Name: name, Provider: name, Timeout: policies.Duration(10 * time.Second), Schedule: policies.ScheduleSpec{Delays: []policies.Duration{}}}
+			if err := pol.Init(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := simulator.Replay(context.Background(), simulator.ReplayConfig{Capture: c, Policy: pol, Handler: handler, Times: 2, Secret: secret}); err != nil {
+				t.Fatal(err)
+			}
+			if sends != 2 || verified != 2 {
+				t.Errorf("%d of %d sends verified with the same dedup id (last error: %v)", verified, sends, verr)
 			}
 		})
 	}
