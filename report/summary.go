@@ -52,12 +52,26 @@ type Run struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
-	// HandlerRedirects counts attempts the handler answered with a 3xx.
+	// HandlerRedirects counts attempts answered with a 3xx the provider did
+	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
-	DisabledAt       time.Time
-	Interrupted      bool
-	EffectsKnown     bool
-	EffectsError     string
+	// CopyArrivals counts duplicate arrivals that were the second of two
+	// identical requests sent at once; ManualArrivals those that were a
+	// resend by hand. Neither is in Causes.
+	CopyArrivals, ManualArrivals int
+	// LostToDisableIDs lists the first MaxListedEvents events lost because
+	// the endpoint was disabled, by sequence.
+	LostToDisableIDs []string
+	// Restarts are the moments the handler was restarted, since the start.
+	Restarts []time.Duration
+	// ReorderedPairs counts pairs of events about the same object whose
+	// first arrivals at the handler came in the opposite order to the one
+	// the events were created in.
+	ReorderedPairs int
+	DisabledAt     time.Time
+	Interrupted    bool
+	EffectsKnown   bool
+	EffectsError   string
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -85,6 +99,8 @@ type Run struct {
 	afterKey  []time.Duration // every arrival after its event's key, as offset from the key
 	eventNeed []time.Duration // per ended event with such arrivals, the latest one
 	live      map[int]*eventAgg
+	objects   map[string][]firstArrival // by object, each event's first arrival
+	lostSeqs  []int                     // the sequence numbers behind LostToDisableIDs
 	ended     bool
 	inOutage  bool
 }
@@ -98,6 +114,14 @@ type EventTimeline struct {
 	Seq      int
 	Attempts []simulator.Record
 	Fate     string
+}
+
+// MaxListedEvents is how many event ids a report lists for one finding.
+const MaxListedEvents = 100
+
+type firstArrival struct {
+	seq int
+	at  time.Time
 }
 
 type eventAgg struct {
@@ -182,7 +206,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		if rec.Kind != simulator.KindRun {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
-		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}}
+		run = &Run{Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{}, objects: map[string][]firstArrival{}}
 		a.index[runKey(&rec)] = run
 		a.runs = append(a.runs, run)
 	}
@@ -200,6 +224,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.Effects[rec.Event] = rec.Effects
 	case simulator.KindEnd:
 		run.end(&rec)
+	case simulator.KindRestart:
+		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	}
 	return nil
 }
@@ -210,6 +236,7 @@ func (a *Aggregator) Runs() []*Run {
 		slices.Sort(r.Latencies)
 		slices.Sort(r.afterKey)
 		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
 }
@@ -250,7 +277,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	r.Outcomes[rec.Outcome]++
 	r.End = rec.Time
 	r.outage(rec)
-	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
+	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
 	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
@@ -265,12 +292,22 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	if ev.arrivals == 0 {
 		ev.firstArrival = rec.Time
+		if rec.Object != "" {
+			r.objects[rec.Object] = append(r.objects[rec.Object], firstArrival{seq: rec.Seq, at: rec.Time})
+		}
 	} else {
 		r.DuplicateArrivals++
 		if ev.arrivals == 1 {
 			r.DuplicateEvents++
 		}
-		r.Causes[ev.lastReached]++
+		switch {
+		case rec.Copy > 0:
+			r.CopyArrivals++
+		case rec.Manual:
+			r.ManualArrivals++
+		default:
+			r.Causes[ev.lastReached]++
+		}
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, rec.Time.Sub(ev.firstArrival))
 	}
 	ev.arrivals++
@@ -296,6 +333,7 @@ func (r *Run) fate(rec *simulator.Record) {
 	case simulator.FateDisabled:
 		r.Lost++
 		r.LostToDisable++
+		r.noteLostToDisable(rec)
 	default:
 		r.Lost++
 	}
@@ -353,4 +391,35 @@ func (r *Run) Percentile(p float64) time.Duration {
 	}
 	i := int(p/100*float64(len(r.Latencies))+0.999999) - 1
 	return r.Latencies[min(max(i, 0), len(r.Latencies)-1)]
+}
+
+// noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
+// events lost to the endpoint being disabled.
+func (r *Run) noteLostToDisable(rec *simulator.Record) {
+	i, _ := slices.BinarySearch(r.lostSeqs, rec.Seq)
+	if i >= MaxListedEvents {
+		return
+	}
+	r.lostSeqs = slices.Insert(r.lostSeqs, i, rec.Seq)
+	r.LostToDisableIDs = slices.Insert(r.LostToDisableIDs, i, rec.Event)
+	if len(r.lostSeqs) > MaxListedEvents {
+		r.lostSeqs = r.lostSeqs[:MaxListedEvents]
+		r.LostToDisableIDs = r.LostToDisableIDs[:MaxListedEvents]
+	}
+}
+
+// reordered counts the pairs of events about one object that first reached
+// the handler in the opposite order to their creation (sequence order).
+func (r *Run) reordered() int {
+	n := 0
+	for _, evs := range r.objects {
+		for i := range evs {
+			for j := range evs {
+				if evs[i].seq < evs[j].seq && evs[j].at.Before(evs[i].at) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }

@@ -78,7 +78,13 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		if r.DisableWithin > 0 {
 			w.printf(" within %s", dur(r.DisableWithin))
 		}
-		w.printf("; %d events never delivered because of it\n", r.LostToDisable)
+		w.printf("; %d events never delivered because of it%s\n", r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
+	}
+	if len(r.Restarts) > 0 {
+		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
+	}
+	if r.ReorderedPairs > 0 {
+		w.printf("  ORDER: %d pairs of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs)
 	}
 	w.printf("  side effects: %s\n", r.VerdictLine())
 	if p := r.Percentile(50); p > 0 {
@@ -152,7 +158,41 @@ func causeLine(r *Run) string {
 			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
 		}
 	}
+	if r.CopyArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
+	}
+	if r.ManualArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× someone resent the event by hand after the schedule (manual)", r.ManualArrivals))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// idList shows the first few of ids (of total) after a colon.
+func idList(ids []string, total int) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	const show = 3
+	s := ": " + strings.Join(ids[:min(show, len(ids))], ", ")
+	if total > show {
+		s += fmt.Sprintf(" and %d more", total-show)
+	}
+	return s
+}
+
+// restartList shows restart moments: all of up to five, else the first
+// four and the last.
+func restartList(at []time.Duration) string {
+	parts := make([]string, 0, 6)
+	for i, d := range at {
+		switch {
+		case len(at) <= 5 || i < 4 || i == len(at)-1:
+			parts = append(parts, "+"+dur(d))
+		case i == 4:
+			parts = append(parts, "…")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func effectsMark(r *Run, id string) string {
@@ -170,6 +210,12 @@ func timelineLine(ev *EventTimeline) string {
 	parts := make([]string, 0, len(ev.Attempts))
 	for _, a := range ev.Attempts {
 		s := "+" + dur(seconds(a.AtSeconds)) + " " + string(a.Outcome)
+		switch {
+		case a.Copy > 0:
+			s = "+" + dur(seconds(a.AtSeconds)) + " the same request again at once: " + string(a.Outcome)
+		case a.Manual:
+			s = "+" + dur(seconds(a.AtSeconds)) + " resent by hand: " + string(a.Outcome)
+		}
 		switch {
 		case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
 			if a.HandlerStatus != 0 {

@@ -105,7 +105,16 @@ type Config struct {
 	// Effects, when set, is asked after the run how often each event was
 	// processed.
 	Effects EffectsFunc
+	// Restart restarts the handler. The engine calls it at each of the
+	// scenario's restart moments, between waves: every attempt due before
+	// the moment has finished, none due after it has started. It is
+	// required when the scenario restarts the handler, except in a dry run.
+	Restart RestartFunc
 }
+
+// RestartFunc kills the handler and starts it again, returning once it
+// accepts requests.
+type RestartFunc func(ctx context.Context) error
 
 func (c *Config) withDefaults() (Config, error) {
 	cfg := *c
@@ -149,6 +158,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
 		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
+	}
+	if r := cfg.Scenario.Restarts(); len(r) > 0 && cfg.Restart == nil && !cfg.DryRun {
+		errs = append(errs, fmt.Errorf("scenario %s restarts the handler (first at +%s) but no Restart hook was given", cfg.Scenario.Name, policies.FormatDuration(r[0])))
 	}
 	if len(errs) > 0 {
 		return cfg, fmt.Errorf("%w: %w", ErrConfig, errors.Join(errs...))

@@ -25,6 +25,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // Result sums up a run. The records say everything; Result is what a Go
@@ -32,7 +33,9 @@ import (
 type Result struct {
 	// Events is the number of events that started.
 	Events int
-	// Attempts is the number of attempts made.
+	// Attempts is the number of attempts made, one per attempt record: the
+	// second request of a duplicated attempt counts, and so does a manual
+	// resend.
 	Attempts int
 	// Delivered is the number of events the provider saw delivered.
 	Delivered int
@@ -43,6 +46,8 @@ type Result struct {
 	Lost int
 	// DisabledAt is when the provider disabled the endpoint; zero if never.
 	DisabledAt time.Time
+	// Restarts is the number of times the handler was restarted.
+	Restarts int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
 	// Effects is how many times the handler processed each event, by dedup
@@ -98,6 +103,9 @@ type eventState struct {
 	ctype    string
 	attempts int
 	reason   string // Slack's word for why the last attempt failed
+	// settled is the event's fate once its automatic schedule ended while a
+	// manual redelivery is still to come: its next attempt is that one.
+	settled string
 }
 
 type engine struct {
@@ -110,7 +118,8 @@ type engine struct {
 	arrived  int // events whose first attempt has been queued
 	dis      disabler
 	minDelay time.Duration
-	target   string // the URL signed and sent to
+	restarts []time.Time // restart moments still to come, sorted
+	target   string      // the URL signed and sent to
 	base     Record
 	res      Result
 	// disabledBy says, in words, what disabled the endpoint.
@@ -128,6 +137,14 @@ func newEngine(cfg Config) *engine {
 	}
 	if cfg.Handler != nil {
 		e.target = "http://in-process/webhooks"
+	}
+	// A manual redelivery is an attempt caused by another: the lookahead
+	// must not reach past the earliest one either.
+	if d, ok := cfg.Scenario.EarliestRedelivery(); ok && (e.minDelay < 0 || d < e.minDelay) {
+		e.minDelay = d
+	}
+	for _, r := range cfg.Scenario.Restarts() {
+		e.restarts = append(e.restarts, cfg.Start.Add(r))
 	}
 	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
 	if !cfg.DryRun {
@@ -154,6 +171,16 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		t0 := e.q.peek().at
+		if len(e.restarts) > 0 && !e.restarts[0].After(t0) {
+			if err := e.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					e.res.Interrupted = true
+					break
+				}
+				return &e.res, err
+			}
+			continue
+		}
 		if err := e.waitUntil(ctx, t0); err != nil {
 			e.res.Interrupted = true
 			break
@@ -263,6 +290,9 @@ func (e *engine) takeWave(batch []due, t0 time.Time) []due {
 		if len(batch) > 0 && e.dis.full(len(batch), batch[0].at, batch[len(batch)-1].at) {
 			break
 		}
+		if len(e.restarts) > 0 && !next.at.Before(e.restarts[0]) {
+			break // a wave never straddles a restart
+		}
 		d := e.q.pop()
 		if d.n == 1 {
 			e.start(d)
@@ -293,6 +323,8 @@ type outcome struct {
 	fault         string
 	err           string
 	header        http.Header
+	// dup is the second request of a duplicated attempt, if any.
+	dup *outcome
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
@@ -322,33 +354,107 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	return outs
 }
 
+// restart performs the next restart moment: the clock is moved to it (every
+// attempt due before it has finished), the Restart hook is called, and a
+// restart record is emitted.
+func (e *engine) restart(ctx context.Context) error {
+	at := e.restarts[0]
+	e.restarts = e.restarts[1:]
+	if err := e.waitUntil(ctx, at); err != nil {
+		return err
+	}
+	e.res.Restarts++
+	r := e.base
+	r.Kind, r.N, r.Time = KindRestart, e.res.Restarts, at
+	var hookErr error
+	if e.cfg.Restart != nil {
+		hookErr = e.cfg.Restart(ctx)
+		if hookErr != nil {
+			r.Error = hookErr.Error()
+		}
+	}
+	if e.client != nil {
+		// Kept-alive connections died with the old process; a request
+		// written into one would look as if it had reached the handler.
+		e.client.CloseIdleConnections()
+	}
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	if hookErr != nil {
+		return fmt.Errorf("restarting the handler at +%s: %w", policies.FormatDuration(at.Sub(e.cfg.Start)), hookErr)
+	}
+	return nil
+}
+
+// faultContext is what the scenario sees of one attempt.
+func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
+	c := scenarios.Context{
+		Event: d.event, Attempt: d.n, At: d.at.Sub(e.cfg.Start), Since: d.at.Sub(st.first),
+		Next: -1, Timeout: e.cfg.Policy.Timeout.D(),
+	}
+	if next, ok := e.work.next(d.event); ok {
+		c.Next = next.Sub(e.cfg.Start)
+	}
+	return c
+}
+
 // attempt decides the faults for one attempt and carries it out.
 func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	st := e.live[d.event]
-	timeout := e.cfg.Policy.Timeout.D()
-	act := e.cfg.Scenario.Decide(e.cfg.Seed, d.event, d.n, d.at.Sub(e.cfg.Start), timeout)
+	act := e.cfg.Scenario.Decide(e.cfg.Seed, e.faultContext(d, st))
 	o := outcome{fault: act.Fault(), added: act.Latency}
 	switch {
+	case act.BlackHole:
+		o.outcome = Timeout
+		o.err = fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(e.cfg.Policy.Timeout.D()))
+		return o
 	case act.Drop:
 		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
+		return o
+	case act.Redirect != 0 && act.RedirectHops > e.cfg.Policy.FollowRedirects:
+		o.outcome, o.status = Redirect, act.Redirect
+		o.err = fmt.Sprintf("%d from the endpoint's old address (injected); %s follows %d redirect(s), %d were needed", act.Redirect, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects, act.RedirectHops)
 		return o
 	case act.EdgeStatus != 0:
 		o.outcome, o.status = HTTPError, act.EdgeStatus
 		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
 		return o
 	}
+	signedAt := e.cfg.WallClock.Now()
+	if !act.Duplicate {
+		e.send(ctx, d, st, &act, signedAt, &o)
+		return o
+	}
+	// The same request twice, on two connections, released together so that
+	// both are in the handler at once.
+	dup := o
+	var wg sync.WaitGroup
+	release := make(chan struct{})
+	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &dup) })
+	close(release)
+	wg.Wait()
+	o.dup = &dup
+	return o
+}
+
+// send performs one request of an attempt and classifies it, applying the
+// faults that act on the way back.
+func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
+	timeout := e.cfg.Policy.Timeout.D()
 	var a answer
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
 		delivery := policies.Delivery{
 			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-			SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
+			SignedAt: signedAt, RetryReason: st.reason,
 		}
 		req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, d.at)
 		if err != nil {
 			o.outcome, o.err = ConnectionFailed, describe(err)
-			return o
+			return
 		}
 		// In-flight attempts finish even when the run is interrupted.
 		a = exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
@@ -363,15 +469,20 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	default:
 		o.outcome, o.status = classify(a.status), a.status
 	}
-	if a.status != 0 && act.LoseResponse {
+	if a.status == 0 {
+		return
+	}
+	switch {
+	case act.Reset:
+		o.outcome, o.status, o.header = ConnectionFailed, 0, nil
+		o.err = "connection reset after the request was sent, before the answer (injected)"
+	case act.LoseResponse:
 		o.outcome, o.status, o.header = LostResponse, 0, nil
 		o.err = "the answer was lost on the way back (injected)"
-	}
-	if a.status != 0 && act.Latency > 0 && a.latency+act.Latency > timeout && o.outcome != LostResponse {
+	case act.Latency > 0 && a.latency+act.Latency > timeout:
 		o.outcome, o.status, o.header = Timeout, 0, nil
 		o.err = fmt.Sprintf("answered after %s, past the %s timeout (injected latency)", policies.FormatDuration(a.latency+act.Latency), policies.FormatDuration(timeout))
 	}
-	return o
 }
 
 func (e *engine) sendURL() string {
@@ -468,23 +579,19 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
-	r := e.base
-	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
-	r.AtSeconds = d.at.Sub(st.first).Seconds()
-	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
-	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
-	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error = o.fault, o.err
-	r.Signal = v.signal
-	if err := e.emit(r); err != nil {
+	if err := e.recordAttempt(d, st, o, v.signal, 0); err != nil {
 		return false, err
 	}
-	e.res.Attempts++
-	if o.reached {
-		e.res.Arrivals++
-	}
 	failed := o.outcome.Failed()
+	if o.dup != nil {
+		// The second of two identical requests: the provider classifies
+		// its answer too, and the event is delivered if either was.
+		dv := e.judge(o.dup)
+		if err := e.recordAttempt(d, st, o.dup, dv.signal, 1); err != nil {
+			return false, err
+		}
+		failed = failed && o.dup.outcome.Failed()
+	}
 	disabled := e.dis.record(d.at, failed)
 	switch {
 	case v.disable:
@@ -495,12 +602,14 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	}
 	var err error
 	switch {
+	case st.settled != "":
+		err = e.afterManual(d, st, failed)
 	case !failed:
 		e.res.Delivered++
-		err = e.end(d.event, FateDelivered, d.at)
+		err = e.settle(d, st, FateDelivered)
 	case v.stop && v.noRetry:
 		e.res.Lost++
-		err = e.end(d.event, FateExhausted, d.at)
+		err = e.settle(d, st, FateExhausted)
 	case v.stop:
 		e.res.Lost++
 		err = e.end(d.event, FateStopped, d.at)
@@ -509,12 +618,63 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		e.q.push(due{at: d.at.Add(delay), event: d.event, n: d.n + 1})
 	default:
 		e.res.Lost++
-		err = e.end(d.event, FateExhausted, d.at)
+		err = e.settle(d, st, FateExhausted)
 	}
 	if disabled {
 		e.res.DisabledAt = d.at
 	}
 	return disabled, err
+}
+
+// recordAttempt emits the record of one request of an attempt; copyIndex is 1
+// for the second request of a duplicated attempt.
+func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
+	r := e.base
+	r.Kind = KindAttempt
+	r.Event, r.Seq, r.N, r.Time = st.ev.ID, d.event, d.n, d.at
+	r.Object, r.Copy, r.Manual = st.ev.Object, copyIndex, st.settled != ""
+	r.AtSeconds = d.at.Sub(st.first).Seconds()
+	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
+	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
+	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
+	r.Fault, r.Error = o.fault, o.err
+	r.Signal = signal
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	e.res.Attempts++
+	if o.reached {
+		e.res.Arrivals++
+	}
+	return nil
+}
+
+// settle ends an event whose automatic schedule is over with fate, unless
+// the scenario has someone resend it by hand within the policy's manual
+// redelivery window: then that attempt is queued and the event stays open.
+func (e *engine) settle(d *due, st *eventState, fate string) error {
+	c := e.faultContext(d, st)
+	c.Attempt = d.n + 1
+	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
+	manual := e.cfg.Policy.ManualRedelivery.D()
+	if !ok || manual <= 0 || d.at.Add(after).Sub(st.first) > manual {
+		return e.end(d.event, fate, d.at)
+	}
+	st.settled = fate
+	e.q.push(due{at: d.at.Add(after), event: d.event, n: d.n + 1})
+	return nil
+}
+
+// afterManual ends an event after its manual redelivery: an event the
+// schedule had given up on is delivered after all if the resend was.
+func (e *engine) afterManual(d *due, st *eventState, failed bool) error {
+	fate := st.settled
+	if !failed && fate != FateDelivered {
+		e.res.Lost--
+		e.res.Delivered++
+		fate = FateDelivered
+	}
+	return e.end(d.event, fate, d.at)
 }
 
 // end emits an event's fate and forgets it.
@@ -546,10 +706,14 @@ func (e *engine) drain(fate string, all bool) error {
 	}
 	slices.Sort(pending)
 	for _, ev := range pending {
-		if fate == FateDisabled {
+		f := fate
+		if settled := e.live[ev].settled; settled != "" {
+			// Its schedule had ended; only a manual resend was still to come.
+			f = settled
+		} else if fate == FateDisabled {
 			e.res.Lost++
 		}
-		if err := e.end(ev, fate, at); err != nil {
+		if err := e.end(ev, f, at); err != nil {
 			return err
 		}
 	}

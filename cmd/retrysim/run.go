@@ -39,6 +39,7 @@ type runFlags struct {
 	effectsURL  string
 	results     string
 	allowRemote bool
+	exec        string
 	failOn      []string
 	ttlConfig   string
 	outputFlags
@@ -66,6 +67,8 @@ Examples:
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
+  retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
+      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
   retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
@@ -103,6 +106,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
 	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 	f.add(fl)
@@ -183,11 +187,19 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 		}
 		p.policies = append(p.policies, pol)
 	}
-	sc, err := scenarios.Lookup(f.scenario)
+	sc, err := lookupScenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	p.scenario = sc
+	switch restarts := sc.Restarts(); {
+	case f.exec != "" && f.url == "":
+		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
+	case f.exec != "" && f.dryRun:
+		errs = append(errs, errors.New("--dry-run sends nothing: drop --exec, or drop --dry-run"))
+	case len(restarts) > 0 && f.url != "" && f.exec == "":
+		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
+	}
 	if f.url == "" && !f.dryRun {
 		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
@@ -344,6 +356,14 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	case f.url != "":
 		cfg.URL = f.url
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
+		if f.exec != "" {
+			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			if err != nil {
+				return badInput(err)
+			}
+			defer proc.stop()
+			cfg.Restart = proc.restart
+		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
@@ -356,6 +376,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
 		}
 		cfg.Effects = srv.handler.Effects
+		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)

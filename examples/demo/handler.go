@@ -182,6 +182,16 @@ func (h *Handler) Close() error {
 // Mode returns the handler's mode.
 func (h *Handler) Mode() Mode { return h.mode }
 
+// Restart makes the handler behave as a freshly started process over the
+// same database: what the process held in memory (the memory mode's
+// processed ids) is gone; everything in SQLite stays. A restart hook for
+// simulator.Config.Restart calls it.
+func (h *Handler) Restart() {
+	h.mu.Lock()
+	h.seen = map[string]struct{}{}
+	h.mu.Unlock()
+}
+
 // TTL returns how long the ttl mode keeps a dedup id.
 func (h *Handler) TTL() time.Duration { return h.ttl }
 

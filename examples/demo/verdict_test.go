@@ -36,6 +36,9 @@ func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scena
 	_, err = simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, Handler: h, Events: events, Secret: policies.GenerateSecret(pol.Provider, 1),
 		Sink: simulator.Collect(&recs), Effects: h.Effects,
+		// A restart fault restarts the in-process handler: a new process
+		// over the same database.
+		Restart: func(context.Context) error { h.Restart(); return nil },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +71,9 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 				if run.Verdict() != report.Idempotent {
 					t.Errorf("verdict %s: %s", run.Verdict(), run.VerdictLine())
 				}
-				if len(run.Effects) == 0 {
-					t.Errorf("the oracle saw no effects at all: %s", run.VerdictLine())
+				// Every event that reached the handler was processed, once.
+				if reached := run.HandlerArrivals - run.DuplicateArrivals; !run.EffectsKnown || len(run.Effects) != reached {
+					t.Errorf("%d events processed, %d reached the handler: %s", len(run.Effects), reached, run.VerdictLine())
 				}
 			})
 		}
@@ -107,6 +111,33 @@ func TestVerdictUnderLostAnswers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The built-in scenarios that model each mistake break exactly the handler
+// that makes it: duplicate-burst (two deliveries at once) breaks
+// check-then-act, crash-restart (the process killed and started again)
+// breaks the in-memory dedup; naive breaks under both, idempotent under
+// neither.
+func TestVerdictUnderBuiltinFaults(t *testing.T) {
+	want := map[demo.Mode]map[string]string{
+		demo.Naive:        {"duplicate-burst": report.NotIdempotent, "crash-restart": report.NotIdempotent},
+		demo.Memory:       {"duplicate-burst": report.Idempotent, "crash-restart": report.NotIdempotent},
+		demo.CheckThenAct: {"duplicate-burst": report.NotIdempotent, "crash-restart": report.Idempotent},
+		demo.Idempotent:   {"duplicate-burst": report.Idempotent, "crash-restart": report.Idempotent},
+	}
+	for _, mode := range []demo.Mode{demo.Naive, demo.Memory, demo.CheckThenAct, demo.Idempotent} {
+		for _, sc := range []string{"duplicate-burst", "crash-restart"} {
+			t.Run(string(mode)+"/"+sc, func(t *testing.T) {
+				run, _ := runAgainst(t, newHandler(t, mode), "stripe", scenario(t, sc), 20)
+				if run.DuplicateArrivals == 0 {
+					t.Fatal("no duplicate reached the handler: the test shows nothing")
+				}
+				if run.Verdict() != want[mode][sc] {
+					t.Errorf("verdict %s, want %s: %s", run.Verdict(), want[mode][sc], run.VerdictLine())
+				}
+			})
+		}
 	}
 }
 
