@@ -251,8 +251,8 @@ func shortID(id string) string {
 }
 
 func ttlReason(r *Run, t TTLAnalysis) string {
-	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s",
-		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended))
+	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
+		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}
