@@ -1,6 +1,8 @@
 package report
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +29,27 @@ func FuzzReadJSONL(f *testing.F) {
 			var sb strings.Builder
 			if err := WriteText(&sb, &Report{Runs: []*Run{r}, Timeline: 3}); err != nil {
 				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// FuzzParseGates: no --fail-on list makes the parser panic; an unknown gate
+// is ErrUnknownGate and quoted; the gates parsed are known, each once.
+func FuzzParseGates(f *testing.F) {
+	for _, s := range []string{"duplicate-effects,lost-events", "Redirects", " ttl-too-short ", "", ",", "lost-events,lost-events", "slow-responses,nope", "duplicate-effects,,redirects"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		gates, err := ParseGates([]string{s})
+		if err != nil {
+			if !errors.Is(err, ErrUnknownGate) || !strings.Contains(err.Error(), `"`) {
+				t.Fatalf("error %v is not ErrUnknownGate quoting the entry", err)
+			}
+		}
+		for i, g := range gates {
+			if !slices.Contains(Gates, g) || slices.Contains(gates[:i], g) {
+				t.Fatalf("parsed %q from %q", gates, s)
 			}
 		}
 	})

@@ -25,6 +25,9 @@ type jsonRun struct {
 	Target      string      `json:"target"`
 	Interrupted bool        `json:"interrupted"`
 	Verdict     string      `json:"verdict"`
+	Detail      string      `json:"verdict_detail"`
+	Offenders   []Offender  `json:"offenders,omitempty"`
+	Gates       []jsonGate  `json:"gates,omitempty"`
 	Summary     jsonSummary `json:"summary"`
 	TTL         jsonTTL     `json:"ttl"`
 	Events      []jsonEvent `json:"events"`
@@ -47,6 +50,13 @@ type jsonSummary struct {
 	Restarts            int       `json:"restarts"`
 	RestartsAtSeconds   []float64 `json:"restarts_at_seconds"`
 	ReorderedPairs      int       `json:"reordered_pairs"`
+}
+
+// jsonGate is one --fail-on gate's result for the run.
+type jsonGate struct {
+	Gate    Gate       `json:"gate"`
+	Status  GateStatus `json:"status"`
+	Message string     `json:"message"`
 }
 
 type jsonTTL struct {
@@ -104,7 +114,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		t := r.TTL(rep.TTLs)
 		jr := jsonRun{
 			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
-			Interrupted: r.Interrupted, Verdict: r.Verdict(),
+			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 			Summary: jsonSummary{
 				Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
 				HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
@@ -119,6 +129,9 @@ func WriteJSON(w io.Writer, rep *Report) error {
 				Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
 			},
 			Events: []jsonEvent{},
+		}
+		for _, g := range GatesFor(rep.Gates, r) {
+			jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
 		}
 		if d := r.DuplicateEffects(); d >= 0 {
 			jr.Summary.DuplicateEffects = &d

@@ -82,6 +82,10 @@ type Run struct {
 	ObservedNeed time.Duration
 	// Latencies are the handler's real response times, sorted.
 	Latencies []time.Duration
+	// HandlerTimeouts counts attempts that reached the handler and got no
+	// answer within the provider's timeout: the handler itself was too slow
+	// (injected latency aside: that answer did come).
+	HandlerTimeouts int
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
@@ -275,6 +279,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	r.outage(rec)
 	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
+	}
+	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
+		r.HandlerTimeouts++
 	}
 	if !rec.Reached {
 		return

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -44,35 +42,6 @@ func FuzzParseSecrets(f *testing.F) {
 		for prov, val := range got {
 			if _, ok := policies.WireFor(prov); !ok || val == "" {
 				t.Fatalf("parsed %q=%q", prov, val)
-			}
-		}
-	})
-}
-
-// FuzzParseFailOn: no --fail-on list makes the parser panic; an error is
-// errBadGate and quotes the bad entry; a parsed list holds known gates,
-// each once.
-func FuzzParseFailOn(f *testing.F) {
-	for _, s := range []string{"duplicate-effects,lost-events", "Redirects", " ttl-too-short ", "", ",", "lost-events,lost-events", "slow-responses,nope", "duplicate-effects,,redirects"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		gates, err := parseFailOn(s)
-		if err != nil {
-			if !errors.Is(err, errBadGate) {
-				t.Fatalf("error %v is not errBadGate", err)
-			}
-			if strings.TrimSpace(s) != "" && !strings.Contains(err.Error(), `"`) {
-				t.Fatalf("error %q does not quote the bad entry", err)
-			}
-			return
-		}
-		if len(gates) == 0 {
-			t.Fatal("no error and no gates")
-		}
-		for i, g := range gates {
-			if !slices.Contains(gateNames, g) || slices.Contains(gates[:i], g) {
-				t.Fatalf("parsed %q from %q", gates, s)
 			}
 		}
 	})

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // redacted stands in for a secret in anything retrysim writes.
@@ -172,4 +174,18 @@ func secretValues(pairs []string) []string {
 		}
 	}
 	return out
+}
+
+// redactGiven registers the secrets the user gave, which must never be
+// written: --secret values (well-formed or not), RETRYSIM_SECRET_<PROVIDER>
+// and the config file's secrets. Generated secrets are not secret: they are
+// printed on purpose.
+func redactGiven(ctx context.Context, flagPairs []string) {
+	s := secretsOf(ctx)
+	s.add(secretValues(flagPairs)...)
+	for _, prov := range policies.WireNames() {
+		if v, ok := configuredSecret(prov); ok {
+			s.add(v)
+		}
+	}
 }
