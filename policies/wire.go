@@ -21,6 +21,9 @@ type Event struct {
 	Type string
 	// Created is the virtual time the event happened.
 	Created time.Time
+	// Object names what the event is about (a customer, an order): several
+	// events of a workload share one, in the order they were created.
+	Object string
 }
 
 // Delivery is one attempt to deliver an event, as the wire format needs it

@@ -25,6 +25,9 @@ type jsonRun struct {
 	Target      string      `json:"target"`
 	Interrupted bool        `json:"interrupted"`
 	Verdict     string      `json:"verdict"`
+	Detail      string      `json:"verdict_detail"`
+	Offenders   []Offender  `json:"offenders,omitempty"`
+	Gates       []jsonGate  `json:"gates,omitempty"`
 	Summary     jsonSummary `json:"summary"`
 	TTL         jsonTTL     `json:"ttl"`
 	Events      []jsonEvent `json:"events"`
@@ -40,6 +43,20 @@ type jsonSummary struct {
 	DuplicateEffects      *int     `json:"duplicate_effects"`
 	DisabledAtSeconds     *float64 `json:"disabled_at_seconds"`
 	MaxArrivalSpanSeconds float64  `json:"max_arrival_span_seconds"`
+	// LostToDisable counts the events lost because the endpoint was
+	// disabled; LostToDisableEvents lists the first of them (at most 100).
+	LostToDisable       int       `json:"lost_to_disable"`
+	LostToDisableEvents []string  `json:"lost_to_disable_events"`
+	Restarts            int       `json:"restarts"`
+	RestartsAtSeconds   []float64 `json:"restarts_at_seconds"`
+	ReorderedPairs      int       `json:"reordered_pairs"`
+}
+
+// jsonGate is one --fail-on gate's result for the run.
+type jsonGate struct {
+	Gate    Gate       `json:"gate"`
+	Status  GateStatus `json:"status"`
+	Message string     `json:"message"`
 }
 
 type jsonTTL struct {
@@ -83,6 +100,8 @@ type jsonAttempt struct {
 	ReachedHandler bool              `json:"reached_handler"`
 	LatencyMS      float64           `json:"latency_ms"`
 	Fault          string            `json:"fault"`
+	Copy           int               `json:"copy,omitempty"`
+	Manual         bool              `json:"manual,omitempty"`
 }
 
 // WriteJSON writes the report as one JSON object (the JSON contract).
@@ -95,11 +114,13 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		t := r.TTL(rep.TTLs)
 		jr := jsonRun{
 			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
-			Interrupted: r.Interrupted, Verdict: r.Verdict(),
+			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 			Summary: jsonSummary{
 				Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
 				HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
 				MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
+				LostToDisable:         r.LostToDisable, LostToDisableEvents: append([]string{}, r.LostToDisableIDs...),
+				Restarts: len(r.Restarts), RestartsAtSeconds: []float64{}, ReorderedPairs: r.ReorderedPairs,
 			},
 			TTL: jsonTTL{
 				RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),
@@ -109,12 +130,18 @@ func WriteJSON(w io.Writer, rep *Report) error {
 			},
 			Events: []jsonEvent{},
 		}
+		for _, g := range GatesFor(rep.Gates, r) {
+			jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
+		}
 		if d := r.DuplicateEffects(); d >= 0 {
 			jr.Summary.DuplicateEffects = &d
 		}
 		if !r.DisabledAt.IsZero() {
 			s := r.DisabledAt.Sub(r.Start).Seconds()
 			jr.Summary.DisabledAtSeconds = &s
+		}
+		for _, d := range r.Restarts {
+			jr.Summary.RestartsAtSeconds = append(jr.Summary.RestartsAtSeconds, d.Seconds())
 		}
 		for _, c := range t.Choices {
 			jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{
@@ -131,7 +158,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 			for _, a := range ev.Attempts {
 				je.Attempts = append(je.Attempts, jsonAttempt{
 					N: a.N, AtSeconds: a.AtSeconds, Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
-					ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault,
+					ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
 				})
 			}
 			jr.Events = append(jr.Events, je)

@@ -52,12 +52,26 @@ type Run struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
-	// HandlerRedirects counts attempts the handler answered with a 3xx.
+	// HandlerRedirects counts attempts answered with a 3xx the provider did
+	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
-	DisabledAt       time.Time
-	Interrupted      bool
-	EffectsKnown     bool
-	EffectsError     string
+	// CopyArrivals counts duplicate arrivals that were the second of two
+	// identical requests sent at once; ManualArrivals those that were a
+	// resend by hand. Neither is in Causes.
+	CopyArrivals, ManualArrivals int
+	// LostToDisableIDs lists the first MaxListedEvents events lost because
+	// the endpoint was disabled, by sequence.
+	LostToDisableIDs []string
+	// Restarts are the moments the handler was restarted, since the start.
+	Restarts []time.Duration
+	// ReorderedPairs counts pairs of events about the same object whose
+	// first arrivals at the handler came in the opposite order to the one
+	// the events were created in.
+	ReorderedPairs int
+	DisabledAt     time.Time
+	Interrupted    bool
+	EffectsKnown   bool
+	EffectsError   string
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -66,6 +80,10 @@ type Run struct {
 	// ObservedNeed is the longest time from an event's dedup key being
 	// stored (its first arrival the handler answered 2xx) to a later arrival.
 	ObservedNeed time.Duration
+	// HandlerTimeouts counts attempts that reached the handler and got no
+	// answer within the provider's timeout: the handler itself was too slow
+	// (injected latency aside: that answer did come).
+	HandlerTimeouts int
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
@@ -85,6 +103,8 @@ type Run struct {
 	// that never reached it needs nothing, so a run against a black hole
 	// keeps nothing per event.
 	live     map[int]*eventAgg
+	objects  map[string][]firstArrival // by object, each event's first arrival
+	lostSeqs []int                     // the sequence numbers behind LostToDisableIDs
 	ended    bool
 	inOutage bool
 }
@@ -98,6 +118,14 @@ type EventTimeline struct {
 	Seq      int
 	Attempts []simulator.Record
 	Fate     string
+}
+
+// MaxListedEvents is how many event ids a report lists for one finding.
+const MaxListedEvents = 100
+
+type firstArrival struct {
+	seq int
+	at  time.Time
 }
 
 // eventAgg is what the aggregator follows of one event in flight; small,
@@ -211,7 +239,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Run{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
-			latencies: newSample(nil), afterKey: newSample(marks), eventNeed: newSample(marks),
+			objects:   map[string][]firstArrival{},
+			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -231,6 +260,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.Effects[rec.Event] = rec.Effects
 	case simulator.KindEnd:
 		run.end(&rec)
+	case simulator.KindRestart:
+		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	}
 	return nil
 }
@@ -239,6 +270,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 func (a *Aggregator) Runs() []*Run {
 	for _, r := range a.runs {
 		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
 }
@@ -279,8 +311,11 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	r.Outcomes[rec.Outcome]++
 	r.End = rec.Time
 	r.outage(rec)
-	if rec.HandlerStatus >= 300 && rec.HandlerStatus < 400 {
+	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
+	}
+	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
+		r.HandlerTimeouts++
 	}
 	if !rec.Reached {
 		return
@@ -292,12 +327,22 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
 		ev.firstArrival = at
+		if rec.Object != "" {
+			r.objects[rec.Object] = append(r.objects[rec.Object], firstArrival{seq: rec.Seq, at: rec.Time})
+		}
 	} else {
 		r.DuplicateArrivals++
 		if ev.arrivals == 1 {
 			r.DuplicateEvents++
 		}
-		r.Causes[ev.lastReached]++
+		switch {
+		case rec.Copy > 0:
+			r.CopyArrivals++
+		case rec.Manual:
+			r.ManualArrivals++
+		default:
+			r.Causes[ev.lastReached]++
+		}
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
 	ev.arrivals++
@@ -322,6 +367,7 @@ func (r *Run) fate(rec *simulator.Record) {
 	case simulator.FateDisabled:
 		r.Lost++
 		r.LostToDisable++
+		r.noteLostToDisable(rec)
 	default:
 		r.Lost++
 	}
@@ -386,3 +432,43 @@ func (r *Run) end(rec *simulator.Record) {
 // Percentile returns the p-th percentile (0..100) of the handler's response
 // times, nearest rank; 0 when there are none.
 func (r *Run) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
+
+// Answers is the number of the handler's answers whose response time was
+// measured.
+func (r *Run) Answers() int { return r.latencies.len() }
+
+// AnswersOver counts the handler's answers that took longer than d: exact
+// for the policy's timeout, else within 0.1% of d in runs of more than
+// 65,536 answers.
+func (r *Run) AnswersOver(d time.Duration) int { return r.latencies.countAbove(d) }
+
+// noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
+// events lost to the endpoint being disabled.
+func (r *Run) noteLostToDisable(rec *simulator.Record) {
+	i, _ := slices.BinarySearch(r.lostSeqs, rec.Seq)
+	if i >= MaxListedEvents {
+		return
+	}
+	r.lostSeqs = slices.Insert(r.lostSeqs, i, rec.Seq)
+	r.LostToDisableIDs = slices.Insert(r.LostToDisableIDs, i, rec.Event)
+	if len(r.lostSeqs) > MaxListedEvents {
+		r.lostSeqs = r.lostSeqs[:MaxListedEvents]
+		r.LostToDisableIDs = r.LostToDisableIDs[:MaxListedEvents]
+	}
+}
+
+// reordered counts the pairs of events about one object that first reached
+// the handler in the opposite order to their creation (sequence order).
+func (r *Run) reordered() int {
+	n := 0
+	for _, evs := range r.objects {
+		for i := range evs {
+			for j := range evs {
+				if evs[i].seq < evs[j].seq && evs[j].at.Before(evs[i].at) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

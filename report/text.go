@@ -21,6 +21,9 @@ type Report struct {
 	// Chart is the chart file written beside the report ("" for none): the
 	// markdown report shows it, the JSON names it.
 	Chart string
+	// Gates are the --fail-on gates checked against the runs (CheckGates);
+	// each run's show in its section.
+	Gates []GateResult
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -75,9 +78,15 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		if r.DisableWithin > 0 {
 			w.printf(" within %s", dur(r.DisableWithin))
 		}
-		w.printf("; %d events never delivered because of it\n", r.LostToDisable)
+		w.printf("; %d events never delivered because of it%s\n", r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
 	}
-	w.printf("  side effects: %s\n", effectsLine(r))
+	if len(r.Restarts) > 0 {
+		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
+	}
+	if r.ReorderedPairs > 0 {
+		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
+	}
+	w.printf("  side effects: %s\n", r.VerdictLine())
 	if p := r.Percentile(50); p > 0 {
 		w.printf("  handler response time: p50 %s · p95 %s · p99 %s · max %s (timeout %s)\n",
 			ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), dur(r.Timeout))
@@ -96,7 +105,15 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 			w.printf("    - %s\n", a)
 		}
 	}
+	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
+		w.printf("\n  CI gates (--fail-on):\n")
+		for _, g := range gates {
+			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
+		}
+	}
 }
+
+var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
 
 func ms(d time.Duration) string {
 	if d < time.Second {
@@ -141,39 +158,41 @@ func causeLine(r *Run) string {
 			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
 		}
 	}
+	if r.CopyArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
+	}
+	if r.ManualArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× someone resent the event by hand after the schedule (manual)", r.ManualArrivals))
+	}
 	return strings.Join(parts, "; ")
 }
 
-func effectsLine(r *Run) string {
-	switch r.Verdict() {
-	case Idempotent:
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
-	case NotIdempotent:
-		off := r.Offenders()
-		extra := 0
-		for _, id := range off {
-			extra += r.Effects[id] - 1
-		}
-		list := make([]string, 0, 3)
-		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", shortID(id), r.Effects[id]))
-		}
-		more := ""
-		if len(off) > 3 {
-			more = fmt.Sprintf(", and %d more", len(off)-3)
-		}
-		return fmt.Sprintf("%d events processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", len(off), extra, strings.Join(list, ", "), more)
+// idList shows the first few of ids (of total) after a colon.
+func idList(ids []string, total int) string {
+	if len(ids) == 0 {
+		return ""
 	}
-	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-	if r.EffectsError != "" {
-		msg += " (" + r.EffectsError + ")"
+	const show = 3
+	s := ": " + strings.Join(ids[:min(show, len(ids))], ", ")
+	if total > show {
+		s += fmt.Sprintf(" and %d more", total-show)
 	}
-	if r.DuplicateArrivals > 0 {
-		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
-	} else {
-		msg += "; pass --effects-url for a verdict"
+	return s
+}
+
+// restartList shows restart moments: all of up to five, else the first
+// four and the last.
+func restartList(at []time.Duration) string {
+	parts := make([]string, 0, 6)
+	for i, d := range at {
+		switch {
+		case len(at) <= 5 || i < 4 || i == len(at)-1:
+			parts = append(parts, "+"+dur(d))
+		case i == 4:
+			parts = append(parts, "…")
+		}
 	}
-	return msg
+	return strings.Join(parts, ", ")
 }
 
 func effectsMark(r *Run, id string) string {
@@ -191,6 +210,12 @@ func timelineLine(ev *EventTimeline) string {
 	parts := make([]string, 0, len(ev.Attempts))
 	for _, a := range ev.Attempts {
 		s := "+" + dur(seconds(a.AtSeconds)) + " " + string(a.Outcome)
+		switch {
+		case a.Copy > 0:
+			s = "+" + dur(seconds(a.AtSeconds)) + " the same request again at once: " + string(a.Outcome)
+		case a.Manual:
+			s = "+" + dur(seconds(a.AtSeconds)) + " resent by hand: " + string(a.Outcome)
+		}
 		switch {
 		case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
 			if a.HandlerStatus != 0 {
@@ -226,8 +251,8 @@ func shortID(id string) string {
 }
 
 func ttlReason(r *Run, t TTLAnalysis) string {
-	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s",
-		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended))
+	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
+		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}

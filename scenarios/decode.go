@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -12,28 +13,88 @@ import (
 
 // ErrInvalid is returned, wrapped, for a scenario that does not decode or
 // validate. The error lists every problem found, each naming the file, the
-// line and the key.
+// line, the key and the value.
 var ErrInvalid = errors.New("invalid scenario")
 
-var envelopeKeys = map[string]bool{
-	"type": true, "probability": true, "attempts": true, "from": true, "until": true, "every": true,
-}
+// envelopeKeys are the keys every fault shares, in the order help lists
+// them.
+var envelopeKeys = []string{"type", "probability", "attempts", "from", "until", "every"}
 
 var scenarioKeys = []string{"name", "description", "faults"}
 
+// maxListLen bounds the lists a scenario may hold (attempt numbers, restart
+// times), so a typo cannot make a run that never ends.
+const maxListLen = 1000
+
 // Decode reads one scenario from YAML, strictly. It reports every problem at
-// once rather than stopping at the first.
+// once rather than stopping at the first. file names the source in errors.
 func Decode(file string, data []byte) (Scenario, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Scenario{}, fmt.Errorf("%w: %s: %w", ErrInvalid, file, err)
+		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
 	}
 	d := decoder{file: file}
-	s := d.scenario(&root)
-	if len(d.errs) > 0 {
-		return Scenario{}, fmt.Errorf("%w: %s: %d problem(s):\n  %s", ErrInvalid, file, len(d.errs), strings.Join(d.errs, "\n  "))
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
 	}
+	s := d.scenario(n, "", "")
+	if err := d.err(); err != nil {
+		return Scenario{}, err
+	}
+	s.source = data
 	return s, nil
+}
+
+// DecodeMap reads the scenarios defined under the top-level key of a YAML
+// file (a config file's "scenarios:"), by name: the map key is the
+// scenario's name. A missing key gives an empty map. Every problem in every
+// scenario is reported at once.
+func DecodeMap(file string, data []byte, key string) (map[string]Scenario, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
+	}
+	out := map[string]Scenario{}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return out, nil
+	}
+	var section *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			section = n.Content[i+1]
+		}
+	}
+	if section == nil {
+		return out, nil
+	}
+	d := decoder{file: file}
+	if section.Kind != yaml.MappingNode {
+		d.errorf(section, "%s: expected a map of scenario names to scenarios, got %s", key, describeNode(section))
+		return nil, d.err()
+	}
+	for i := 0; i+1 < len(section.Content); i += 2 {
+		k, v := section.Content[i], section.Content[i+1]
+		if k.Value == "" {
+			d.errorf(k, "%s: a scenario name is empty", key)
+			continue
+		}
+		s := d.scenario(v, key+"."+k.Value+".", k.Value)
+		src, err := yaml.Marshal(v)
+		if err == nil && v.Kind == yaml.MappingNode && !hasKey(v, "name") {
+			src = append([]byte("name: "+k.Value+"\n"), src...)
+		}
+		s.source = src
+		out[k.Value] = s
+	}
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 type decoder struct {
@@ -45,152 +106,220 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 	d.errs = append(d.errs, fmt.Sprintf("%s:%d: %s", d.file, n.Line, fmt.Sprintf(format, args...)))
 }
 
-func (d *decoder) scenario(root *yaml.Node) Scenario {
-	var s Scenario
-	n := root
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
+func (d *decoder) err() error {
+	if len(d.errs) == 0 {
+		return nil
 	}
+	return fmt.Errorf("%w: %s: %d problem(s):\n  %s", ErrInvalid, d.file, len(d.errs), strings.Join(d.errs, "\n  "))
+}
+
+// scenario decodes one scenario mapping. prefix goes before every key in
+// errors; name, when set, is the scenario's name from a map key.
+func (d *decoder) scenario(n *yaml.Node, prefix, name string) Scenario {
+	s := Scenario{Name: name}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "a scenario is a mapping with keys %s", strings.Join(scenarioKeys, ", "))
+		d.errorf(n, "%sa scenario is a mapping with keys %s, got %s", prefix, strings.Join(scenarioKeys, ", "), describeNode(n))
 		return s
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "name":
-			d.decode(v, "name", &s.Name)
+			var given string
+			if d.scalar(v, prefix+"name", &given) {
+				switch {
+				case given == "":
+					d.errorf(v, "%sname: is empty", prefix)
+				case name != "" && given != name:
+					d.errorf(v, "%sname: %q differs from the scenario's key %q (leave name out)", prefix, given, name)
+				default:
+					s.Name = given
+				}
+			}
 		case "description":
-			d.decode(v, "description", &s.Description)
+			d.scalar(v, prefix+"description", &s.Description)
 		case "faults":
 			if v.Kind != yaml.SequenceNode {
-				d.errorf(v, "faults: expected a list of faults")
+				d.errorf(v, "%sfaults: expected a list of faults, got %s", prefix, describeNode(v))
 				continue
 			}
 			for j, fn := range v.Content {
-				if f, ok := d.fault(fn, j+1); ok {
+				if f, ok := d.fault(fn, fmt.Sprintf("%sfaults[%d]", prefix, j+1)); ok {
 					s.Faults = append(s.Faults, f)
 				}
 			}
 		default:
-			d.errorf(k, "unknown key %q (valid: %s)", k.Value, strings.Join(scenarioKeys, ", "))
+			d.errorf(k, "%s%s: unknown key (valid: %s)", prefix, k.Value, strings.Join(scenarioKeys, ", "))
 		}
 	}
-	if s.Name == "" {
-		d.errorf(n, "name: missing")
+	if s.Name == "" && !hasKey(n, "name") {
+		d.errorf(n, "%sname: missing", prefix)
 	}
 	return s
 }
 
+// scalar decodes a scalar value, reporting a mapping or a list where a
+// single value belongs.
+func (d *decoder) scalar(v *yaml.Node, key string, out any) bool {
+	if v.Kind != yaml.ScalarNode {
+		d.errorf(v, "%s: expected a single value, got %s", key, describeNode(v))
+		return false
+	}
+	return d.decode(v, key, out)
+}
+
 func (d *decoder) decode(v *yaml.Node, key string, out any) bool {
 	if err := v.Decode(out); err != nil {
-		d.errorf(v, "%s: %q is not valid here: %v", key, v.Value, trimYAMLErr(err))
+		d.errorf(v, "%s: %s is not valid here: %s", key, describeNode(v), trimYAMLErr(err))
 		return false
 	}
 	return true
 }
 
-func (d *decoder) fault(n *yaml.Node, idx int) (Fault, bool) {
+// fault decodes one fault; key names it in errors ("faults[2]").
+func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 	f := Fault{Probability: 1}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "faults[%d]: expected a mapping with a type", idx)
+		d.errorf(n, "%s: expected a mapping with a type (valid types: %s), got %s", key, strings.Join(Types(), ", "), describeNode(n))
 		return f, false
 	}
 	before := len(d.errs)
-	params := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line}
+	var params, envelope []*yaml.Node // key and value nodes, in pairs
 	var typeNode *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		key := fmt.Sprintf("faults[%d].%s", idx, k.Value)
+		kk := key + "." + k.Value
 		switch k.Value {
 		case "type":
 			typeNode = v
-			d.decode(v, key, &f.Type)
+			d.scalar(v, kk, &f.Type)
 		case "probability":
-			if d.decode(v, key, &f.Probability) && (f.Probability < 0 || f.Probability > 1) {
-				d.errorf(v, "%s: %s is not between 0 and 1", key, v.Value)
+			if d.scalar(v, kk, &f.Probability) && !(f.Probability >= 0 && f.Probability <= 1) { // NaN fails too
+				d.errorf(v, "%s: %s is not between 0 and 1", kk, v.Value)
 			}
 		case "attempts":
-			if d.decode(v, key, &f.Attempts) {
+			if d.decode(v, kk, &f.Attempts) {
+				if len(f.Attempts) > maxListLen {
+					d.errorf(v, "%s: %d attempt numbers is over the cap of %d", kk, len(f.Attempts), maxListLen)
+				}
 				for _, a := range f.Attempts {
 					if a < 1 {
-						d.errorf(v, "%s: attempt numbers start at 1, got %d", key, a)
+						d.errorf(v, "%s: attempt numbers start at 1, got %d", kk, a)
 					}
 				}
 			}
 		case "from", "until":
 			var dur policies.Duration
-			if d.decode(v, key, &dur) {
-				if k.Value == "from" {
+			if d.scalar(v, kk, &dur) {
+				switch {
+				case dur < 0:
+					d.errorf(v, "%s: %s is negative", kk, v.Value)
+				case k.Value == "from":
 					f.From = dur.D()
-				} else {
+				default:
 					f.Until = dur.D()
 				}
 			}
 		case "every":
-			if d.decode(v, key, &f.Every) && f.Every < 1 {
-				d.errorf(v, "%s: must be at least 1, got %d", key, f.Every)
+			if d.scalar(v, kk, &f.Every) && f.Every < 1 {
+				d.errorf(v, "%s: %s is not allowed, every must be at least 1", kk, v.Value)
 			}
 		default:
-			params.Content = append(params.Content, k, v)
+			params = append(params, k, v)
+			continue
 		}
+		envelope = append(envelope, k, v)
 	}
 	if f.Until != 0 && f.Until <= f.From {
-		d.errorf(n, "faults[%d]: until (%s) must come after from (%s)", idx, policies.FormatDuration(f.Until), policies.FormatDuration(f.From))
+		d.errorf(n, "%s: until (%s) must come after from (%s)", key, policies.FormatDuration(f.Until), policies.FormatDuration(f.From))
 	}
 	if f.From != 0 && f.Until == 0 {
-		d.errorf(n, "faults[%d]: from needs until", idx)
+		d.errorf(n, "%s: from (%s) needs until", key, policies.FormatDuration(f.From))
 	}
 	newKind, ok := kinds[f.Type]
 	switch {
 	case typeNode == nil:
-		d.errorf(n, "faults[%d]: type missing (valid: %s)", idx, strings.Join(Types(), ", "))
+		d.errorf(n, "%s.type: missing (valid: %s)", key, strings.Join(Types(), ", "))
 		return f, false
 	case !ok:
-		d.errorf(typeNode, "faults[%d].type: unknown fault type %q (valid: %s)", idx, f.Type, strings.Join(Types(), ", "))
+		d.errorf(typeNode, "%s.type: unknown fault type %q (valid: %s)", key, f.Type, strings.Join(Types(), ", "))
 		return f, false
 	}
 	f.Kind = newKind()
+	allowedEnvelope := envelopeKeys
+	if l, ok := f.Kind.(envelopeLimiter); ok {
+		allowedEnvelope = append([]string{"type"}, l.envelope()...)
+	}
+	for i := 0; i < len(envelope); i += 2 {
+		if k := envelope[i]; !slices.Contains(allowedEnvelope, k.Value) {
+			d.errorf(k, "%s.%s: %s does not take %s (valid: %s)", key, k.Value, f.Type, k.Value, strings.Join(append(slices.Clone(allowedEnvelope), paramKeys(f.Kind)...), ", "))
+		}
+	}
 	allowed := paramKeys(f.Kind)
-	for i := 0; i+1 < len(params.Content); i += 2 {
-		k := params.Content[i]
-		if !contains(allowed, k.Value) {
-			valid := append(sortedKeys(envelopeKeys), allowed...)
-			d.errorf(k, "faults[%d]: %s has no key %q (valid: %s)", idx, f.Type, k.Value, strings.Join(valid, ", "))
+	for i := 0; i < len(params); i += 2 {
+		k, v := params[i], params[i+1]
+		if !slices.Contains(allowed, k.Value) {
+			d.errorf(k, "%s.%s: %s has no key %q (valid: %s)", key, k.Value, f.Type, k.Value, strings.Join(append(slices.Clone(allowedEnvelope), allowed...), ", "))
+			continue
+		}
+		one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: k.Line, Content: []*yaml.Node{k, v}}
+		if err := one.Decode(newKind()); err != nil {
+			d.errorf(v, "%s.%s: %s is not valid here: %s", key, k.Value, describeNode(v), trimYAMLErr(err))
 		}
 	}
 	if len(d.errs) == before {
-		if err := params.Decode(f.Kind); err != nil {
-			d.errorf(n, "faults[%d] (%s): %v", idx, f.Type, trimYAMLErr(err))
+		all := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Content: params}
+		if err := all.Decode(f.Kind); err != nil {
+			d.errorf(n, "%s (%s): %s", key, f.Type, trimYAMLErr(err))
 		}
-		for _, err := range f.Kind.Validate() {
-			d.errorf(n, "faults[%d] (%s): %v", idx, f.Type, err)
+		errs := f.Kind.Validate()
+		if ec, ok := f.Kind.(envelopeChecker); ok {
+			errs = append(errs, ec.checkEnvelope(f.From, f.Until)...)
+		}
+		for _, err := range errs {
+			// A kind's errors start with the key they are about: point at
+			// that key's line when it was written.
+			at := n
+			k, _, _ := strings.Cut(err.Error(), ":")
+			for i := 0; i < len(params); i += 2 {
+				if params[i].Value == k {
+					at = params[i]
+				}
+			}
+			d.errorf(at, "%s (%s): %v", key, f.Type, err)
 		}
 	}
 	return f, len(d.errs) == before
 }
 
-func trimYAMLErr(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "yaml: unmarshal errors:\n  ")
-	return s
+// describeNode shows a value in an error: the scalar quoted, or what kind of
+// value it is.
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
 			return true
 		}
 	}
 	return false
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for _, k := range []string{"type", "probability", "attempts", "from", "until", "every"} {
-		if m[k] {
-			out = append(out, k)
-		}
-	}
-	return out
+func trimYAMLErr(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "yaml: unmarshal errors:\n  ")
+	s = strings.TrimPrefix(s, "yaml: ")
+	return strings.ReplaceAll(s, "\n  ", "; ")
 }

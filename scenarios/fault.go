@@ -16,7 +16,8 @@ type Kind interface {
 	// Apply changes the action for one attempt. It is called only when the
 	// envelope's conditions hold and the probability roll succeeded.
 	Apply(a *Action, c *Context)
-	// Validate reports every problem with the parameters.
+	// Validate reports every problem with the parameters, each naming the
+	// key and the value.
 	Validate() []error
 }
 
@@ -28,6 +29,12 @@ type Context struct {
 	Attempt int
 	// At is the attempt's virtual time, measured from the start of the run.
 	At time.Duration
+	// Since is the attempt's virtual time measured from the event's first
+	// attempt.
+	Since time.Duration
+	// Next is when the next event about the same object is first sent,
+	// measured from the start of the run; negative when there is none.
+	Next time.Duration
 	// Timeout is the provider's timeout for this attempt.
 	Timeout time.Duration
 	// Rand is keyed by (seed, event, attempt, fault): the only randomness a
@@ -37,27 +44,70 @@ type Context struct {
 
 // Action is what the engine does with one attempt. The zero Action sends the
 // request and reports what the handler answered.
+//
+// When several faults apply, the engine honours the first of these that is
+// set: BlackHole, Drop, a Redirect the provider does not follow, EdgeStatus
+// (the request never reaches the handler); then it sends the request
+// (twice with Duplicate) and, on the way back, Reset, LoseResponse and
+// Latency, in that order.
 type Action struct {
 	// Faults names the faults that applied, in scenario order.
 	Faults []string
-	// Drop means the request never reaches the handler.
+	// Drop means the request never reaches the handler: the connection is
+	// refused.
 	Drop bool
+	// BlackHole means the request goes nowhere and nothing answers: the
+	// provider waits out its timeout. The handler is not reached.
+	BlackHole bool
 	// EdgeStatus, when not 0, is answered by a proxy in front of the handler,
 	// which the request never reaches.
 	EdgeStatus int
+	// Redirect, when not 0, is the status (301 or 308) the old address
+	// answers with; RedirectHops is how many redirects lead to the handler.
+	// A provider that follows at least that many reaches the handler; one
+	// that follows fewer sees the outcome redirect.
+	Redirect     int
+	RedirectHops int
+	// Reset means the connection is reset after the request was sent and
+	// before the answer arrived: the handler was reached (and is left to
+	// finish its work), the provider sees a failed connection.
+	Reset bool
 	// LoseResponse means the handler answered but the answer was lost on the
 	// way back: the provider sees a timeout.
 	LoseResponse bool
 	// Latency is virtual time added to the handler's real response time.
 	Latency time.Duration
+	// Duplicate means the provider sends the same request twice at the same
+	// moment, so that the two overlap in the handler.
+	Duplicate bool
 }
 
 // Fault returns the applied faults as the record shows them: "" when none,
 // else their types joined by "+".
 func (a *Action) Fault() string { return strings.Join(a.Faults, "+") }
 
-// Reaches reports whether the request is sent to the handler at all.
-func (a *Action) Reaches() bool { return !a.Drop && a.EdgeStatus == 0 }
+// Reaches reports whether the request is sent towards the handler at all
+// (a redirect may still stop it, depending on the provider).
+func (a *Action) Reaches() bool { return !a.Drop && !a.BlackHole && a.EdgeStatus == 0 }
+
+// same reports whether two actions do the same thing.
+func (a *Action) same(b *Action) bool {
+	return a.Drop == b.Drop && a.BlackHole == b.BlackHole && a.EdgeStatus == b.EdgeStatus &&
+		a.Redirect == b.Redirect && a.RedirectHops == b.RedirectHops && a.Reset == b.Reset &&
+		a.LoseResponse == b.LoseResponse && a.Latency == b.Latency && a.Duplicate == b.Duplicate
+}
+
+// envelopeLimiter is implemented by kinds that accept only some envelope
+// keys (a restart happens at moments, not to attempts).
+type envelopeLimiter interface {
+	envelope() []string
+}
+
+// envelopeChecker is implemented by kinds whose parameters depend on the
+// envelope (a restart interval needs an until).
+type envelopeChecker interface {
+	checkEnvelope(from, until time.Duration) []error
+}
 
 var kinds = map[string]func() Kind{}
 
@@ -68,7 +118,7 @@ func Register(name string, newKind func() Kind) {
 	if _, dup := kinds[name]; dup {
 		panic(fmt.Sprintf("scenarios: fault type %q registered twice", name))
 	}
-	if _, clash := envelopeKeys[name]; clash {
+	if slices.Contains(envelopeKeys, name) {
 		panic(fmt.Sprintf("scenarios: fault type %q clashes with an envelope key", name))
 	}
 	kinds[name] = newKind

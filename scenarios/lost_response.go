@@ -3,6 +3,8 @@ package scenarios
 // lostResponse: the handler received the request and answered, but the
 // answer never got back to the provider, which saw a timeout. The handler did
 // the work; the provider will deliver again.
+//
+//	type: lost-response
 type lostResponse struct{}
 
 func init() { Register("lost-response", func() Kind { return &lostResponse{} }) }

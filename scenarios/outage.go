@@ -1,7 +1,7 @@
 package scenarios
 
 import (
-	"errors"
+	"fmt"
 
 	"github.com/retrysim/retrysim/policies"
 )
@@ -9,6 +9,7 @@ import (
 // outage: the handler is unreachable for a window of virtual time, measured
 // from the start of the run. Every attempt in the window fails to connect.
 //
+//	type: outage
 //	start: 15m
 //	duration: 6h
 type outage struct {
@@ -25,8 +26,12 @@ func (o *outage) Apply(a *Action, c *Context) {
 }
 
 func (o *outage) Validate() []error {
+	var errs []error
 	if o.Duration <= 0 {
-		return []error{errors.New("duration must be positive")}
+		errs = append(errs, fmt.Errorf("duration: must be positive, got %s", o.Duration))
 	}
-	return nil
+	if o.Start < 0 {
+		errs = append(errs, fmt.Errorf("start: must not be negative, got %s", o.Start))
+	}
+	return errs
 }

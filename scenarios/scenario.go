@@ -1,4 +1,4 @@
-// Package scenarios is retrysim's fault model: the ways a real delivery goes
+// Package scenarios is retrysim's fault model: the ways real deliveries go
 // wrong between a provider and a handler.
 //
 // A Scenario is a named list of faults. Each Fault is an envelope (type,
@@ -6,10 +6,17 @@
 // every Nth event) around a small registered Kind that holds the type's
 // parameters and changes the Action the engine takes. Every random choice is
 // keyed by (seed, event, attempt, fault), so a scenario decides the same way
-// at any concurrency.
+// at any concurrency. Faults compose: each one that applies changes the
+// same Action, in scenario order.
+//
+// Two kinds act on the run rather than on one attempt: restart names the
+// virtual moments at which the handler process is killed and started again
+// (Restarts), and manual-redelivery adds a resend by hand after an event's
+// schedule ended (Redelivery).
 package scenarios
 
 import (
+	"slices"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -20,7 +27,13 @@ type Scenario struct {
 	Name        string
 	Description string
 	Faults      []Fault
+
+	source []byte
 }
+
+// YAML returns the scenario as it was written, to copy and edit; nil for a
+// Scenario built in Go.
+func (s *Scenario) YAML() []byte { return s.source }
 
 // Fault is one fault in its envelope.
 type Fault struct {
@@ -48,26 +61,31 @@ func (f *Fault) covers(c *Context) bool {
 	if f.Until != 0 && (c.At < f.From || c.At >= f.Until) {
 		return false
 	}
-	if len(f.Attempts) > 0 {
-		found := false
-		for _, n := range f.Attempts {
-			if n == c.Attempt {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
+	if len(f.Attempts) > 0 && !slices.Contains(f.Attempts, c.Attempt) {
+		return false
 	}
 	return true
 }
 
-// Decide returns the action for attempt (1-based) of event (0-based) at
-// virtual time at since the start of the run. The result depends only on
-// its arguments.
-func (s *Scenario) Decide(seed uint64, event, attempt int, at, timeout time.Duration) Action {
-	return *s.Decider().Decide(seed, event, attempt, at, timeout)
+// roll reports whether the fault applies to c, after the envelope's
+// conditions and its probability, and returns the fault's random source for
+// c. index is the fault's place in the scenario.
+func (f *Fault) roll(seed uint64, index int, c *Context) (policies.Rand, bool) {
+	r := policies.Key(seed, uint64(c.Event)<<20|uint64(c.Attempt), uint64(index)+1)
+	if !f.covers(c) {
+		return r, false
+	}
+	if f.Probability < 1 && r.Float64() >= f.Probability {
+		return r, false
+	}
+	return r, true
+}
+
+// Decide returns the action for one attempt. c names the attempt; its Rand
+// is ignored (each fault gets its own). The result depends only on seed and
+// c.
+func (s *Scenario) Decide(seed uint64, c Context) Action {
+	return *s.Decider().Decide(seed, c)
 }
 
 // Decider returns a Decider for s.
@@ -83,32 +101,91 @@ type Decider struct {
 	r policies.Rand
 }
 
-// Decide returns the action for attempt (1-based) of event (0-based) at
-// virtual time at since the start of the run. The Action is the Decider's
-// own: it is valid until the next call, and must not be kept or changed.
-func (d *Decider) Decide(seed uint64, event, attempt int, at, timeout time.Duration) *Action {
+// Decide returns the action for one attempt, as Scenario.Decide does. The
+// Action is the Decider's own: it is valid until the next call, and must not
+// be kept or changed.
+func (d *Decider) Decide(seed uint64, c Context) *Action {
 	a := &d.a
 	*a = Action{Faults: a.Faults[:0]}
-	d.c = Context{Event: event, Attempt: attempt, At: at, Timeout: timeout, Rand: &d.r}
-	key := uint64(event)<<20 | uint64(attempt)
+	d.c = c
 	for i := range d.s.Faults {
 		f := &d.s.Faults[i]
-		if !f.covers(&d.c) {
+		r, ok := f.roll(seed, i, &d.c)
+		if !ok {
 			continue
 		}
-		d.r = policies.Key(seed, key, uint64(i)+1)
-		if f.Probability < 1 && d.r.Float64() >= f.Probability {
-			continue
-		}
+		d.r = r
+		d.c.Rand = &d.r
 		before := *a
 		f.Kind.Apply(a, &d.c)
-		if !sameAction(&before, a) {
+		if !before.same(a) {
 			a.Faults = append(a.Faults, f.Type)
 		}
 	}
 	return a
 }
 
-func sameAction(x, y *Action) bool {
-	return x.Drop == y.Drop && x.EdgeStatus == y.EdgeStatus && x.LoseResponse == y.LoseResponse && x.Latency == y.Latency
+// timed is implemented by kinds that act at moments of virtual time.
+type timed interface {
+	times(from, until time.Duration) []time.Duration
+}
+
+// Restarts returns the moments, measured from the start of the run, at which
+// the scenario restarts the handler, sorted and without repeats.
+func (s *Scenario) Restarts() []time.Duration {
+	var out []time.Duration
+	for i := range s.Faults {
+		if t, ok := s.Faults[i].Kind.(timed); ok {
+			out = append(out, t.times(s.Faults[i].From, s.Faults[i].Until)...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// redeliverer is implemented by kinds that resend an event by hand after
+// its schedule ended.
+type redeliverer interface {
+	redeliverAfter() time.Duration
+}
+
+// Redelivery reports whether someone resends the event by hand once its
+// automatic schedule has ended, and how long after its last attempt. c names
+// the manual attempt (Attempt is one past the last automatic one; At and
+// Since are the last automatic attempt's). When several faults resend, the
+// earliest wins.
+func (s *Scenario) Redelivery(seed uint64, c Context) (time.Duration, bool) {
+	var after time.Duration
+	found := false
+	for i := range s.Faults {
+		f := &s.Faults[i]
+		rd, ok := f.Kind.(redeliverer)
+		if !ok {
+			continue
+		}
+		if _, ok := f.roll(seed, i, &c); !ok {
+			continue
+		}
+		if d := rd.redeliverAfter(); !found || d < after {
+			after, found = d, true
+		}
+	}
+	return after, found
+}
+
+// EarliestRedelivery is the shortest wait after an event's last attempt
+// before a manual redelivery, over the scenario's faults; false when the
+// scenario resends nothing. The engine's lookahead needs it: no attempt can
+// cause another sooner than this.
+func (s *Scenario) EarliestRedelivery() (time.Duration, bool) {
+	var least time.Duration
+	found := false
+	for i := range s.Faults {
+		if rd, ok := s.Faults[i].Kind.(redeliverer); ok {
+			if d := rd.redeliverAfter(); !found || d < least {
+				least, found = d, true
+			}
+		}
+	}
+	return least, found
 }

@@ -229,6 +229,7 @@ func BenchmarkWaves(b *testing.B) {
 		}
 		e := newEngine(c)
 		res, err := e.run(context.Background())
+		e.release()
 		if err != nil || res.Attempts != events*p.MaxAttempts() {
 			b.Fatalf("attempts %d, err %v", res.Attempts, err)
 		}

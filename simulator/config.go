@@ -94,6 +94,10 @@ type Config struct {
 	// loopback. Without it every connection, redirects included, must stay
 	// on this machine.
 	AllowRemote bool
+	// MaxRPS caps the real rate of requests sent to the target, in requests
+	// a second, spaced evenly on the wall clock; 0 means no cap. An attempt
+	// waiting for its turn does not count against its timeout.
+	MaxRPS float64
 	// TLS configures HTTPS targets (custom CA, or skipping verification).
 	TLS *tls.Config
 	// Client, when set, replaces the HTTP client the engine builds. Its
@@ -105,7 +109,16 @@ type Config struct {
 	// Effects, when set, is asked after the run how often each event was
 	// processed.
 	Effects EffectsFunc
+	// Restart restarts the handler. The engine calls it at each of the
+	// scenario's restart moments, between waves: every attempt due before
+	// the moment has finished, none due after it has started. It is
+	// required when the scenario restarts the handler, except in a dry run.
+	Restart RestartFunc
 }
+
+// RestartFunc kills the handler and starts it again, returning once it
+// accepts requests.
+type RestartFunc func(ctx context.Context) error
 
 func (c *Config) withDefaults() (Config, error) {
 	cfg := *c
@@ -149,6 +162,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
 		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
+	}
+	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
+		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))
+	}
+	if r := cfg.Scenario.Restarts(); len(r) > 0 && cfg.Restart == nil && !cfg.DryRun {
+		errs = append(errs, fmt.Errorf("scenario %s restarts the handler (first at +%s) but no Restart hook was given", cfg.Scenario.Name, policies.FormatDuration(r[0])))
 	}
 	if len(errs) > 0 {
 		return cfg, fmt.Errorf("%w: %w", ErrConfig, errors.Join(errs...))

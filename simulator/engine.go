@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -31,7 +32,9 @@ import (
 type Result struct {
 	// Events is the number of events that started.
 	Events int
-	// Attempts is the number of attempts made.
+	// Attempts is the number of attempts made, one per attempt record: the
+	// second request of a duplicated attempt counts, and so does a manual
+	// resend.
 	Attempts int
 	// Delivered is the number of events the provider saw delivered.
 	Delivered int
@@ -42,6 +45,8 @@ type Result struct {
 	Lost int
 	// DisabledAt is when the provider disabled the endpoint; zero if never.
 	DisabledAt time.Time
+	// Restarts is the number of times the handler was restarted.
+	Restarts int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
 	// Effects is how many times the handler processed each event, by dedup
@@ -62,6 +67,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	e := newEngine(c)
+	defer e.release()
 	return e.run(ctx)
 }
 
@@ -91,32 +97,32 @@ func (c *Config) providerDefaults() error {
 }
 
 type engine struct {
-	cfg    Config
-	wire   policies.Wire
-	client *http.Client
-	// ownClient says the engine built client, and closes its connections.
-	ownClient bool
-	waves     int // waves sent so far
+	cfg      Config
+	wire     policies.Wire
+	client   *http.Client
+	rate     *rateLimiter // nil: no cap
+	work     workload
+	q        queue
+	live     liveEvents
+	arrived  int // events whose first attempt has been queued
+	dis      disabler
+	minDelay time.Duration
+	timeout  time.Duration
+	restarts []int64 // restart moments still to come, sorted, as due.at
+	target   string  // the URL signed and sent to
+	base     Record
+	res      Result
+	// disabledBy says, in words, what disabled the endpoint.
+	disabledBy string
+	// outs is reused from wave to wave; dec decides the attempts performed
+	// on the engine's own goroutine, pool those performed concurrently.
+	outs  []outcome
+	dec   *scenarios.Decider
+	pool  workers
+	waves int // waves sent so far
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int
-	work      workload
-	q         queue
-	live      liveEvents
-	arrived   int // events whose first attempt has been queued
-	dis       disabler
-	minDelay  time.Duration
-	timeout   time.Duration
-	target    string // the URL signed and sent to
-	base      Record
-	res       Result
-	// outs is reused from wave to wave; dec decides the attempts performed
-	// on the engine's own goroutine, pool those performed concurrently.
-	outs []outcome
-	dec  *scenarios.Decider
-	pool workers
-	// disabledBy says, in words, what disabled the endpoint.
-	disabledBy string
 }
 
 func newEngine(cfg Config) *engine {
@@ -131,13 +137,21 @@ func newEngine(cfg Config) *engine {
 	if cfg.Handler != nil {
 		e.target = "http://in-process/webhooks"
 	}
+	// A manual redelivery is an attempt caused by another: the lookahead
+	// must not reach past the earliest one either.
+	if d, ok := cfg.Scenario.EarliestRedelivery(); ok && (e.minDelay < 0 || d < e.minDelay) {
+		e.minDelay = d
+	}
+	for _, r := range cfg.Scenario.Restarts() {
+		e.restarts = append(e.restarts, int64(r))
+	}
 	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
 			e.client = newClient(&cfg)
-			e.ownClient = true
 		}
+		e.rate = newRateLimiter(cfg.MaxRPS, cfg.WallClock)
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
 	return e
@@ -150,10 +164,6 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer e.pool.stop()
-	if e.ownClient {
-		// The connections are the run's: none outlives it.
-		defer e.client.CloseIdleConnections()
-	}
 	e.queueArrival()
 	var batch []due
 	for e.q.Len() > 0 {
@@ -162,7 +172,17 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		t0 := e.q.peek().at
-		if err := e.waitUntil(ctx, e.cfg.Start.Add(time.Duration(t0))); err != nil {
+		if len(e.restarts) > 0 && e.restarts[0] <= t0 {
+			if err := e.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					e.res.Interrupted = true
+					break
+				}
+				return &e.res, err
+			}
+			continue
+		}
+		if err := e.waitUntil(ctx, e.virtual(t0)); err != nil {
 			e.res.Interrupted = true
 			break
 		}
@@ -284,6 +304,9 @@ func (e *engine) takeWave(batch []due, t0 int64) []due {
 		if watch && len(batch) > 0 && e.dis.full(len(batch), e.virtual(batch[0].at), e.virtual(batch[len(batch)-1].at)) {
 			break
 		}
+		if len(e.restarts) > 0 && next.at >= e.restarts[0] {
+			break // a wave never straddles a restart
+		}
 		d := e.q.pop()
 		if d.n() == 1 {
 			e.start(d)
@@ -298,10 +321,10 @@ func (e *engine) takeWave(batch []due, t0 int64) []due {
 func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Duration(at)) }
 
 // start creates the state of an event at its first attempt. A dry run keeps
-// only the dedup id.
+// only what the records need.
 func (e *engine) start(d due) {
 	ev := e.work.event(d.event())
-	st := eventState{id: ev.ID, first: d.offset()}
+	st := eventState{id: ev.ID, object: ev.Object, first: d.offset()}
 	if !e.cfg.DryRun {
 		st.req = &requestState{ev: ev} // the body is built when first sent
 	}
@@ -321,6 +344,8 @@ type outcome struct {
 	fault         string
 	err           string
 	header        http.Header
+	// dup is the second request of a duplicated attempt, if any.
+	dup *outcome
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
@@ -349,26 +374,109 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 	return outs
 }
 
+// restart performs the next restart moment: the clock is moved to it (every
+// attempt due before it has finished), the Restart hook is called, and a
+// restart record is emitted.
+func (e *engine) restart(ctx context.Context) error {
+	at := e.virtual(e.restarts[0])
+	e.restarts = e.restarts[1:]
+	if err := e.waitUntil(ctx, at); err != nil {
+		return err
+	}
+	e.res.Restarts++
+	r := e.base
+	r.Kind, r.N, r.Time = KindRestart, e.res.Restarts, at
+	var hookErr error
+	if e.cfg.Restart != nil {
+		hookErr = e.cfg.Restart(ctx)
+		if hookErr != nil {
+			r.Error = hookErr.Error()
+		}
+	}
+	if e.client != nil {
+		// Kept-alive connections died with the old process; a request
+		// written into one would look as if it had reached the handler.
+		e.client.CloseIdleConnections()
+	}
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	if hookErr != nil {
+		return fmt.Errorf("restarting the handler at +%s: %w", policies.FormatDuration(at.Sub(e.cfg.Start)), hookErr)
+	}
+	return nil
+}
+
+// faultContext is what the scenario sees of one attempt.
+func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
+	c := scenarios.Context{
+		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
+		Next: -1, Timeout: e.timeout,
+	}
+	if next, ok := e.work.next(d.event()); ok {
+		c.Next = next
+	}
+	return c
+}
+
 // attempt decides the faults for one attempt and carries it out. dec is
 // the calling goroutine's own.
 func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) outcome {
-	timeout := e.timeout
-	act := dec.Decide(e.cfg.Seed, d.event(), d.n(), d.offset(), timeout)
+	st := e.live.get(d.event())
+	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
 	o := outcome{fault: act.Fault(), added: act.Latency}
 	switch {
+	case act.BlackHole:
+		o.outcome = Timeout
+		o.err = fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(e.cfg.Policy.Timeout.D()))
+		return o
 	case act.Drop:
 		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
+		return o
+	case act.Redirect != 0 && act.RedirectHops > e.cfg.Policy.FollowRedirects:
+		o.outcome, o.status = Redirect, act.Redirect
+		o.err = fmt.Sprintf("%d from the endpoint's old address (injected); %s follows %d redirect(s), %d were needed", act.Redirect, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects, act.RedirectHops)
 		return o
 	case act.EdgeStatus != 0:
 		o.outcome, o.status = HTTPError, act.EdgeStatus
 		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
 		return o
 	}
+	var signedAt time.Time
+	if !e.cfg.DryRun {
+		signedAt = e.cfg.WallClock.Now()
+		if st.req.body == nil {
+			// Built here, on the first attempt, so that bodies are built
+			// concurrently rather than one after another between waves.
+			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
+		}
+	}
+	if !act.Duplicate {
+		e.send(ctx, d, st, act, signedAt, &o)
+		return o
+	}
+	// The same request twice, on two connections, released together so that
+	// both are in the handler at once.
+	dup := o
+	var wg sync.WaitGroup
+	release := make(chan struct{})
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
+	close(release)
+	wg.Wait()
+	o.dup = &dup
+	return o
+}
+
+// send performs one request of an attempt and classifies it, applying the
+// faults that act on the way back.
+func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
+	timeout := e.timeout
 	var a answer
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
-		a = e.send(ctx, d)
+		a = e.exchange(ctx, d, st.req, signedAt)
 	}
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
 	o.err = describe(a.err)
@@ -380,29 +488,31 @@ func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) ou
 	default:
 		o.outcome, o.status = classify(a.status), a.status
 	}
-	if a.status != 0 && act.LoseResponse {
+	if a.status == 0 {
+		return
+	}
+	switch {
+	case act.Reset:
+		o.outcome, o.status, o.header = ConnectionFailed, 0, nil
+		o.err = "connection reset after the request was sent, before the answer (injected)"
+	case act.LoseResponse:
 		o.outcome, o.status, o.header = LostResponse, 0, nil
 		o.err = "the answer was lost on the way back (injected)"
-	}
-	if a.status != 0 && act.Latency > 0 && a.latency+act.Latency > timeout && o.outcome != LostResponse {
+	case act.Latency > 0 && a.latency+act.Latency > timeout:
 		o.outcome, o.status, o.header = Timeout, 0, nil
 		o.err = fmt.Sprintf("answered after %s, past the %s timeout (injected latency)", policies.FormatDuration(a.latency+act.Latency), policies.FormatDuration(timeout))
 	}
-	return o
 }
 
-// send builds an attempt's signed request and sends it. A request that
-// cannot be built is a connection failure.
-func (e *engine) send(ctx context.Context, d *due) answer {
-	st := e.live.get(d.event()).req
-	if st.body == nil {
-		// Built here, on the first attempt, so that bodies are built
-		// concurrently rather than one after another between waves.
-		st.body, st.ctype = e.wire.Body(st.ev)
-	}
+// exchange builds one signed request of an attempt and sends it. A request
+// that cannot be built is a connection failure.
+func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time) answer {
+	// An attempt taken is in flight: it waits for its turn even when the
+	// run is interrupted, so this wait cannot fail.
+	_ = e.rate.wait(context.WithoutCancel(ctx))
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-		SignedAt: e.cfg.WallClock.Now(), RetryReason: st.reason,
+		SignedAt: signedAt, RetryReason: st.reason,
 	}
 	req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, e.virtual(d.at))
 	if err != nil {
@@ -510,23 +620,19 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
-	r := e.base
-	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.id, event, n, at
-	r.AtSeconds = (d.offset() - st.first).Seconds()
-	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
-	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
-	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error = o.fault, o.err
-	r.Signal = v.signal
-	if err := e.emit(r); err != nil {
+	if err := e.recordAttempt(d, st, o, v.signal, 0); err != nil {
 		return false, err
 	}
-	e.res.Attempts++
-	if o.reached {
-		e.res.Arrivals++
-	}
 	failed := o.outcome.Failed()
+	if o.dup != nil {
+		// The second of two identical requests: the provider classifies
+		// its answer too, and the event is delivered if either was.
+		dv := e.judge(o.dup)
+		if err := e.recordAttempt(d, st, o.dup, dv.signal, 1); err != nil {
+			return false, err
+		}
+		failed = failed && o.dup.outcome.Failed()
+	}
 	disabled := e.dis.record(at, failed)
 	switch {
 	case v.disable:
@@ -537,12 +643,14 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	}
 	var err error
 	switch {
+	case st.settled != 0:
+		err = e.afterManual(d, st, failed)
 	case !failed:
 		e.res.Delivered++
-		err = e.end(event, FateDelivered, at)
+		err = e.settle(d, st, FateDelivered)
 	case v.stop && v.noRetry:
 		e.res.Lost++
-		err = e.end(event, FateExhausted, at)
+		err = e.settle(d, st, FateExhausted)
 	case v.stop:
 		e.res.Lost++
 		err = e.end(event, FateStopped, at)
@@ -553,12 +661,63 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		e.q.push(newDue(d.offset()+delay, event, n+1))
 	default:
 		e.res.Lost++
-		err = e.end(event, FateExhausted, at)
+		err = e.settle(d, st, FateExhausted)
 	}
 	if disabled {
 		e.res.DisabledAt = at
 	}
 	return disabled, err
+}
+
+// recordAttempt emits the record of one request of an attempt; copyIndex is 1
+// for the second request of a duplicated attempt.
+func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
+	r := e.base
+	r.Kind = KindAttempt
+	r.Event, r.Seq, r.N, r.Time = st.id, d.event(), d.n(), e.virtual(d.at)
+	r.Object, r.Copy, r.Manual = st.object, copyIndex, st.settled != 0
+	r.AtSeconds = (d.offset() - st.first).Seconds()
+	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
+	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
+	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
+	r.Fault, r.Error = o.fault, o.err
+	r.Signal = signal
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	e.res.Attempts++
+	if o.reached {
+		e.res.Arrivals++
+	}
+	return nil
+}
+
+// settle ends an event whose automatic schedule is over with fate, unless
+// the scenario has someone resend it by hand within the policy's manual
+// redelivery window: then that attempt is queued and the event stays open.
+func (e *engine) settle(d *due, st *eventState, fate string) error {
+	c := e.faultContext(d, st)
+	c.Attempt = d.n() + 1
+	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
+	manual := e.cfg.Policy.ManualRedelivery.D()
+	if !ok || manual <= 0 || d.offset()+after-st.first > manual {
+		return e.end(d.event(), fate, e.virtual(d.at))
+	}
+	st.settled = fateCode(fate)
+	e.q.push(newDue(d.offset()+after, d.event(), d.n()+1))
+	return nil
+}
+
+// afterManual ends an event after its manual redelivery: an event the
+// schedule had given up on is delivered after all if the resend was.
+func (e *engine) afterManual(d *due, st *eventState, failed bool) error {
+	fate := settledFates[st.settled]
+	if !failed && fate != FateDelivered {
+		e.res.Lost--
+		e.res.Delivered++
+		fate = FateDelivered
+	}
+	return e.end(d.event(), fate, e.virtual(d.at))
 }
 
 // unsent takes back an attempt of the wave that an interruption kept from
@@ -595,10 +754,14 @@ func (e *engine) drain(fate string, all bool) error {
 		at = e.res.DisabledAt
 	}
 	for _, ev := range e.live.pending() {
-		if fate == FateDisabled {
+		f := fate
+		if settled := e.live.get(ev).settled; settled != 0 {
+			// Its schedule had ended; only a manual resend was still to come.
+			f = settledFates[settled]
+		} else if fate == FateDisabled {
 			e.res.Lost++
 		}
-		if err := e.end(ev, fate, at); err != nil {
+		if err := e.end(ev, f, at); err != nil {
 			return err
 		}
 	}

@@ -10,12 +10,29 @@ import (
 // on purpose: a model run may have a million events in flight at once.
 type eventState struct {
 	id       string        // the dedup id
+	object   string        // what the event is about
 	first    time.Duration // virtual time of the first attempt, since the run's start
 	attempts int32         // attempts made so far
 	inFlight bool
+	// settled is the event's fate (an index in fates) once its automatic
+	// schedule ended while a manual redelivery is still to come: its next
+	// attempt is that one. 0 while the schedule runs.
+	settled uint8
 	// req is what building a request needs; nil in a dry run, which sends
 	// nothing.
 	req *requestState
+}
+
+// settledFates are the fates an event can be settled with, by code; 0 is none.
+var settledFates = []string{"", FateDelivered, FateExhausted, FateDisabled, FateStopped, FateInterrupted}
+
+func fateCode(fate string) uint8 {
+	for i, f := range settledFates {
+		if f == fate {
+			return uint8(i)
+		}
+	}
+	panic("simulator: unknown fate " + fate)
 }
 
 // requestState is the part of an event's state only real requests need.

@@ -1,31 +1,40 @@
 package simulator
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // A dry run is the HTTP path with the handler modelled as answering 200 at
 // once: against a real handler that always answers 200, the same seed gives
 // every attempt the same virtual time, outcome and fault, every event the
-// same fate, and the endpoint the same fate.
+// same fate, and the endpoint the same fate, under every built-in scenario
+// and every form of the disable rule.
 func TestModelMatchesHTTP(t *testing.T) {
 	srv := ok200(t)
-	tests := []struct {
+	type run struct {
 		policy, scenario string
 		events           int
-	}{
-		{"stripe", "flaky-network", 300},
-		{"github", "slow-handler", 150},
-		{"shopify-2024", "outage", 100}, // disabled after consecutive failures
-		{"slack", "flaky-network", 150}, // failure-rate disable rule
-		{"svix", "outage", 60},
 	}
+	var tests []run
+	for _, name := range scenarios.Builtin() {
+		tests = append(tests, run{"stripe", name, 120})
+	}
+	tests = append(tests,
+		run{"github", "slow-handler", 150},
+		run{"shopify-2024", "outage", 100}, // disabled after consecutive failures
+		run{"slack", "flaky-network", 150}, // failure-rate disable rule
+		run{"svix", "outage", 60},
+	)
 	for _, tc := range tests {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			cfg := Config{
 				Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
 				Events: tc.events, Over: time.Hour, Seed: 11,
+				Restart: func(context.Context) error { return nil },
 			}
 			viaHTTP, model := cfg, cfg
 			viaHTTP.URL = srv.URL
@@ -38,13 +47,14 @@ func TestModelMatchesHTTP(t *testing.T) {
 				at                time.Time
 				outcome           Outcome
 				fault             string
-				reached           bool
+				reached, manual   bool
+				copy              int
 			}
 			see := func(recs []Record) []view {
 				var out []view
 				for _, r := range recs {
-					if r.Kind == KindAttempt || r.Kind == KindEvent {
-						out = append(out, view{r.Kind, r.Event, r.Fate, r.N, r.HandlerStatus, r.Time, r.Outcome, r.Fault, r.Reached})
+					if r.Kind == KindAttempt || r.Kind == KindEvent || r.Kind == KindRestart {
+						out = append(out, view{r.Kind, r.Event, r.Fate, r.N, r.HandlerStatus, r.Time, r.Outcome, r.Fault, r.Reached, r.Manual, r.Copy})
 					}
 				}
 				return out
@@ -62,7 +72,7 @@ func TestModelMatchesHTTP(t *testing.T) {
 					faults++
 				}
 			}
-			if faults == 0 {
+			if faults == 0 && tc.scenario != "happy" {
 				t.Fatalf("%s injected no fault in %d records; the comparison means little", tc.scenario, len(h))
 			}
 			if hres.Attempts != mres.Attempts || hres.Delivered != mres.Delivered || hres.Lost != mres.Lost || !hres.DisabledAt.Equal(mres.DisabledAt) {

@@ -42,6 +42,9 @@ const (
 	KindEffects = "effects"
 	// KindEnd closes a run.
 	KindEnd = "end"
+	// KindRestart says the handler was restarted (killed and started again)
+	// at Time; N counts the restarts from 1, Error says why one failed.
+	KindRestart = "restart"
 )
 
 // Fates of an event, in KindEvent records.
@@ -93,6 +96,14 @@ type Record struct {
 	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`
 	// Fault names the faults injected into the attempt, "" when none.
 	Fault string `json:"fault"`
+	// Object names what the event is about; events about one object were
+	// created in Seq order (attempt records).
+	Object string `json:"object,omitempty"`
+	// Copy is 1 for the second of two identical requests the provider sent
+	// at once for one attempt (the duplicate fault), 0 otherwise.
+	Copy int `json:"copy,omitempty"`
+	// Manual says the attempt was a resend by hand after the schedule ended.
+	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
 	// Signal says what the answer meant beyond its outcome, by the policy's

@@ -27,10 +27,37 @@ func (w *workload) arrival(i int) time.Duration {
 	return time.Duration((float64(i) + r.Float64()) * slot)
 }
 
-// event builds event i: its dedup id and type.
+// EventsPerObject is about how many events of a workload are about the same
+// object (a customer, an order): events i, i+m, i+2m, … share one, where m
+// is the number of objects. Retries that overtake each other then deliver
+// news about one object out of order.
+const EventsPerObject = 4
+
+// objects is the number of objects the events are about.
+func (w *workload) objects() int { return max(1, (w.n+EventsPerObject-1)/EventsPerObject) }
+
+// object names the object event i is about.
+func (w *workload) object(i int) string {
+	o := i % w.objects()
+	r := policies.Key(w.seed, uint64(o), 0x0b)
+	return "obj_" + r.Hex(8)
+}
+
+// next is when the next event about the same object as event i is first
+// sent, measured from the run's start; false when event i is the last about
+// its object.
+func (w *workload) next(i int) (time.Duration, bool) {
+	j := i + w.objects()
+	if j >= w.n {
+		return 0, false
+	}
+	return w.arrival(j), true
+}
+
+// event builds event i: its dedup id, type and object.
 func (w *workload) event(i int) policies.Event {
 	r := policies.Key(w.seed, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i))}
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i)}
 	w.wire.NewEvent(&ev)
 	return ev
 }

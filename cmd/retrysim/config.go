@@ -13,13 +13,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // configFile is the file looked for in the working directory.
 const configFile = "retrysim.yaml"
 
 // configSections are the config keys that are not flags.
-var configSections = []string{"policies", "secrets"}
+var configSections = []string{"policies", "secrets", "scenarios"}
 
 // catalogue is the policy catalogue commands look policies up in: the
 // built-in one, extended by the config file's "policies:" section.
@@ -28,6 +29,13 @@ var catalogue = policies.Default()
 // fileSecrets are the signing secrets of the config file's "secrets:"
 // section, by provider.
 var fileSecrets = map[string]string{}
+
+// fileScenarios are the scenarios of the config file's "scenarios:"
+// section, by name, and fileScenariosFrom the file they came from.
+var (
+	fileScenarios     = map[string]scenarios.Scenario{}
+	fileScenariosFrom string
+)
 
 // lookupPolicy finds a policy in the catalogue.
 func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
@@ -75,6 +83,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		}
 	}
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
+	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
 	if path != "" {
 		if err := loadSections(path); err != nil {
 			return nil, badInput(err)
@@ -104,8 +113,9 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 }
 
 // loadSections reads the config file's sections that are not flags:
-// "policies:" (custom policies, decoded strictly by the policies package)
-// and "secrets:" (provider: secret). Errors name the file, the key and the
+// "policies:" (custom policies, decoded strictly by the policies package),
+// "secrets:" (provider: secret) and "scenarios:" (name: scenario, decoded
+// strictly by the scenarios package). Errors name the file, the key and the
 // value, except a secret's value, which is never repeated.
 func loadSections(path string) error {
 	data, err := os.ReadFile(path)
@@ -133,9 +143,35 @@ func loadSections(path string) error {
 			catalogue = cat
 		case "secrets":
 			errs = append(errs, readFileSecrets(path, val)...)
+		case "scenarios":
+			m, err := scenarios.DecodeMap(path, data, "scenarios")
+			if err != nil {
+				errs = append(errs, fmt.Errorf("config: %w", err))
+				continue
+			}
+			fileScenarios, fileScenariosFrom = m, path
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// lookupScenario resolves a --scenario value: a scenario from the config
+// file (it wins over a built-in of the same name), a built-in, or a YAML
+// file.
+func lookupScenario(name string) (scenarios.Scenario, error) {
+	if s, ok := fileScenarios[name]; ok {
+		return s, nil
+	}
+	s, err := scenarios.Lookup(name)
+	if err != nil && len(fileScenarios) > 0 && errors.Is(err, scenarios.ErrUnknown) {
+		names := make([]string, 0, len(fileScenarios))
+		for n := range fileScenarios {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return s, fmt.Errorf("%w (or from %s: %s)", err, fileScenariosFrom, strings.Join(names, ", "))
+	}
+	return s, err
 }
 
 func readFileSecrets(path string, n *yaml.Node) []error {

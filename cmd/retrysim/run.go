@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -25,6 +27,7 @@ type runFlags struct {
 	scenario    string
 	url         string
 	demoMode    string
+	demoTTL     string
 	events      int
 	over        string
 	seed        uint64
@@ -37,11 +40,17 @@ type runFlags struct {
 	effectsURL  string
 	results     string
 	allowRemote bool
+	maxRPS      *maxRPSFlag
+	insecure    bool
+	ca          string
+	exec        string
+	failOn      []string
+	ttlConfig   string
 	outputFlags
 }
 
 func newRunCmd() *cobra.Command {
-	f := &runFlags{}
+	f := &runFlags{maxRPS: newMaxRPSFlag()}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Replay a provider's retry schedule against a handler and report what happened",
@@ -61,7 +70,22 @@ Examples:
   retrysim run --provider stripe,github --scenario outage --events 100 --format json
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
-  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl`,
+  retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
+  retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
+      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
+      --effects-url http://127.0.0.1:3000/_retrysim/effects \
+      --fail-on duplicate-effects,lost-events,ttl-too-short --ttl-configured 24h --format junit > retrysim.xml
+
+Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
+  duplicate-effects  an event was processed more than once (needs the effects oracle)
+  lost-events        an event was never delivered (retries exhausted, endpoint disabled)
+  slow-responses     the handler itself kept the provider waiting past its timeout
+                     (no answer in time, or an answer measured slower; injected latency aside)
+  redirects          a delivery failed on a 3xx the provider does not follow
+  ttl-too-short      --ttl-configured is shorter than the provider's retry window or
+                     the longest wait from a key to a duplicate seen in the run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -70,6 +94,7 @@ Examples:
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
@@ -81,12 +106,30 @@ Examples:
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", ")+" (png and svg need --out or a redirected stdout)")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(runFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
+	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
+	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
+	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
+	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 	f.add(fl)
 	return cmd
+}
+
+// runFormats are the report formats run writes: every report format, and
+// JUnit for the gates.
+func runFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
+
+func gateList() string {
+	names := make([]string, len(report.Gates))
+	for i, g := range report.Gates {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
 }
 
 func demoModeList() string {
@@ -102,9 +145,15 @@ type plan struct {
 	policies []policies.Policy
 	scenario scenarios.Scenario
 	mode     demo.Mode
+	demoTTL  time.Duration
+	gates    []report.Gate
+	gateOpts report.GateOptions
+	junit    bool
 	over     time.Duration
 	secrets  map[string]string
 	out      *output
+	tls      *tls.Config
+	maxRPS   float64
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -112,8 +161,22 @@ type plan struct {
 
 func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
+	// Secrets are redacted from everything written from here on, even
+	// when one of them turns out to be malformed.
+	redactGiven(ctx, f.secrets)
 	var errs []error
-	p.out, errs = f.outputFlags.validate(formatSet)
+	of := f.outputFlags
+	if of.format == report.FormatJUnit {
+		// JUnit is run's own format: the rest of the output flags are
+		// checked as for text, and the XML goes to stdout.
+		p.junit, of.format = true, report.FormatText
+		if of.out != "" && !report.IsChart(formatOf(of.out)) {
+			errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
+		}
+	}
+	var outErrs []error
+	p.out, outErrs = of.validate(formatSet && !p.junit)
+	errs = append(errs, outErrs...)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
@@ -136,11 +199,19 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 		}
 		p.policies = append(p.policies, pol)
 	}
-	sc, err := scenarios.Lookup(f.scenario)
+	sc, err := lookupScenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	p.scenario = sc
+	switch restarts := sc.Restarts(); {
+	case f.exec != "" && f.url == "":
+		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
+	case f.exec != "" && f.dryRun:
+		errs = append(errs, errors.New("--dry-run sends nothing: drop --exec, or drop --dry-run"))
+	case len(restarts) > 0 && f.url != "" && f.exec == "":
+		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
+	}
 	if f.url == "" && !f.dryRun {
 		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
@@ -149,12 +220,12 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	if f.url != "" {
 		if f.dryRun {
 			errs = append(errs, errors.New("--dry-run sends nothing: drop --url, or drop --dry-run"))
-		} else if err := simulator.CheckTarget(ctx, f.url, f.allowRemote); err != nil {
+		} else if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
 	}
 	if f.effectsURL != "" {
-		if err := simulator.CheckTarget(ctx, f.effectsURL, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
 	}
@@ -175,6 +246,12 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
+	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
+		errs = append(errs, err)
+	}
+	p.maxRPS = f.rateCap(ctx)
+	errs = append(errs, f.validateGates(p)...)
+	errs = append(errs, f.validateDemoTTL(p)...)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -226,7 +303,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	reportOut := cmd.OutOrStdout()
 	var results *resultsSink
 	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout()); err != nil {
+		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
 			return badInput(fmt.Errorf("--results: %w", err))
 		}
 		defer results.abort()
@@ -258,7 +335,25 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 		}
 	}
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
-	return p.out.write(reportOut, rep)
+	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
+	p.out.secrets = secretsOf(cmd.Context())
+	if p.junit {
+		// The chart, if --out names one, then the JUnit XML to stdout.
+		if err := p.out.write(io.Discard, rep); err != nil {
+			return err
+		}
+		err = report.WriteJUnit(reportOut, rep)
+	} else {
+		err = p.out.write(reportOut, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if interrupted(ctx) {
+		// Gates judge whole runs: an interrupted one is reported, not judged.
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
+	}
+	return gateError(rep.Gates)
 }
 
 // runOne runs one policy against the target (starting a demo handler when
@@ -275,25 +370,40 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
-		Secret: secret, AllowRemote: f.allowRemote,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
 	}
 	switch {
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
+		if p.maxRPS > 0 && f.maxRPS.auto {
+			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
+		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
+		if f.exec != "" {
+			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			if err != nil {
+				return badInput(err)
+			}
+			defer proc.stop()
+			cfg.Restart = proc.restart
+		}
 	default:
-		srv, err := startDemo(p.mode, pol.Provider, secret)
+		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
 			return fmt.Errorf("demo handler: %w", err)
 		}
 		defer srv.close()
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
+		if p.mode == demo.TTL {
+			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
+		}
 		cfg.Effects = srv.handler.Effects
+		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL)
+		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
 	cfg.Sink = func(r simulator.Record) error {
 		if results != nil {
@@ -329,14 +439,24 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 	}
 }
 
+// errInterrupted is the cause of a run's context when the user interrupted
+// it.
+var errInterrupted = errors.New("interrupted")
+
+// interrupted reports whether ctx was cancelled by the user's interrupt.
+func interrupted(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errInterrupted)
+}
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
-// the run stops new attempts and still writes its report. A second signal
-// exits at once.
+// the run stops new attempts, lets those in flight finish, and still writes
+// its report and results, marked interrupted. A second signal removes any
+// half-written output file and exits at once with status 130.
 func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -347,16 +467,77 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 			return
 		}
 		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
-		cancel()
+		cancel(errInterrupted)
 		select {
 		case <-sig:
-			os.Exit(130)
+			removePending()
+			fmt.Fprintln(stderr, "retrysim: interrupted again: exiting now, without a report")
+			os.Exit(exitInterrupted)
 		case <-done:
 		}
 	}()
 	return ctx, func() {
 		signal.Stop(sig)
 		close(done)
-		cancel()
+		cancel(nil)
 	}
+}
+
+// validateGates reads --fail-on and --ttl-configured, and refuses a gate
+// that could never be checked on this run.
+func (f *runFlags) validateGates(p *plan) []error {
+	var errs []error
+	gates, err := report.ParseGates(f.failOn)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
+	}
+	p.gates = gates
+	if f.ttlConfig != "" {
+		d, err := policies.ParseDuration(f.ttlConfig)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
+		case d <= 0:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", f.ttlConfig))
+		default:
+			p.gateOpts.TTLConfigured = d
+		}
+	}
+	if slices.Contains(gates, report.GateTTLTooShort) && f.ttlConfig == "" {
+		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
+	}
+	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
+		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	}
+	if f.format == report.FormatJUnit && len(gates) == 0 {
+		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
+	}
+	return errs
+}
+
+// validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
+func (f *runFlags) validateDemoTTL(p *plan) []error {
+	d, err := policies.ParseDuration(f.demoTTL)
+	switch {
+	case err != nil:
+		return []error{fmt.Errorf("--demo-ttl: %w", err)}
+	case d <= 0:
+		return []error{fmt.Errorf("--demo-ttl: %s is not a TTL (give a positive duration such as 24h)", f.demoTTL)}
+	}
+	p.demoTTL = d
+	return nil
+}
+
+// gateError is the exit-1 error when a gate did not pass, naming each one
+// with its run; nil when every gate passed.
+func gateError(results []report.GateResult) error {
+	failed := report.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -84,7 +83,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 		}
 		pols = append(pols, pol)
 	}
-	sc, err := scenarios.Lookup(f.scenario)
+	sc, err := lookupScenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}

@@ -1,0 +1,232 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Gate is a check a CI job can fail on (`retrysim run --fail-on GATE,…`).
+type Gate string
+
+// The gates. Each is checked per run.
+const (
+	// GateDuplicateEffects fails when the handler processed an event more
+	// than once (the verdict is NOT IDEMPOTENT). It cannot pass without an
+	// effects oracle.
+	GateDuplicateEffects Gate = "duplicate-effects"
+	// GateLostEvents fails when an event was never delivered: every attempt
+	// of the schedule failed, the endpoint was disabled first, or the
+	// handler told the provider to stop.
+	GateLostEvents Gate = "lost-events"
+	// GateSlowResponses fails when the handler itself made the provider wait
+	// past its timeout at least once: an attempt that reached the handler and
+	// got no answer in time, or an answer measured slower than the timeout.
+	// (A p99 above the timeout is such a case.) Latency a scenario injects is
+	// not the handler's and does not count.
+	GateSlowResponses Gate = "slow-responses"
+	// GateRedirects fails when an attempt failed because the endpoint
+	// answered with a redirect the provider does not follow.
+	GateRedirects Gate = "redirects"
+	// GateTTLTooShort fails when the configured dedup TTL
+	// (GateOptions.TTLConfigured) is shorter than the span a key must
+	// cover: the policy's worst-case retry window, or the longest wait from
+	// a key to a duplicate observed in the run, whichever is longer. Manual
+	// redelivery is not included.
+	GateTTLTooShort Gate = "ttl-too-short"
+)
+
+// Gates lists the gates in the order reports show them.
+var Gates = []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort}
+
+// ErrUnknownGate is returned, wrapped, by ParseGates for a name not in Gates.
+var ErrUnknownGate = errors.New("unknown gate")
+
+// GateStatus is how a gate came out.
+type GateStatus string
+
+// Gate statuses.
+const (
+	GatePass GateStatus = "pass"
+	GateFail GateStatus = "fail"
+	// GateUnknown: the gate could not be checked (no effects oracle, the run
+	// was interrupted, no configured TTL). A CI gate that cannot be checked
+	// does not pass.
+	GateUnknown GateStatus = "unknown"
+)
+
+// GateOptions are what some gates need besides the run.
+type GateOptions struct {
+	// TTLConfigured is the dedup TTL the handler uses, for GateTTLTooShort.
+	TTLConfigured time.Duration
+}
+
+// GateResult is one gate checked against one run.
+type GateResult struct {
+	Gate   Gate
+	Run    *Run
+	Status GateStatus
+	// Message says in words what was seen, with the figures.
+	Message string
+}
+
+// Failed reports whether the gate did not pass (it failed, or could not be
+// checked).
+func (g *GateResult) Failed() bool { return g.Status != GatePass }
+
+// ParseGates reads gate names (each may itself be a comma-separated list),
+// dropping repeats. An unknown name is an error naming it and the valid
+// ones.
+func ParseGates(names []string) ([]Gate, error) {
+	var out []Gate
+	var errs []error
+	for _, n := range names {
+		for _, part := range strings.Split(n, ",") {
+			g := Gate(strings.ToLower(strings.TrimSpace(part)))
+			switch {
+			case g == "":
+			case !slices.Contains(Gates, g):
+				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), gateNames()))
+			case !slices.Contains(out, g):
+				out = append(out, g)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func gateNames() string {
+	names := make([]string, len(Gates))
+	for i, g := range Gates {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
+}
+
+// CheckGates checks each gate against each run, run by run in order.
+func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
+	var out []GateResult
+	for _, r := range runs {
+		for _, g := range gates {
+			check, ok := gateChecks[g]
+			if !ok {
+				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Message: fmt.Sprintf("unknown gate (valid: %s)", gateNames())})
+				continue
+			}
+			status, msg := check(r, opts)
+			if r.Interrupted && status == GatePass {
+				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
+			}
+			out = append(out, GateResult{Gate: g, Run: r, Status: status, Message: msg})
+		}
+	}
+	return out
+}
+
+// FailedGates returns the results that did not pass.
+func FailedGates(results []GateResult) []GateResult {
+	var out []GateResult
+	for _, g := range results {
+		if g.Failed() {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// GatesFor returns the results that belong to run r.
+func GatesFor(results []GateResult, r *Run) []GateResult {
+	var out []GateResult
+	for _, g := range results {
+		if g.Run == r {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+type gateCheck func(*Run, GateOptions) (GateStatus, string)
+
+var gateChecks = map[Gate]gateCheck{
+	GateDuplicateEffects: checkDuplicateEffects,
+	GateLostEvents:       checkLostEvents,
+	GateSlowResponses:    checkSlowResponses,
+	GateRedirects:        checkRedirects,
+	GateTTLTooShort:      checkTTL,
+}
+
+func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
+	switch r.Verdict() {
+	case Idempotent:
+		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+	case NotIdempotent:
+		off := r.OffenderCounts()
+		parts := make([]string, 0, 5)
+		for _, o := range off[:min(5, len(off))] {
+			parts = append(parts, fmt.Sprintf("%s processed %d times", o.ID, o.Times))
+		}
+		more := ""
+		if len(off) > 5 {
+			more = fmt.Sprintf(", and %d more", len(off)-5)
+		}
+		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
+	}
+	if r.EffectsError != "" {
+		return GateUnknown, "cannot be checked: " + r.EffectsError
+	}
+	return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
+}
+
+func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {
+	if r.Lost == 0 {
+		return GatePass, fmt.Sprintf("all %d events were delivered", r.Delivered)
+	}
+	msg := fmt.Sprintf("%d of %d events were never delivered", r.Lost, r.Events)
+	if r.LostToDisable > 0 {
+		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %d failures in a row)", r.LostToDisable, r.Provider, r.DisableAfter)
+	}
+	return GateFail, msg + "; " + r.Provider + " gives up on an event after its last retry"
+}
+
+func checkSlowResponses(r *Run, _ GateOptions) (GateStatus, string) {
+	slow := r.HandlerTimeouts + r.AnswersOver(r.Timeout)
+	figures := "no answer was measured"
+	if r.Answers() > 0 {
+		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
+	}
+	if slow == 0 {
+		return GatePass, fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
+	}
+	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s): the provider gave up and will deliver again while the handler still works",
+		slow, r.HandlerArrivals, r.Policy, dur(r.Timeout), figures)
+}
+
+func checkRedirects(r *Run, _ GateOptions) (GateStatus, string) {
+	n := r.Outcomes[simulator.Redirect]
+	if n == 0 {
+		return GatePass, "no delivery failed on a redirect"
+	}
+	return GateFail, fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", n, r.Provider)
+}
+
+func checkTTL(r *Run, opts GateOptions) (GateStatus, string) {
+	ttl := opts.TTLConfigured
+	if ttl <= 0 {
+		return GateUnknown, "cannot be checked: give the dedup TTL your handler uses with --ttl-configured"
+	}
+	a := r.TTL([]time.Duration{ttl})
+	need := max(a.Window, a.Observed)
+	if ttl >= need {
+		return GatePass, fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
+	}
+	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
+		dur(ttl), dur(need), r.Policy, dur(a.Window), dur(a.Observed))
+	if leaked := a.Choices[0].LeakedArrivals; leaked > 0 {
+		msg += fmt.Sprintf("; %d duplicate arrivals in this run came after it", leaked)
+	}
+	return GateFail, msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
+}

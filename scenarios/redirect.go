@@ -1,0 +1,38 @@
+package scenarios
+
+import "fmt"
+
+// redirect: the endpoint moved (http to https, a new host, a trailing
+// slash) and the old address answers with a redirect. The provider's
+// redirect rule decides: Stripe, GitHub, Shopify and most others count any
+// 3xx as a failed delivery (outcome redirect, handler not reached); Slack
+// follows up to two redirects and reaches the handler, unless the chain is
+// longer (hops).
+//
+//	type: redirect
+//	status: 308   # or 301
+//	hops: 1       # optional: redirects before the handler
+type redirect struct {
+	Status int `yaml:"status"`
+	Hops   int `yaml:"hops"`
+}
+
+func init() { Register("redirect", func() Kind { return &redirect{} }) }
+
+func (r *redirect) Apply(a *Action, _ *Context) {
+	a.Redirect = r.Status
+	a.RedirectHops = max(r.Hops, 1)
+}
+
+func (r *redirect) Validate() []error {
+	var errs []error
+	switch r.Status {
+	case 301, 302, 303, 307, 308:
+	default:
+		errs = append(errs, fmt.Errorf("status: %d is not a redirect status (valid: 301, 302, 303, 307, 308)", r.Status))
+	}
+	if r.Hops < 0 || r.Hops > 20 {
+		errs = append(errs, fmt.Errorf("hops: %d is out of range (1..20)", r.Hops))
+	}
+	return errs
+}
