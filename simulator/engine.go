@@ -108,10 +108,13 @@ type engine struct {
 	dis      disabler
 	minDelay time.Duration
 	timeout  time.Duration
-	restarts []int64 // restart moments still to come, sorted, as due.at
-	target   string  // the URL signed and sent to
-	base     Record
-	res      Result
+	// blackHoleErr is the error of every attempt a black hole swallows,
+	// worded once per run rather than once per attempt.
+	blackHoleErr string
+	restarts     []int64 // restart moments still to come, sorted, as due.at
+	target       string  // the URL signed and sent to
+	base         Record
+	res          Result
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
 	// outs is reused from wave to wave; dec decides the attempts performed
@@ -127,12 +130,13 @@ type engine struct {
 
 func newEngine(cfg Config) *engine {
 	e := &engine{
-		cfg:      cfg,
-		wire:     cfg.Policy.Wire(),
-		dis:      newDisabler(&cfg.Policy),
-		minDelay: cfg.Policy.MinDelay(),
-		timeout:  cfg.Policy.Timeout.D(),
-		target:   signedURL(cfg.URL),
+		cfg:          cfg,
+		wire:         cfg.Policy.Wire(),
+		dis:          newDisabler(&cfg.Policy),
+		minDelay:     cfg.Policy.MinDelay(),
+		timeout:      cfg.Policy.Timeout.D(),
+		blackHoleErr: fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(cfg.Policy.Timeout.D())),
+		target:       signedURL(cfg.URL),
 	}
 	if cfg.Handler != nil {
 		e.target = "http://in-process/webhooks"
@@ -324,7 +328,7 @@ func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Durat
 // only what the records need.
 func (e *engine) start(d due) {
 	ev := e.work.event(d.event())
-	st := eventState{id: ev.ID, object: ev.Object, first: d.offset()}
+	st := newEventState(ev.ID, ev.Object, d.offset())
 	if !e.cfg.DryRun {
 		st.req = &requestState{ev: ev} // the body is built when first sent
 	}
@@ -428,7 +432,7 @@ func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) ou
 	switch {
 	case act.BlackHole:
 		o.outcome = Timeout
-		o.err = fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(e.cfg.Policy.Timeout.D()))
+		o.err = e.blackHoleErr
 		return o
 	case act.Drop:
 		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
@@ -455,8 +459,13 @@ func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) ou
 		e.send(ctx, d, st, act, signedAt, &o)
 		return o
 	}
-	// The same request twice, on two connections, released together so that
-	// both are in the handler at once.
+	return e.sendTwice(ctx, d, st, act, signedAt, o)
+}
+
+// sendTwice sends the same request twice, on two connections, released
+// together so that both are in the handler at once. (Apart from attempt, so
+// that attempt's outcome stays off the heap.)
+func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
 	dup := o
 	var wg sync.WaitGroup
 	release := make(chan struct{})
@@ -674,8 +683,8 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
 	r := e.base
 	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.id, d.event(), d.n(), e.virtual(d.at)
-	r.Object, r.Copy, r.Manual = st.object, copyIndex, st.settled != 0
+	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), e.virtual(d.at)
+	r.Object, r.Copy, r.Manual = st.object(), copyIndex, st.settled != 0
 	r.AtSeconds = (d.offset() - st.first).Seconds()
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
@@ -736,7 +745,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	r := e.base
 	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
 	if st := e.live.get(event); st != nil {
-		r.Event, r.N = st.id, int(st.attempts)
+		r.Event, r.N = st.id(), int(st.attempts)
 		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()
 		e.live.remove(event)
 	} else {

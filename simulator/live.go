@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"math"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -9,10 +10,12 @@ import (
 // eventState is what the engine keeps about an event in flight. It is small
 // on purpose: a model run may have a million events in flight at once.
 type eventState struct {
-	id       string        // the dedup id
-	object   string        // what the event is about
+	// names is the dedup id followed by the object the event is about, in
+	// one string (one allocation) split at split.
+	names    string
 	first    time.Duration // virtual time of the first attempt, since the run's start
 	attempts int32         // attempts made so far
+	split    uint16
 	inFlight bool
 	// settled is the event's fate (an index in fates) once its automatic
 	// schedule ended while a manual redelivery is still to come: its next
@@ -22,6 +25,19 @@ type eventState struct {
 	// nothing.
 	req *requestState
 }
+
+func newEventState(id, object string, first time.Duration) eventState {
+	if len(id) > math.MaxUint16 {
+		panic("simulator: a dedup id longer than 64 KiB")
+	}
+	return eventState{names: id + object, split: uint16(len(id)), first: first}
+}
+
+// id is the event's dedup id.
+func (st *eventState) id() string { return st.names[:st.split] }
+
+// object names what the event is about.
+func (st *eventState) object() string { return st.names[st.split:] }
 
 // settledFates are the fates an event can be settled with, by code; 0 is none.
 var settledFates = []string{"", FateDelivered, FateExhausted, FateDisabled, FateStopped, FateInterrupted}

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
@@ -17,7 +18,9 @@ func TestLiveEvents(t *testing.T) {
 	for step := range 20_000 {
 		// Start events in order; end a random one in flight, usually an old one.
 		if step%5 < 3 || len(order) == 0 { // three starts for two ends
-			l.add(next, eventState{id: "e", attempts: int32(next)})
+			st := newEventState("evt_"+strconv.Itoa(next), "obj_"+strconv.Itoa(next%7), 0)
+			st.attempts = int32(next)
+			l.add(next, st)
 			order = append(order, next)
 			next++
 			continue
@@ -39,8 +42,8 @@ func TestLiveEvents(t *testing.T) {
 		if (st != nil) != inFlight[ev] {
 			t.Fatalf("event %d: found %v, in flight %v", ev, st != nil, inFlight[ev])
 		}
-		if st != nil && st.attempts != int32(ev) {
-			t.Fatalf("event %d has the state of another", ev)
+		if st != nil && (st.attempts != int32(ev) || st.id() != "evt_"+strconv.Itoa(ev) || st.object() != "obj_"+strconv.Itoa(ev%7)) {
+			t.Fatalf("event %d has the state of another: %q, %q", ev, st.id(), st.object())
 		}
 	}
 	pending := l.pending()
