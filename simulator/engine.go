@@ -367,7 +367,7 @@ func (e *engine) perform(ctx context.Context, batch []due) []outcome {
 				outs[i] = outcome{unsent: true}
 				continue
 			}
-			outs[i] = e.attempt(ctx, &batch[i], e.dec)
+			e.attempt(ctx, &batch[i], e.dec, &outs[i])
 		}
 		return outs
 	}
@@ -423,28 +423,28 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return c
 }
 
-// attempt decides the faults for one attempt and carries it out. dec is
-// the calling goroutine's own.
-func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) outcome {
+// attempt decides the faults for one attempt, carries it out and writes
+// what it came to in o. dec is the calling goroutine's own.
+func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider, o *outcome) {
 	st := e.live.get(d.event())
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
-	o := outcome{fault: act.Fault(), added: act.Latency}
+	*o = outcome{fault: act.Fault(), added: act.Latency}
 	switch {
 	case act.BlackHole:
 		o.outcome = Timeout
 		o.err = e.blackHoleErr
-		return o
+		return
 	case act.Drop:
 		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
-		return o
+		return
 	case act.Redirect != 0 && act.RedirectHops > e.cfg.Policy.FollowRedirects:
 		o.outcome, o.status = Redirect, act.Redirect
 		o.err = fmt.Sprintf("%d from the endpoint's old address (injected); %s follows %d redirect(s), %d were needed", act.Redirect, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects, act.RedirectHops)
-		return o
+		return
 	case act.EdgeStatus != 0:
 		o.outcome, o.status = HTTPError, act.EdgeStatus
 		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
-		return o
+		return
 	}
 	var signedAt time.Time
 	if !e.cfg.DryRun {
@@ -456,10 +456,10 @@ func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider) ou
 		}
 	}
 	if !act.Duplicate {
-		e.send(ctx, d, st, act, signedAt, &o)
-		return o
+		e.send(ctx, d, st, act, signedAt, o)
+		return
 	}
-	return e.sendTwice(ctx, d, st, act, signedAt, o)
+	*o = e.sendTwice(ctx, d, st, act, signedAt, *o)
 }
 
 // sendTwice sends the same request twice, on two connections, released
@@ -583,15 +583,17 @@ func (e *engine) judge(o *outcome) verdict {
 	if !o.outcome.Failed() {
 		return v
 	}
-	if rule, ok := p.StopSignal(o.status, o.header); ok {
-		if rule.Disable {
-			v.disable = true
-			v.signal = "endpoint disabled by the answer " + rule.String()
-		} else {
-			v.stop = true
-			v.signal = "retries stopped by the answer " + rule.String()
+	if o.status != 0 && len(p.Stop) > 0 { // no answer, no stop signal
+		if rule, ok := p.StopSignal(o.status, o.header); ok {
+			if rule.Disable {
+				v.disable = true
+				v.signal = "endpoint disabled by the answer " + rule.String()
+			} else {
+				v.stop = true
+				v.signal = "retries stopped by the answer " + rule.String()
+			}
+			return v
 		}
-		return v
 	}
 	if !p.Retried(policies.FailureClass(o.status, o.reached)) {
 		v.stop = true

@@ -26,7 +26,7 @@ func (w *workers) start(ctx context.Context, e *engine, n int) {
 				if ctx.Err() != nil {
 					w.outs[i] = outcome{unsent: true}
 				} else {
-					w.outs[i] = e.attempt(ctx, &w.wave[i], dec)
+					e.attempt(ctx, &w.wave[i], dec, &w.outs[i])
 				}
 				w.busy.Done()
 			}
