@@ -48,6 +48,10 @@ type Result struct {
 	DisabledAt time.Time
 	// Restarts is the number of times the handler was restarted.
 	Restarts int
+	// Attacks is the number of requests sent that the handler had to
+	// reject: the scenario's signature attacks and the provider's own
+	// invalid-signature probe (one attack record each).
+	Attacks int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
 	// Effects is how many times the handler processed each event, by dedup
@@ -162,6 +166,21 @@ func (e *engine) emit(r Record) error { return e.cfg.Sink(r) }
 func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.emit(e.runRecord()); err != nil {
 		return nil, err
+	}
+	if err := e.announceAttacks(); err != nil {
+		return nil, err
+	}
+	removed, err := e.probe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if removed {
+		// The endpoint failed the provider's probe before any event: none
+		// is ever sent.
+		if err := e.drain(FateDisabled, true); err != nil {
+			return &e.res, err
+		}
+		return &e.res, e.finish(ctx)
 	}
 	e.queueArrival()
 	var batch []due
@@ -325,6 +344,8 @@ type outcome struct {
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
+	// attacks are the attack requests sent beside the attempt.
+	attacks []attackResult
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
@@ -399,10 +420,20 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return c
 }
 
-// attempt decides the faults for one attempt and carries it out.
+// attempt decides the faults for one attempt, carries it out, and sends
+// the attacks that go beside it.
 func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	st := e.live[d.event]
 	act := e.cfg.Scenario.Decide(e.cfg.Seed, e.faultContext(d, st))
+	o := e.deliver(ctx, d, st, &act)
+	if len(act.Attacks) > 0 && !e.cfg.DryRun {
+		o.attacks = e.attacks(ctx, d, st, act.Attacks)
+	}
+	return o
+}
+
+// deliver carries out one attempt under the action act.
+func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action) outcome {
 	o := outcome{fault: act.Fault(), added: act.Latency}
 	switch {
 	case act.BlackHole:
@@ -423,7 +454,7 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	}
 	signedAt := e.cfg.WallClock.Now()
 	if !act.Duplicate {
-		e.send(ctx, d, st, &act, signedAt, &o)
+		e.send(ctx, d, st, act, signedAt, &o)
 		return o
 	}
 	// The same request twice, on two connections, released together so that
@@ -431,8 +462,8 @@ func (e *engine) attempt(ctx context.Context, d *due) outcome {
 	dup := o
 	var wg sync.WaitGroup
 	release := make(chan struct{})
-	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &o) })
-	wg.Go(func() { <-release; e.send(ctx, d, st, &act, signedAt, &dup) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
 	close(release)
 	wg.Wait()
 	o.dup = &dup
@@ -591,6 +622,11 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 			return false, err
 		}
 		failed = failed && o.dup.outcome.Failed()
+	}
+	for i := range o.attacks {
+		if err := e.recordAttack(d, d.at, &o.attacks[i], 0); err != nil {
+			return false, err
+		}
 	}
 	disabled := e.dis.record(d.at, failed)
 	switch {
