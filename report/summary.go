@@ -82,6 +82,15 @@ type Run struct {
 	ObservedNeed time.Duration
 	// Latencies are the handler's real response times, sorted.
 	Latencies []time.Duration
+	// HandlerTimeouts counts attempts that reached the handler and got no
+	// answer within the provider's timeout: the handler itself was too slow
+	// (injected latency aside: that answer did come).
+	HandlerTimeouts int
+	// DisabledBy says what disabled the endpoint, in words ("" in streams
+	// that do not say).
+	DisabledBy string
+	// Probe is the provider's own invalid-signature probe, when it sent one.
+	Probe *simulator.Record
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
@@ -97,8 +106,13 @@ type Run struct {
 	live      map[int]*eventAgg
 	objects   map[string][]firstArrival // by object, each event's first arrival
 	lostSeqs  []int                     // the sequence numbers behind LostToDisableIDs
-	ended     bool
-	inOutage  bool
+	// The signature attacks: each kind met, each request sent, and the
+	// requests' own dedup ids.
+	attackKinds []*attackKind
+	attacksSent []attackSent
+	attackIDs   map[string]bool
+	ended       bool
+	inOutage    bool
 }
 
 // Span is a stretch of virtual time.
@@ -110,6 +124,8 @@ type EventTimeline struct {
 	Seq      int
 	Attempts []simulator.Record
 	Fate     string
+	// Attacks are the attack requests sent beside the event's attempts.
+	Attacks []simulator.Record
 }
 
 // MaxListedEvents is how many event ids a report lists for one finding.
@@ -145,7 +161,7 @@ func (r *Run) Verdict() string {
 func (r *Run) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
-		if n > 1 {
+		if n > 1 && !r.attackIDs[id] {
 			out = append(out, id)
 		}
 	}
@@ -222,6 +238,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.end(&rec)
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
+	case simulator.KindAttack:
+		run.addAttack(&rec, a.opts.timeline)
 	}
 	return nil
 }
@@ -275,6 +293,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	r.outage(rec)
 	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
 		r.HandlerRedirects++
+	}
+	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
+		r.HandlerTimeouts++
 	}
 	if !rec.Reached {
 		return
@@ -365,6 +386,7 @@ func (r *Run) end(rec *simulator.Record) {
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
+		r.DisabledBy = rec.DisabledBy
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time

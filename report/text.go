@@ -21,6 +21,12 @@ type Report struct {
 	// Chart is the chart file written beside the report ("" for none): the
 	// markdown report shows it, the JSON names it.
 	Chart string
+	// Timeouts are the providers' timeouts the handler's response times are
+	// compared with, besides each run's own (the policy catalogue's).
+	Timeouts []Timeout
+	// Gates are the --fail-on gates checked against the runs (CheckGates);
+	// each run's show in its section.
+	Gates []GateResult
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -71,11 +77,8 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  why the provider sent again: %s\n", c)
 	}
 	if !r.DisabledAt.IsZero() {
-		w.printf("  ENDPOINT DISABLED at +%s: %d consecutive failures", dur(r.DisabledAt.Sub(r.Start)), r.DisableAfter)
-		if r.DisableWithin > 0 {
-			w.printf(" within %s", dur(r.DisableWithin))
-		}
-		w.printf("; %d events never delivered because of it%s\n", r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
+		w.printf("  ENDPOINT DISABLED at +%s: %s; %d events never delivered because of it%s\n",
+			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
 	}
 	if len(r.Restarts) > 0 {
 		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
@@ -84,9 +87,20 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  ORDER: %d pairs of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs)
 	}
 	w.printf("  side effects: %s\n", effectsLine(r))
-	if p := r.Percentile(50); p > 0 {
-		w.printf("  handler response time: p50 %s · p95 %s · p99 %s · max %s (timeout %s)\n",
-			ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), dur(r.Timeout))
+	w.printf("  signature check: %s\n", r.SignatureLine())
+	if p := r.probeLine(); p != "" {
+		w.printf("    %s\n", p)
+	}
+	for _, a := range r.Attacks() {
+		if a.Probe {
+			continue
+		}
+		mark, text := attackLine(&a)
+		w.printf("    %s %s: %s\n", mark, a.Attack, text)
+	}
+	w.printf("  response time: %s\n", r.latencyLine())
+	for _, l := range r.headroomLines(rep.Timeouts) {
+		w.printf("    %s\n", l)
 	}
 	if rep.Timeline > 0 && len(r.Timeline) > 0 {
 		n := min(rep.Timeline, len(r.Timeline))
@@ -96,19 +110,41 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 	}
 	writeRunTTL(w, rep, r)
-	if advice := adviceLines(r); len(advice) > 0 {
+	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("\n  what to change:\n")
 		for _, a := range advice {
 			w.printf("    - %s\n", a)
 		}
 	}
+	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
+		w.printf("\n  CI gates (--fail-on):\n")
+		for _, g := range gates {
+			w.printf("    %s %-16s %s\n", gateMark[g.Status], g.Gate, g.Message)
+		}
+	}
 }
 
+var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
+
+// disabledWords says what disabled the endpoint.
+func disabledWords(r *Run) string {
+	if r.DisabledBy != "" {
+		return strings.TrimPrefix(r.DisabledBy, "after ")
+	}
+	s := fmt.Sprintf("%d consecutive failures", r.DisableAfter)
+	if r.DisableWithin > 0 {
+		s += " within " + dur(r.DisableWithin)
+	}
+	return s
+}
+
+// ms shows a measured time: to a tenth of a millisecond under a second,
+// to a hundredth of a second above.
 func ms(d time.Duration) string {
-	if d < time.Second {
+	if d < time.Second && d > -time.Second {
 		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
 	}
-	return dur(d)
+	return fmt.Sprintf("%.2fs", d.Seconds())
 }
 
 var outcomeOrder = []simulator.Outcome{
@@ -283,13 +319,15 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 	return s
 }
 
-func adviceLines(r *Run) []string {
-	var out []string
+func adviceLines(r *Run, timeouts []Timeout) []string {
+	out := r.signatureAdvice()
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
 	}
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
+	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
+		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
 	}
 	if r.HandlerRedirects > 0 {
 		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
@@ -297,7 +335,7 @@ func adviceLines(r *Run) []string {
 	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
 	}
-	if r.LostToDisable > 0 {
+	if r.LostToDisable > 0 && r.DisableAfter > 0 {
 		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
 	}
 	return out
