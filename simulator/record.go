@@ -96,8 +96,9 @@ type Record struct {
 	HandlerStatus int `json:"handler_status"`
 	// Reached says whether the request reached the handler.
 	Reached bool `json:"reached_handler"`
-	// LatencyMS is the real time from sending the request to the end of the
-	// answer, measured in this run.
+	// LatencyMS is the real time from the request being written to the end
+	// of the answer (connecting excluded: that is the network's time, not
+	// the handler's), measured in this run.
 	LatencyMS float64 `json:"latency_ms"`
 	// AddedLatencyMS is virtual latency a fault added on top.
 	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`

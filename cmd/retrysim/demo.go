@@ -26,7 +26,8 @@ func newDemoCmd() *cobra.Command {
 		Long: `Demo serves the demo webhook handler that 'run' uses when no --url is given: it verifies
 each provider's signature, then credits an account in a real SQLite database. In naive mode
 every delivery credits again; in idempotent mode the dedup id is stored under a unique
-constraint in the same transaction as the credit.
+constraint in the same transaction as the credit; unverified mode is idempotent but skips
+the signature check, so forged requests credit too (try it with --scenario forged).
 
 Webhooks go to POST /webhooks/<provider>; GET /_retrysim/effects answers how often each
 event was processed, for run's --effects-url.

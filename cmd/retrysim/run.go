@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +39,7 @@ type runFlags struct {
 	results     string
 	allowRemote bool
 	exec        string
+	failOn      []string
 	outputFlags
 }
 
@@ -64,7 +66,14 @@ Examples:
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
-      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects`,
+      --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
+  retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
+
+Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
+  slow-responses   the handler itself kept the provider waiting past its timeout
+                   (an answer slower than it, or none in time; injected latency aside)
+  forged-accepted  a forged, tampered, unsigned, stale or replayed request got a 2xx its
+                   signature should have prevented, or caused a side effect`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -88,6 +97,7 @@ Examples:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails or cannot be checked, comma-separated: "+report.GateNames())
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
 	f.add(fl)
 	return cmd
@@ -108,6 +118,7 @@ type plan struct {
 	mode     demo.Mode
 	over     time.Duration
 	secrets  map[string]string
+	gates    []report.Gate
 	out      *output
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
@@ -187,6 +198,7 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, f.validateGates(p)...)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -269,8 +281,62 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
-	return p.out.write(reportOut, rep)
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
+	rep.Gates = report.CheckGates(rep.Runs, p.gates, rep.Timeouts)
+	if err := p.out.write(reportOut, rep); err != nil {
+		return err
+	}
+	return gateError(rep.Gates)
+}
+
+// catalogueTimeouts are the timeouts of every policy in the catalogue, the
+// config file's included, for the reports' latency headroom.
+func catalogueTimeouts() []report.Timeout {
+	var out []report.Timeout
+	for _, n := range catalogue.Names() {
+		if p, err := lookupPolicy(n); err == nil {
+			out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
+		}
+	}
+	return out
+}
+
+// validateGates reads --fail-on, and refuses a gate that could never be
+// checked on this run.
+func (f *runFlags) validateGates(p *plan) []error {
+	gates, err := report.ParseGates(f.failOn)
+	if err != nil {
+		return []error{fmt.Errorf("--fail-on: %w", err)}
+	}
+	p.gates = gates
+	var errs []error
+	if f.dryRun && len(gates) > 0 {
+		errs = append(errs, fmt.Errorf("--fail-on %s: a dry run sends nothing, so no gate can be checked: drop --dry-run", gates[0]))
+	}
+	if slices.Contains(gates, report.GateForgedAccepted) && p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 {
+		probes := false
+		for _, pol := range p.policies {
+			probes = probes || pol.SignatureProbe != nil
+		}
+		if !probes {
+			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
+		}
+	}
+	return errs
+}
+
+// gateError is the exit-1 error when a gate did not pass, naming each one
+// with its run; nil when every gate passed.
+func gateError(results []report.GateResult) error {
+	failed := report.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }
 
 // runOne runs one policy against the target (starting a demo handler when

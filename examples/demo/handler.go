@@ -4,9 +4,9 @@
 // `retrysim run` serves it when no --url is given; `retrysim demo` serves it
 // standalone; the programs under examples/handlers wrap it.
 //
-// Every mode verifies the provider's signature first (401 when it fails) and
-// exposes its side effects at GET /_retrysim/effects as
-// {"<dedup id>": <times processed>}.
+// Every mode but unverified checks the provider's signature first (401 when
+// it fails), and every mode exposes its side effects at
+// GET /_retrysim/effects as {"<dedup id>": <times processed>}.
 package demo
 
 import (
@@ -35,10 +35,13 @@ const (
 	// Idempotent inserts the dedup id under a unique constraint in the same
 	// SQLite transaction as the credit.
 	Idempotent Mode = "idempotent"
+	// Unverified is Idempotent without the signature check: it credits a
+	// forged, tampered, unsigned or stale request as readily as a real one.
+	Unverified Mode = "unverified"
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Idempotent}
+var Modes = []Mode{Naive, Idempotent, Unverified}
 
 // EffectsPath is where the handler serves its side effects.
 const EffectsPath = "/_retrysim/effects"
@@ -175,9 +178,11 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		secret = policies.GenerateSecret(wire.Name(), h.seed)
 	}
 	fullURL := "http://" + r.Host + r.URL.RequestURI()
-	if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
-		http.Error(w, err.Error(), http.StatusUnauthorized)
-		return
+	if h.mode != Unverified {
+		if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
 	}
 	id, err := wire.DedupID(r.Header, body)
 	if err != nil {
@@ -186,7 +191,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	}
 	const amount = 100 // cents credited per payment event
 	switch h.mode {
-	case Idempotent:
+	case Idempotent, Unverified:
 		err = h.store.creditOnce(r.Context(), id, amount)
 		if errors.Is(err, errDuplicate) {
 			if wire.Name() == "discord" {
