@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // Gate is a check a CI job can fail on (`retrysim run --fail-on GATE,…`).
@@ -12,20 +15,41 @@ type Gate string
 
 // The gates. Each is checked per run.
 const (
-	// GateSlowResponses fails when the handler was too slow for the run's
-	// own policy: an answer measured slower than its timeout, or an attempt
-	// that reached the handler and got no answer in time (see Headroom).
-	// Latency a scenario injects is not the handler's and does not count.
+	// GateDuplicateEffects fails when the handler processed an event more
+	// than once (the verdict is NOT IDEMPOTENT). It cannot pass without an
+	// effects oracle.
+	GateDuplicateEffects Gate = "duplicate-effects"
+	// GateLostEvents fails when an event was never delivered: every attempt
+	// of the schedule failed, the endpoint was disabled first, or the
+	// handler told the provider to stop.
+	GateLostEvents Gate = "lost-events"
+	// GateSlowResponses fails when the handler itself made the provider wait
+	// past its timeout at least once: an attempt that reached the handler and
+	// got no answer in time, or an answer measured slower than the timeout
+	// (its headroom, see Run.Headroom, is negative). A p99 above the timeout
+	// is such a case. Latency a scenario injects is not the handler's and
+	// does not count. Its message names the other providers
+	// (GateOptions.Timeouts) the handler would be too slow for.
 	GateSlowResponses Gate = "slow-responses"
+	// GateRedirects fails when an attempt failed because the endpoint
+	// answered with a redirect the provider does not follow.
+	GateRedirects Gate = "redirects"
+	// GateTTLTooShort fails when the configured dedup TTL
+	// (GateOptions.TTLConfigured) is shorter than the span a key must
+	// cover: the policy's worst-case retry window, or the longest wait from
+	// a key to a duplicate observed in the run, whichever is longer. Manual
+	// redelivery is not included.
+	GateTTLTooShort Gate = "ttl-too-short"
 	// GateForgedAccepted fails when the handler let an attack through (the
 	// signature check is not enforced): a 2xx to a forged, tampered,
-	// unsigned or stale request, a side effect of any attack, or a
-	// provider's probe answered wrongly.
+	// unsigned or stale request, a side effect of any attack, or the
+	// provider's own probe answered wrongly. It cannot pass when no attack
+	// was answered.
 	GateForgedAccepted Gate = "forged-accepted"
 )
 
 // Gates lists the gates in the order reports show them.
-var Gates = []Gate{GateSlowResponses, GateForgedAccepted}
+var Gates = []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort, GateForgedAccepted}
 
 // ErrUnknownGate is returned, wrapped, by ParseGates for a name not in Gates.
 var ErrUnknownGate = errors.New("unknown gate")
@@ -37,11 +61,20 @@ type GateStatus string
 const (
 	GatePass GateStatus = "pass"
 	GateFail GateStatus = "fail"
-	// GateUnknown: the gate could not be checked (nothing measured, no
-	// attack answered, the run was interrupted). A CI gate that cannot be
-	// checked does not pass.
+	// GateUnknown: the gate could not be checked (no effects oracle, the run
+	// was interrupted, no configured TTL). A CI gate that cannot be checked
+	// does not pass.
 	GateUnknown GateStatus = "unknown"
 )
+
+// GateOptions are what some gates need besides the run.
+type GateOptions struct {
+	// TTLConfigured is the dedup TTL the handler uses, for GateTTLTooShort.
+	TTLConfigured time.Duration
+	// Timeouts are the other providers' timeouts (Report.Timeouts), for
+	// GateSlowResponses to name those the handler is too slow for.
+	Timeouts []Timeout
+}
 
 // GateResult is one gate checked against one run.
 type GateResult struct {
@@ -68,7 +101,7 @@ func ParseGates(names []string) ([]Gate, error) {
 			switch {
 			case g == "":
 			case !slices.Contains(Gates, g):
-				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), GateNames()))
+				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), gateNames()))
 			case !slices.Contains(out, g):
 				out = append(out, g)
 			}
@@ -77,8 +110,7 @@ func ParseGates(names []string) ([]Gate, error) {
 	return out, errors.Join(errs...)
 }
 
-// GateNames lists the gates, comma-separated.
-func GateNames() string {
+func gateNames() string {
 	names := make([]string, len(Gates))
 	for i, g := range Gates {
 		names[i] = string(g)
@@ -86,22 +118,17 @@ func GateNames() string {
 	return strings.Join(names, ", ")
 }
 
-// CheckGates checks each gate against each run (timeouts as for
-// Report.Timeouts), run by run in order.
-func CheckGates(runs []*Run, gates []Gate, timeouts []Timeout) []GateResult {
+// CheckGates checks each gate against each run, run by run in order.
+func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 	var out []GateResult
 	for _, r := range runs {
 		for _, g := range gates {
-			var status GateStatus
-			var msg string
-			switch g {
-			case GateSlowResponses:
-				status, msg = checkSlowResponses(r, timeouts)
-			case GateForgedAccepted:
-				status, msg = checkForgedAccepted(r)
-			default:
-				status, msg = GateUnknown, fmt.Sprintf("unknown gate (valid: %s)", GateNames())
+			check, ok := gateChecks[g]
+			if !ok {
+				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Message: fmt.Sprintf("unknown gate (valid: %s)", gateNames())})
+				continue
 			}
+			status, msg := check(r, opts)
 			if r.Interrupted && status == GatePass {
 				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
 			}
@@ -133,24 +160,71 @@ func GatesFor(results []GateResult, r *Run) []GateResult {
 	return out
 }
 
-func checkSlowResponses(r *Run, timeouts []Timeout) (GateStatus, string) {
-	if !r.Measured() {
-		return GateUnknown, "cannot be checked: no response time was measured (a dry run sends nothing)"
-	}
-	own := r.Headroom(nil)[0]
-	figures := fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
-	if own.Verdict == HeadroomTooSlow {
-		return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s): the provider gave up and will deliver again while the handler still works",
-			own.Over, r.Answers()+r.HandlerTimeouts, r.Policy, dur(r.Timeout), figures)
-	}
-	msg := fmt.Sprintf("every answer came within %s's %s timeout, %s to spare (%s)", r.Policy, dur(r.Timeout), ms(own.Spare), figures)
-	if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
-		msg += "; too slow for " + strings.Join(slow, ", ")
-	}
-	return GatePass, msg
+type gateCheck func(*Run, GateOptions) (GateStatus, string)
+
+var gateChecks = map[Gate]gateCheck{
+	GateDuplicateEffects: checkDuplicateEffects,
+	GateLostEvents:       checkLostEvents,
+	GateSlowResponses:    checkSlowResponses,
+	GateRedirects:        checkRedirects,
+	GateTTLTooShort:      checkTTL,
+	GateForgedAccepted:   checkForgedAccepted,
 }
 
-func checkForgedAccepted(r *Run) (GateStatus, string) {
+func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
+	switch r.Verdict() {
+	case Idempotent:
+		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+	case NotIdempotent:
+		off := r.OffenderCounts()
+		parts := make([]string, 0, 5)
+		for _, o := range off[:min(5, len(off))] {
+			parts = append(parts, fmt.Sprintf("%s processed %d times", o.ID, o.Times))
+		}
+		more := ""
+		if len(off) > 5 {
+			more = fmt.Sprintf(", and %d more", len(off)-5)
+		}
+		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
+	}
+	if r.EffectsError != "" {
+		return GateUnknown, "cannot be checked: " + r.EffectsError
+	}
+	return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
+}
+
+func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {
+	if r.Lost == 0 {
+		return GatePass, fmt.Sprintf("all %d events were delivered", r.Delivered)
+	}
+	msg := fmt.Sprintf("%d of %d events were never delivered", r.Lost, r.Events)
+	if r.LostToDisable > 0 {
+		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %d failures in a row)", r.LostToDisable, r.Provider, r.DisableAfter)
+	}
+	return GateFail, msg + "; " + r.Provider + " gives up on an event after its last retry"
+}
+
+func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
+	own := r.Headroom(nil)[0]
+	figures := "no answer was measured"
+	if len(r.Latencies) > 0 {
+		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
+	}
+	if own.Over == 0 {
+		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
+		if own.Verdict != HeadroomUnknown {
+			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
+		}
+		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {
+			msg += "; too slow for " + strings.Join(slow, ", ")
+		}
+		return GatePass, msg
+	}
+	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s): the provider gave up and will deliver again while the handler still works",
+		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), figures)
+}
+
+func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, string) {
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
 		return GatePass, strings.TrimPrefix(r.SignatureLine(), "✓ ")
@@ -158,4 +232,30 @@ func checkForgedAccepted(r *Run) (GateStatus, string) {
 		return GateFail, strings.TrimPrefix(r.SignatureLine(), "✗ ")
 	}
 	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.SignatureLine(), "not tested: ")
+}
+
+func checkRedirects(r *Run, _ GateOptions) (GateStatus, string) {
+	n := r.Outcomes[simulator.Redirect]
+	if n == 0 {
+		return GatePass, "no delivery failed on a redirect"
+	}
+	return GateFail, fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", n, r.Provider)
+}
+
+func checkTTL(r *Run, opts GateOptions) (GateStatus, string) {
+	ttl := opts.TTLConfigured
+	if ttl <= 0 {
+		return GateUnknown, "cannot be checked: give the dedup TTL your handler uses with --ttl-configured"
+	}
+	a := r.TTL([]time.Duration{ttl})
+	need := max(a.Window, a.Observed)
+	if ttl >= need {
+		return GatePass, fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
+	}
+	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
+		dur(ttl), dur(need), r.Policy, dur(a.Window), dur(a.Observed))
+	if leaked := a.Choices[0].LeakedArrivals; leaked > 0 {
+		msg += fmt.Sprintf("; %d duplicate arrivals in this run came after it", leaked)
+	}
+	return GateFail, msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
 }

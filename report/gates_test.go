@@ -7,54 +7,173 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
 )
 
-func TestParseGates(t *testing.T) {
-	got, err := report.ParseGates([]string{"forged-accepted,slow-responses", " Forged-Accepted"})
-	if err != nil || len(got) != 2 || got[0] != report.GateForgedAccepted || got[1] != report.GateSlowResponses {
-		t.Errorf("got %v, %v", got, err)
+// recStream builds a small record stream for one run of a policy with a 30s
+// timeout and a 72h retry window.
+type recStream struct{ recs []simulator.Record }
+
+func newRecStream(events int) *recStream {
+	start := t0
+	return &recStream{recs: []simulator.Record{{
+		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
+		Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start, Time: start,
+	}}}
+}
+
+func (s *recStream) base(kind string) simulator.Record {
+	return simulator.Record{Kind: kind, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1}
+}
+
+// attempt adds attempt n of event seq at +at from the event's first attempt.
+func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
+	r := s.base(simulator.KindAttempt)
+	r.Event, r.Seq, r.N = eventID(seq), seq, n
+	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
+	r.AtSeconds = at.Seconds()
+	r.Outcome, r.HandlerStatus, r.Reached = o, handler, reached
+	if o == simulator.Delivered || o == simulator.HTTPError || o == simulator.Redirect {
+		r.Status = handler
 	}
-	_, err = report.ParseGates([]string{"forged"})
-	if !errors.Is(err, report.ErrUnknownGate) || !strings.Contains(err.Error(), `"forged" (valid: slow-responses, forged-accepted)`) {
-		t.Errorf("unknown gate: %v", err)
+	r.LatencyMS = float64(latency.Microseconds()) / 1000
+	s.recs = append(s.recs, r)
+	return s
+}
+
+func (s *recStream) fate(seq int, fate string) *recStream {
+	r := s.base(simulator.KindEvent)
+	r.Event, r.Seq, r.Fate = eventID(seq), seq, fate
+	s.recs = append(s.recs, r)
+	return s
+}
+
+// end closes the run; effects nil means no oracle.
+func (s *recStream) end(effects map[string]int, interrupted bool) []simulator.Record {
+	for id, n := range effects {
+		r := s.base(simulator.KindEffects)
+		r.Event, r.Effects = id, n
+		s.recs = append(s.recs, r)
+	}
+	r := s.base(simulator.KindEnd)
+	r.EffectsKnown, r.Interrupted = effects != nil, interrupted
+	s.recs = append(s.recs, r)
+	return s.recs
+}
+
+func eventID(seq int) string { return "evt_" + string(rune('a'+seq)) }
+
+const ms = time.Millisecond
+
+// lostResponse is a delivery whose answer was lost, then a retry delivered
+// at +at.
+func lostResponse(s *recStream, seq int, at time.Duration) *recStream {
+	return s.attempt(seq, 1, 0, simulator.LostResponse, 200, true, 3*ms).
+		attempt(seq, 2, at, simulator.Delivered, 200, true, 2*ms).
+		fate(seq, simulator.FateDelivered)
+}
+
+func TestGates(t *testing.T) {
+	clean := func() *recStream {
+		s := newRecStream(2)
+		s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
+		return lostResponse(s, 1, 5*time.Minute)
+	}
+	for _, tc := range []struct {
+		name    string
+		recs    []simulator.Record
+		gate    report.Gate
+		opts    report.GateOptions
+		status  report.GateStatus
+		message string
+	}{
+		{"duplicate-effects passes with one effect each", clean().end(map[string]int{"evt_a": 1, "evt_b": 1}, false),
+			report.GateDuplicateEffects, report.GateOptions{}, report.GatePass, "no event was processed more than once (1 duplicate arrivals absorbed)"},
+		{"duplicate-effects fails naming the offender and its count", clean().end(map[string]int{"evt_a": 1, "evt_b": 2}, false),
+			report.GateDuplicateEffects, report.GateOptions{}, report.GateFail, "1 event of 2 processed more than once: evt_b processed 2 times"},
+		{"duplicate-effects cannot pass without an oracle", clean().end(nil, false),
+			report.GateDuplicateEffects, report.GateOptions{}, report.GateUnknown, "--effects-url"},
+		{"an interrupted run vouches for nothing", clean().end(map[string]int{"evt_a": 1, "evt_b": 1}, true),
+			report.GateDuplicateEffects, report.GateOptions{}, report.GateUnknown, "interrupted"},
+		{"lost-events passes when all were delivered", clean().end(nil, false),
+			report.GateLostEvents, report.GateOptions{}, report.GatePass, "all 2 events were delivered"},
+		{"lost-events fails on an exhausted event",
+			newRecStream(1).attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted).end(nil, false),
+			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 events were never delivered"},
+		{"slow-responses passes with fast answers", clean().end(nil, false),
+			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within stripe's 30s timeout (p99 5.0ms, max 5.0ms)"},
+		{"slow-responses fails when the handler did not answer in time",
+			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 0, true, 30*time.Second).
+				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
+			report.GateSlowResponses, report.GateOptions{}, report.GateFail, "1 of 2 attempts that reached the handler waited past stripe's 30s timeout"},
+		{"slow-responses ignores latency a scenario injected (the handler answered)",
+			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 200, true, 2*ms).
+				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
+			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within"},
+		{"redirects passes without one", clean().end(nil, false),
+			report.GateRedirects, report.GateOptions{}, report.GatePass, "no delivery failed on a redirect"},
+		{"redirects fails on an unfollowed 3xx",
+			newRecStream(1).attempt(0, 1, 0, simulator.Redirect, 308, true, ms).
+				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
+			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempts failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
+		{"ttl-too-short needs a configured TTL", clean().end(nil, false),
+			report.GateTTLTooShort, report.GateOptions{}, report.GateUnknown, "--ttl-configured"},
+		{"ttl-too-short fails below the policy's window",
+			lostResponse(newRecStream(1), 0, 30*time.Hour).end(nil, false),
+			report.GateTTLTooShort, report.GateOptions{TTLConfigured: 24 * time.Hour}, report.GateFail,
+			"a 1d TTL is shorter than the 3d a dedup key must last (stripe retries for 3d; longest wait seen from a key to a duplicate 1d6h): a retry after the key expired is processed again; 1 duplicate arrivals in this run came after it; recommend 4d"},
+		{"ttl-too-short passes at the window", clean().end(nil, false),
+			report.GateTTLTooShort, report.GateOptions{TTLConfigured: 72 * time.Hour}, report.GatePass, "a 3d TTL covers stripe's 3d retry window"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs, err := report.Summarize(tc.recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := report.CheckGates(runs, []report.Gate{tc.gate}, tc.opts)
+			if len(res) != 1 {
+				t.Fatalf("%d results, want 1", len(res))
+			}
+			g := res[0]
+			if g.Status != tc.status || !strings.Contains(g.Message, tc.message) {
+				t.Errorf("%s: %s %q\nwant %s containing %q", tc.gate, g.Status, g.Message, tc.status, tc.message)
+			}
+			if g.Failed() != (tc.status != report.GatePass) {
+				t.Errorf("Failed() = %v for status %s", g.Failed(), g.Status)
+			}
+		})
 	}
 }
 
-func TestCheckGates(t *testing.T) {
-	fast := newRecStream("stripe", 30*time.Second).attempt(0, time.Millisecond)
-	fast.effects["evt_a"] = 1
-	fast.attack("bad-signature", "x1", 401)
-	slow := newRecStream("slack", 3*time.Second).attempt(0, 4*time.Second)
-	slow.effects["evt_a"] = 1
-	slow.attack("bad-signature", "x1", 200)
-	slow.effects["x1"] = 1
-	bare := newRecStream("github", 10*time.Second)
-	runs := []*report.Run{fast.run(t), slow.run(t), bare.run(t)}
-	results := report.CheckGates(runs, []report.Gate{report.GateSlowResponses, report.GateForgedAccepted}, catalogueLike)
-	want := []struct {
-		status report.GateStatus
-		msg    string
+func TestParseGates(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+		err  string
 	}{
-		{report.GatePass, "every answer came within stripe's 30s timeout"},
-		{report.GatePass, "your handler turned away all 1 request"},
-		{report.GateFail, "1 of 1 attempts that reached the handler waited past slack's 3s timeout"},
-		{report.GateFail, "let 1 of 1 kinds of attack through (bad-signature)"},
-		{report.GateUnknown, "no response time was measured"},
-		{report.GateUnknown, "cannot be checked: no request your handler must reject was sent"},
-	}
-	if len(results) != len(want) {
-		t.Fatalf("%d results, want %d", len(results), len(want))
-	}
-	for i, w := range want {
-		g := results[i]
-		if g.Status != w.status || !strings.Contains(g.Message, w.msg) {
-			t.Errorf("%s on %s: %s %q, want %s with %q", g.Gate, g.Run.Policy, g.Status, g.Message, w.status, w.msg)
-		}
-	}
-	if n := len(report.FailedGates(results)); n != 4 {
-		t.Errorf("%d failed gates, want 4 (a gate that cannot be checked does not pass)", n)
-	}
-	if n := len(report.GatesFor(results, runs[1])); n != 2 {
-		t.Errorf("%d gates for the slack run, want 2", n)
+		{in: []string{"duplicate-effects,lost-events"}, want: "duplicate-effects lost-events"},
+		{in: []string{" Redirects ", "redirects", "ttl-too-short"}, want: "redirects ttl-too-short"},
+		{in: []string{""}, want: ""},
+		{in: []string{"duplicates,lost"}, err: `unknown gate "duplicates" (valid: duplicate-effects, lost-events, slow-responses, redirects, ttl-too-short, forged-accepted)` + "\n" + `unknown gate "lost"`},
+	} {
+		t.Run(strings.Join(tc.in, "|"), func(t *testing.T) {
+			gates, err := report.ParseGates(tc.in)
+			if tc.err != "" {
+				if !errors.Is(err, report.ErrUnknownGate) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, g := range gates {
+				names = append(names, string(g))
+			}
+			if got := strings.Join(names, " "); got != tc.want {
+				t.Errorf("gates %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

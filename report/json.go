@@ -20,13 +20,15 @@ type jsonReport struct {
 }
 
 type jsonRun struct {
-	Provider    string `json:"provider"`
-	Policy      string `json:"policy"`
-	Scenario    string `json:"scenario"`
-	Seed        uint64 `json:"seed"`
-	Target      string `json:"target"`
-	Interrupted bool   `json:"interrupted"`
-	Verdict     string `json:"verdict"`
+	Provider    string     `json:"provider"`
+	Policy      string     `json:"policy"`
+	Scenario    string     `json:"scenario"`
+	Seed        uint64     `json:"seed"`
+	Target      string     `json:"target"`
+	Interrupted bool       `json:"interrupted"`
+	Verdict     string     `json:"verdict"`
+	Detail      string     `json:"verdict_detail"`
+	Offenders   []Offender `json:"offenders,omitempty"`
 	// SignatureCheck is the second verdict: enforced, not_enforced or
 	// not_tested; SignatureAccepted names the attacks that got through.
 	SignatureCheck    string       `json:"signature_check"`
@@ -85,13 +87,6 @@ type jsonHeadroom struct {
 	Verdict        string  `json:"verdict"`
 }
 
-// jsonGate is one --fail-on gate's result for the run.
-type jsonGate struct {
-	Gate    Gate       `json:"gate"`
-	Status  GateStatus `json:"status"`
-	Message string     `json:"message"`
-}
-
 type jsonSummary struct {
 	Events                int      `json:"events"`
 	Attempts              int      `json:"attempts"`
@@ -109,6 +104,13 @@ type jsonSummary struct {
 	Restarts            int       `json:"restarts"`
 	RestartsAtSeconds   []float64 `json:"restarts_at_seconds"`
 	ReorderedPairs      int       `json:"reordered_pairs"`
+}
+
+// jsonGate is one --fail-on gate's result for the run.
+type jsonGate struct {
+	Gate    Gate       `json:"gate"`
+	Status  GateStatus `json:"status"`
+	Message string     `json:"message"`
 }
 
 type jsonTTL struct {
@@ -179,7 +181,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		t := r.TTL(rep.TTLs)
 		jr := jsonRun{
 			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
-			Interrupted: r.Interrupted, Verdict: r.Verdict(),
+			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 			SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
 			SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
 			Latency: jsonLatencyOf(r, rep.Timeouts),

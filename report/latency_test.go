@@ -50,7 +50,7 @@ func TestHeadroom(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newRecStream(tc.policy, tc.timeout)
+			s := newSigStream(tc.policy, tc.timeout)
 			for i, l := range tc.latencies {
 				s.attempt(i, l)
 			}
@@ -86,7 +86,7 @@ func TestHeadroom(t *testing.T) {
 // TestHeadroomInEveryFormat: the latency figures and the verdicts show in
 // the text, Markdown and JSON reports.
 func TestHeadroomInEveryFormat(t *testing.T) {
-	s := newRecStream("stripe", 30*time.Second)
+	s := newSigStream("stripe", 30*time.Second)
 	for i, l := range []time.Duration{time.Millisecond, 4 * time.Second} {
 		s.attempt(i, l)
 	}

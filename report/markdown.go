@@ -89,7 +89,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
-	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(effectsLine(r)))
+	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(r.VerdictLine()))
 	var tb mdTable
 	tb.add("", r.Policy)
 	for _, row := range compareRows {
@@ -139,9 +139,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
 		w.printf("\n### CI gates (--fail-on)\n\n")
 		tb = mdTable{}
-		tb.add("gate", "", "what was seen")
+		tb.add("gate", "result", "why")
 		for _, g := range gates {
-			tb.add(string(g.Gate), gateMark[g.Status]+" "+string(g.Status), mdEscape(g.Message))
+			tb.add("`"+string(g.Gate)+"`", gateMark[g.Status]+" "+string(g.Status), mdEscape(g.Message))
 		}
 		tb.write(w)
 	}

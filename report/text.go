@@ -86,7 +86,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if r.ReorderedPairs > 0 {
 		w.printf("  ORDER: %d pairs of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs)
 	}
-	w.printf("  side effects: %s\n", effectsLine(r))
+	w.printf("  side effects: %s\n", r.VerdictLine())
 	w.printf("  signature check: %s\n", r.SignatureLine())
 	if p := r.probeLine(); p != "" {
 		w.printf("    %s\n", p)
@@ -119,7 +119,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
 		w.printf("\n  CI gates (--fail-on):\n")
 		for _, g := range gates {
-			w.printf("    %s %-16s %s\n", gateMark[g.Status], g.Gate, g.Message)
+			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
 		}
 	}
 }
@@ -220,38 +220,6 @@ func restartList(at []time.Duration) string {
 	return strings.Join(parts, ", ")
 }
 
-func effectsLine(r *Run) string {
-	switch r.Verdict() {
-	case Idempotent:
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
-	case NotIdempotent:
-		off := r.Offenders()
-		extra := 0
-		for _, id := range off {
-			extra += r.Effects[id] - 1
-		}
-		list := make([]string, 0, 3)
-		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", shortID(id), r.Effects[id]))
-		}
-		more := ""
-		if len(off) > 3 {
-			more = fmt.Sprintf(", and %d more", len(off)-3)
-		}
-		return fmt.Sprintf("%d events processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", len(off), extra, strings.Join(list, ", "), more)
-	}
-	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-	if r.EffectsError != "" {
-		msg += " (" + r.EffectsError + ")"
-	}
-	if r.DuplicateArrivals > 0 {
-		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
-	} else {
-		msg += "; pass --effects-url for a verdict"
-	}
-	return msg
-}
-
 func effectsMark(r *Run, id string) string {
 	if !r.EffectsKnown {
 		return ""
@@ -308,8 +276,8 @@ func shortID(id string) string {
 }
 
 func ttlReason(r *Run, t TTLAnalysis) string {
-	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s",
-		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended))
+	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
+		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}

@@ -204,11 +204,11 @@ func (e *engine) probe(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	e.res.DisabledAt = e.cfg.Start
-	e.disabledBy = fmt.Sprintf("%s removed the endpoint: it answered the provider's invalid-signature probe with %s, not %d", e.cfg.Policy.Name, answerWords(res.a), rule.Expect)
+	e.disabledBy = fmt.Sprintf("%s removed the endpoint: it answered the provider's invalid-signature probe with %s, not %d", e.cfg.Policy.Name, attackAnswerWords(res.a), rule.Expect)
 	return true, nil
 }
 
-func answerWords(a answer) string {
+func attackAnswerWords(a answer) string {
 	switch {
 	case a.status != 0:
 		return fmt.Sprint(a.status)

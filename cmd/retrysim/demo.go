@@ -16,7 +16,7 @@ import (
 )
 
 func newDemoCmd() *cobra.Command {
-	var mode, addr, db string
+	var mode, addr, db, ttl string
 	var secrets []string
 	var seed uint64
 	var allowRemote bool
@@ -24,16 +24,24 @@ func newDemoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "Serve the built-in demo webhook handler",
 		Long: `Demo serves the demo webhook handler that 'run' uses when no --url is given: it verifies
-each provider's signature, then credits an account in a real SQLite database. In naive mode
-every delivery credits again; in idempotent mode the dedup id is stored under a unique
-constraint in the same transaction as the credit; unverified mode is idempotent but skips
-the signature check, so forged requests credit too (try it with --scenario forged).
+each provider's signature, then credits an account in a real SQLite database. Each mode is
+one way of handling a delivery seen before, and shows what breaks it:
+
+  naive           credits on every delivery                        any duplicate
+  memory          dedups in a map inside the process               a restart
+  check-then-act  looks the id up, works, then records it          two overlapping deliveries
+  idempotent      unique id in the same transaction as the credit  nothing
+  ttl             a dedup key that expires after --ttl, measured   a retry after the TTL
+                  on the Retrysim-Virtual-Time header
+  unverified      idempotent, but skips the signature check        a forged request
+                  (try it with run --scenario forged)
 
 Webhooks go to POST /webhooks/<provider>; GET /_retrysim/effects answers how often each
 event was processed, for run's --effects-url.
 
 Examples:
   retrysim demo --mode naive --addr 127.0.0.1:8080
+  retrysim demo --mode ttl --ttl 24h --addr 127.0.0.1:8080
   retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,
@@ -52,7 +60,11 @@ Examples:
 			if err != nil {
 				return badInput(err)
 			}
-			opts := []demo.Option{demo.WithSeed(seed)}
+			d, err := policies.ParseDuration(ttl)
+			if err != nil || d <= 0 {
+				return badInput(fmt.Errorf("--ttl: %q is not a TTL (give a positive duration such as 24h)", ttl))
+			}
+			opts := []demo.Option{demo.WithSeed(seed), demo.WithTTL(d)}
 			for p, s := range sec {
 				opts = append(opts, demo.WithSecret(p, s))
 			}
@@ -98,6 +110,7 @@ Examples:
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
 	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: generated from --seed)")
 	cmd.Flags().Uint64Var(&seed, "seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")
+	cmd.Flags().StringVar(&ttl, "ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl mode keeps a dedup key (virtual time)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")
 	return cmd
 }

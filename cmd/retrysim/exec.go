@@ -153,7 +153,8 @@ func (h *handlerProcess) stop() {
 
 // restart stops the built-in demo server abruptly (every connection closed,
 // as if its process were killed) and serves the same handler, whose state
-// lives in SQLite, on the same address again.
+// lives in SQLite, on the same address again, having lost what a process
+// holds in memory.
 func (d *demoServer) restart(context.Context) error {
 	u, err := url.Parse(d.url)
 	if err != nil {
@@ -162,6 +163,7 @@ func (d *demoServer) restart(context.Context) error {
 	if err := d.srv.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	d.handler.Restart()
 	ln, err := net.Listen("tcp", u.Host)
 	if err != nil {
 		return fmt.Errorf("demo handler: listening again on %s: %w", u.Host, err)

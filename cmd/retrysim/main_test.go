@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/retrysim/retrysim/examples/demo"
 )
 
 // TestMain lets testscript run the retrysim command, and the tiny test
@@ -16,6 +22,11 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memhandler": memHandlerMain,
+		// The example programs under examples/handlers, as --exec starts them.
+		"handler-memory": func() { os.Exit(demo.Program(context.Background(), demo.Memory, os.Args[1:], os.Stdout, os.Stderr)) },
+		"handler-idempotent": func() {
+			os.Exit(demo.Program(context.Background(), demo.Idempotent, os.Args[1:], os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -25,6 +36,9 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+		},
 		Setup: func(env *testscript.Env) error {
 			for _, name := range []string{"PORT1", "PORT2"} {
 				port, err := freePort()
@@ -36,6 +50,30 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdExits is "exits CODE PROGRAM [ARGS...]": run the program and check its
+// exit code exactly (exec only tells zero from non-zero), keeping its
+// output for stdout and stderr to inspect.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not an exit code", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
 }
 
 func freePort() (int, error) {

@@ -26,6 +26,7 @@ type runFlags struct {
 	scenario    string
 	url         string
 	demoMode    string
+	demoTTL     string
 	events      int
 	over        string
 	seed        uint64
@@ -40,6 +41,7 @@ type runFlags struct {
 	allowRemote bool
 	exec        string
 	failOn      []string
+	ttlConfig   string
 	outputFlags
 }
 
@@ -67,13 +69,23 @@ Examples:
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
   retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
+      --effects-url http://127.0.0.1:3000/_retrysim/effects \
+      --fail-on duplicate-effects,lost-events,ttl-too-short --ttl-configured 24h --format junit > retrysim.xml
 
 Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
-  slow-responses   the handler itself kept the provider waiting past its timeout
-                   (an answer slower than it, or none in time; injected latency aside)
-  forged-accepted  a forged, tampered, unsigned, stale or replayed request got a 2xx its
-                   signature should have prevented, or caused a side effect`,
+  duplicate-effects  an event was processed more than once (needs the effects oracle)
+  lost-events        an event was never delivered (retries exhausted, endpoint disabled)
+  slow-responses     the handler itself kept the provider waiting past its timeout
+                     (no answer in time, or an answer measured slower; injected latency aside)
+  redirects          a delivery failed on a 3xx the provider does not follow
+  ttl-too-short      --ttl-configured is shorter than the provider's retry window or
+                     the longest wait from a key to a duplicate seen in the run
+  forged-accepted    a forged, tampered, unsigned, stale or replayed request got a 2xx its
+                     signature should have prevented, or caused a side effect (needs
+                     attacks: --scenario forged, or Discord's own probe)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -82,6 +94,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
@@ -93,14 +106,27 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", ")+" (png and svg need --out or a redirected stdout)")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(runFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
-	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails or cannot be checked, comma-separated: "+report.GateNames())
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
+	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 	f.add(fl)
 	return cmd
+}
+
+// runFormats are the report formats run writes: every report format, and
+// JUnit for the gates.
+func runFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
+
+func gateList() string {
+	names := make([]string, len(report.Gates))
+	for i, g := range report.Gates {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
 }
 
 func demoModeList() string {
@@ -116,9 +142,12 @@ type plan struct {
 	policies []policies.Policy
 	scenario scenarios.Scenario
 	mode     demo.Mode
+	demoTTL  time.Duration
+	gates    []report.Gate
+	gateOpts report.GateOptions
+	junit    bool
 	over     time.Duration
 	secrets  map[string]string
-	gates    []report.Gate
 	out      *output
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
@@ -128,7 +157,18 @@ type plan struct {
 func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	var errs []error
-	p.out, errs = f.outputFlags.validate(formatSet)
+	of := f.outputFlags
+	if of.format == report.FormatJUnit {
+		// JUnit is run's own format: the rest of the output flags are
+		// checked as for text, and the XML goes to stdout.
+		p.junit, of.format = true, report.FormatText
+		if of.out != "" && !report.IsChart(formatOf(of.out)) {
+			errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
+		}
+	}
+	var outErrs []error
+	p.out, outErrs = of.validate(formatSet && !p.junit)
+	errs = append(errs, outErrs...)
 	names := f.providers
 	if len(names) == 1 && strings.EqualFold(names[0], "all") {
 		names = namedDefaults
@@ -199,6 +239,7 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 		errs = append(errs, err)
 	}
 	errs = append(errs, f.validateGates(p)...)
+	errs = append(errs, f.validateDemoTTL(p)...)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -282,8 +323,18 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 		}
 	}
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
-	rep.Gates = report.CheckGates(rep.Runs, p.gates, rep.Timeouts)
-	if err := p.out.write(reportOut, rep); err != nil {
+	p.gateOpts.Timeouts = rep.Timeouts
+	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
+	if p.junit {
+		// The chart, if --out names one, then the JUnit XML to stdout.
+		if err := p.out.write(io.Discard, rep); err != nil {
+			return err
+		}
+		err = report.WriteJUnit(reportOut, rep)
+	} else {
+		err = p.out.write(reportOut, rep)
+	}
+	if err != nil {
 		return err
 	}
 	return gateError(rep.Gates)
@@ -299,44 +350,6 @@ func catalogueTimeouts() []report.Timeout {
 		}
 	}
 	return out
-}
-
-// validateGates reads --fail-on, and refuses a gate that could never be
-// checked on this run.
-func (f *runFlags) validateGates(p *plan) []error {
-	gates, err := report.ParseGates(f.failOn)
-	if err != nil {
-		return []error{fmt.Errorf("--fail-on: %w", err)}
-	}
-	p.gates = gates
-	var errs []error
-	if f.dryRun && len(gates) > 0 {
-		errs = append(errs, fmt.Errorf("--fail-on %s: a dry run sends nothing, so no gate can be checked: drop --dry-run", gates[0]))
-	}
-	if slices.Contains(gates, report.GateForgedAccepted) && p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 {
-		probes := false
-		for _, pol := range p.policies {
-			probes = probes || pol.SignatureProbe != nil
-		}
-		if !probes {
-			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
-		}
-	}
-	return errs
-}
-
-// gateError is the exit-1 error when a gate did not pass, naming each one
-// with its run; nil when every gate passed.
-func gateError(results []report.GateResult) error {
-	failed := report.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
-	}
-	names := make([]string, len(failed))
-	for i, g := range failed {
-		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
-	}
-	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }
 
 // runOne runs one policy against the target (starting a demo handler when
@@ -369,18 +382,21 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 			cfg.Restart = proc.restart
 		}
 	default:
-		srv, err := startDemo(p.mode, pol.Provider, secret)
+		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
 			return fmt.Errorf("demo handler: %w", err)
 		}
 		defer srv.close()
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
+		if p.mode == demo.TTL {
+			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
+		}
 		cfg.Effects = srv.handler.Effects
 		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL)
+		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
 	cfg.Sink = func(r simulator.Record) error {
 		if results != nil {
@@ -446,4 +462,75 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 		close(done)
 		cancel()
 	}
+}
+
+// validateGates reads --fail-on and --ttl-configured, and refuses a gate
+// that could never be checked on this run.
+func (f *runFlags) validateGates(p *plan) []error {
+	var errs []error
+	gates, err := report.ParseGates(f.failOn)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
+	}
+	p.gates = gates
+	if f.ttlConfig != "" {
+		d, err := policies.ParseDuration(f.ttlConfig)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
+		case d <= 0:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", f.ttlConfig))
+		default:
+			p.gateOpts.TTLConfigured = d
+		}
+	}
+	if slices.Contains(gates, report.GateTTLTooShort) && f.ttlConfig == "" {
+		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
+	}
+	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
+		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	}
+	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
+		probes := false
+		for _, pol := range p.policies {
+			probes = probes || pol.SignatureProbe != nil
+		}
+		switch {
+		case f.dryRun:
+			errs = append(errs, errors.New("--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run"))
+		case !probes:
+			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
+		}
+	}
+	if f.format == report.FormatJUnit && len(gates) == 0 {
+		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
+	}
+	return errs
+}
+
+// validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
+func (f *runFlags) validateDemoTTL(p *plan) []error {
+	d, err := policies.ParseDuration(f.demoTTL)
+	switch {
+	case err != nil:
+		return []error{fmt.Errorf("--demo-ttl: %w", err)}
+	case d <= 0:
+		return []error{fmt.Errorf("--demo-ttl: %s is not a TTL (give a positive duration such as 24h)", f.demoTTL)}
+	}
+	p.demoTTL = d
+	return nil
+}
+
+// gateError is the exit-1 error when a gate did not pass, naming each one
+// with its run; nil when every gate passed.
+func gateError(results []report.GateResult) error {
+	failed := report.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }

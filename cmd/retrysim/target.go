@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -20,8 +18,8 @@ type demoServer struct {
 	url     string
 }
 
-func startDemo(mode demo.Mode, provider, secret string) (*demoServer, error) {
-	h, err := demo.New(mode, demo.WithSecret(provider, secret))
+func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*demoServer, error) {
+	h, err := demo.New(mode, append([]demo.Option{demo.WithSecret(provider, secret)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -43,25 +41,12 @@ func (d *demoServer) close() {
 }
 
 // effectsFromURL is the effects oracle for a user's handler: a GET that
-// answers {"<dedup id>": <times processed>}.
-func effectsFromURL(url string) simulator.EffectsFunc {
-	return func(ctx context.Context) (map[string]int, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
-		}
-		var m map[string]int
-		if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&m); err != nil {
-			return nil, fmt.Errorf(`GET %s: expected {"<dedup id>": <times processed>}: %w`, url, err)
-		}
-		return m, nil
+// answers {"<dedup id>": <times processed>}, on loopback unless remote
+// targets are allowed.
+func effectsFromURL(url string, allowRemote bool) simulator.EffectsFunc {
+	var client *http.Client // loopback only
+	if allowRemote {
+		client = &http.Client{Timeout: 30 * time.Second}
 	}
+	return simulator.EffectsURL(url, client)
 }

@@ -4,8 +4,17 @@
 // `retrysim run` serves it when no --url is given; `retrysim demo` serves it
 // standalone; the programs under examples/handlers wrap it.
 //
-// Every mode but unverified checks the provider's signature first (401 when
-// it fails), and every mode exposes its side effects at
+// The modes, and what breaks each:
+//
+//	naive           credits on every delivery: any duplicate
+//	memory          dedups in a map in the process: a restart
+//	check-then-act  checks, works, then records: two overlapping deliveries
+//	idempotent      unique id in the credit's transaction: nothing
+//	ttl             dedup key expiring after a TTL: a retry after the TTL
+//	unverified      idempotent, but no signature check: a forged request
+//
+// Every mode but unverified verifies the provider's signature first (401
+// when it fails), and every mode exposes its side effects at
 // GET /_retrysim/effects as {"<dedup id>": <times processed>}.
 package demo
 
@@ -20,28 +29,52 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // Mode is how the handler deals with a delivery it has seen before.
 type Mode string
 
-// The demo modes.
+// The demo modes, from the most common mistake to the fix.
 const (
 	// Naive credits the account on every delivery.
 	Naive Mode = "naive"
+	// Memory remembers processed ids in a map inside the process: right
+	// until the process restarts and forgets them (a deploy, a crash).
+	Memory Mode = "memory"
+	// CheckThenAct looks the id up in the database, does the work, then
+	// records the id: two deliveries of one event that overlap both pass the
+	// check before either records it.
+	CheckThenAct Mode = "check-then-act"
 	// Idempotent inserts the dedup id under a unique constraint in the same
 	// SQLite transaction as the credit.
 	Idempotent Mode = "idempotent"
+	// TTL keeps the dedup id for a limited time (WithTTL, DefaultTTL), as a
+	// cache key with an expiry would, measured on the virtual time of the
+	// Retrysim-Virtual-Time header: a delivery that comes after the key
+	// expired is processed again.
+	TTL Mode = "ttl"
 	// Unverified is Idempotent without the signature check: it credits a
 	// forged, tampered, unsigned or stale request as readily as a real one.
 	Unverified Mode = "unverified"
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Idempotent, Unverified}
+var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified}
+
+// DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
+// otherwise: five minutes, a common choice and far shorter than any
+// provider's retry window.
+const DefaultTTL = 5 * time.Minute
+
+// DefaultWork is how long the check-then-act mode works between looking the
+// id up and recording it (a call to a payment API, say) unless WithWork says
+// otherwise.
+const DefaultWork = 100 * time.Millisecond
 
 // EffectsPath is where the handler serves its side effects.
 const EffectsPath = "/_retrysim/effects"
@@ -74,6 +107,11 @@ type Handler struct {
 	dbPath  string
 	now     func() time.Time
 	seed    uint64
+	ttl     time.Duration
+	work    time.Duration
+
+	mu   sync.Mutex
+	seen map[string]struct{} // the memory mode's processed ids
 }
 
 // Option configures a Handler.
@@ -90,6 +128,14 @@ func WithSecret(provider, secret string) Option {
 // providers without WithSecret; the default is 1, retrysim run's default.
 func WithSeed(seed uint64) Option { return func(h *Handler) { h.seed = seed } }
 
+// WithTTL sets how long the ttl mode keeps a dedup id (DefaultTTL unless
+// set).
+func WithTTL(d time.Duration) Option { return func(h *Handler) { h.ttl = d } }
+
+// WithWork sets how long the check-then-act mode works between its check and
+// its record (DefaultWork unless set).
+func WithWork(d time.Duration) Option { return func(h *Handler) { h.work = d } }
+
 // WithDB stores the handler's data in the SQLite file at path instead of a
 // temporary one.
 func WithDB(path string) Option { return func(h *Handler) { h.dbPath = path } }
@@ -101,9 +147,12 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
-	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: 1}
+	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: 1, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
 	for _, o := range opts {
 		o(h)
+	}
+	if h.ttl <= 0 {
+		return nil, fmt.Errorf("demo: the ttl must be positive, got %s", h.ttl)
 	}
 	path := h.dbPath
 	if path == "" {
@@ -137,16 +186,34 @@ func (h *Handler) Close() error {
 // Mode returns the handler's mode.
 func (h *Handler) Mode() Mode { return h.mode }
 
+// Restart makes the handler behave as a freshly started process over the
+// same database: what the process held in memory (the memory mode's
+// processed ids) is gone; everything in SQLite stays. A restart hook for
+// simulator.Config.Restart calls it.
+func (h *Handler) Restart() {
+	h.mu.Lock()
+	h.seen = map[string]struct{}{}
+	h.mu.Unlock()
+}
+
+// TTL returns how long the ttl mode keeps a dedup id.
+func (h *Handler) TTL() time.Duration { return h.ttl }
+
 // Effects returns how often the handler processed each event, by dedup id.
 func (h *Handler) Effects(ctx context.Context) (map[string]int, error) { return h.store.effects(ctx) }
 
 // ServeHTTP serves POST /webhooks/<provider> and GET /_retrysim/effects.
+// POST /webhooks, with no provider, tells the provider by the signature
+// headers: that is where simulator.Run sends when the handler is its
+// in-process target.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == EffectsPath && r.Method == http.MethodGet:
 		h.serveEffects(w, r)
 	case strings.HasPrefix(r.URL.Path, WebhookPath) && r.Method == http.MethodPost:
 		h.serveWebhook(w, r, strings.TrimPrefix(r.URL.Path, WebhookPath))
+	case r.URL.Path == strings.TrimSuffix(WebhookPath, "/") && r.Method == http.MethodPost:
+		h.serveWebhook(w, r, "")
 	default:
 		http.Error(w, "POST /webhooks/<provider> or GET "+EffectsPath, http.StatusNotFound)
 	}
@@ -164,7 +231,7 @@ func (h *Handler) serveEffects(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider string) {
 	wire, ok := policies.WireFor(strings.Trim(provider, "/"))
-	if !ok {
+	if !ok && provider != "" {
 		http.Error(w, fmt.Sprintf("unknown provider %q in the path (valid: %s)", provider, strings.Join(policies.WireNames(), ", ")), http.StatusNotFound)
 		return
 	}
@@ -172,6 +239,12 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	if err != nil {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
+	}
+	if wire == nil {
+		if wire, err = simulator.DetectWire(simulator.Capture{Header: r.Header, Body: body}); err != nil {
+			http.Error(w, "POST /webhooks/<provider>, or sign the request: "+err.Error(), http.StatusUnauthorized)
+			return
+		}
 	}
 	secret, ok := h.secrets[wire.Name()]
 	if !ok {
@@ -189,22 +262,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	const amount = 100 // cents credited per payment event
-	switch h.mode {
-	case Idempotent, Unverified:
-		err = h.store.creditOnce(r.Context(), id, amount)
-		if errors.Is(err, errDuplicate) {
-			if wire.Name() == "discord" {
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-			w.WriteHeader(http.StatusOK)
-			io.WriteString(w, "duplicate ignored\n")
-			return
-		}
-	default:
-		err = credit(r.Context(), h.store.db, id, amount)
-	}
+	dup, err := h.process(r, id)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -215,5 +273,9 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+	if dup {
+		io.WriteString(w, "duplicate ignored\n")
+		return
+	}
 	io.WriteString(w, "credited\n")
 }

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+type replayFlags struct {
+	request     string
+	entry       int
+	provider    string
+	times       int
+	concurrent  bool
+	url         string
+	demoMode    string
+	demoTTL     string
+	secrets     []string
+	effectsURL  string
+	format      string
+	allowRemote bool
+}
+
+func newReplayCmd() *cobra.Command {
+	f := &replayFlags{}
+	cmd := &cobra.Command{
+		Use:   "replay",
+		Short: "Send one captured delivery again and again, and check the handler wrote once",
+		Long: `Replay takes a delivery you captured — a raw HTTP request file, an entry of a HAR file, or
+a curl command line ("Copy as cURL") — and sends it --times times to your handler: on the
+provider's retry schedule in virtual time (send n carries the virtual time attempt n would
+have, in the Retrysim-Virtual-Time header; nothing waits), or all at once with --concurrent,
+so that the sends overlap in the handler. The body and the dedup id never change. With
+--secret each send is signed afresh, with a fresh timestamp where the provider's scheme has
+one (Stripe, Slack, Discord); without it the captured signature is sent as it is.
+
+It then reports what a careful engineer checks by hand, asking the effects oracle after
+every send: the first call wrote, and the other calls answered 2xx without writing.
+
+With --secret (or RETRYSIM_SECRET_<PROVIDER>, or secrets: in retrysim.yaml) every send is
+re-signed. Without --url, replay serves the built-in demo handler (--demo MODE) and
+re-signs with the secret it expects.
+
+Examples:
+  retrysim replay --request delivery.http --demo idempotent
+  retrysim replay --request delivery.http --demo check-then-act --concurrent
+  retrysim replay --request capture.har --entry 3 --url http://127.0.0.1:3000/webhooks/stripe \
+      --secret stripe=whsec_… --effects-url http://127.0.0.1:3000/_retrysim/effects
+  retrysim replay --request curl.txt --times 3 --url http://127.0.0.1:8080/hooks --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReplay(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.request, "request", "", "the captured delivery: a raw HTTP request, a HAR file or a curl command line (- for stdin)")
+	fl.IntVar(&f.entry, "entry", 0, "which entry of a HAR file to send, from 1 (default: the only POST entry)")
+	fl.StringVar(&f.provider, "provider", "", "policy whose schedule and timeout to use (default: the provider the capture's signature headers name)")
+	fl.IntVar(&f.times, "times", simulator.DefaultReplayTimes, "how many times to send the delivery")
+	fl.BoolVar(&f.concurrent, "concurrent", false, "send them all at once, overlapping, instead of on the schedule")
+	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
+	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked after every send`)
+	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	return cmd
+}
+
+func runReplay(cmd *cobra.Command, f *replayFlags) error {
+	if _, err := loadConfig(cmd); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	defer stop()
+	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
+	if err != nil {
+		return err
+	}
+	if err := checkReplayTargets(cmd, f); err != nil {
+		return err
+	}
+	secrets, _ := parseSecrets(f.secrets)
+	provider := cfg.Policy.Provider
+	if provider == "" {
+		w, err := simulator.DetectWire(cfg.Capture)
+		if err != nil {
+			return badInput(fmt.Errorf("--request: %w (pass --provider)", err))
+		}
+		provider = w.Name()
+	}
+	secret, given := secrets[provider]
+	if !given {
+		secret, given = configuredSecret(provider)
+	}
+	if given {
+		cfg.Secret = secret
+	}
+	target := f.url
+	if f.url == "" {
+		if !given {
+			// The demo handler is ours: sign with the secret it expects.
+			cfg.Secret = policies.GenerateSecret(provider, simulator.DefaultSeed)
+		}
+		srv, err := startDemo(mode, provider, cfg.Secret, demo.WithTTL(ttl))
+		if err != nil {
+			return fmt.Errorf("demo handler: %w", err)
+		}
+		defer srv.close()
+		cfg.URL = srv.url
+		cfg.Effects = srv.handler.Effects
+		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.url)
+	}
+	if f.effectsURL != "" {
+		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+	}
+	res, err := simulator.Replay(ctx, cfg)
+	if err != nil {
+		if errors.Is(err, simulator.ErrConfig) || errors.Is(err, simulator.ErrRemoteTarget) {
+			return badInput(err)
+		}
+		return err
+	}
+	if !res.Resigned && res.Timestamped {
+		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the %s signature carries the capture's timestamp and no --secret was given: a handler that checks it answers 401; pass --secret %s=… to re-sign each send\n", res.Provider, res.Provider)
+	}
+	if f.format == "json" {
+		return writeReplayJSON(cmd.OutOrStdout(), res)
+	}
+	return writeReplayText(cmd.OutOrStdout(), res, target)
+}
+
+// validate reads the flags and the capture; every problem is reported at
+// once and exits 2.
+func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
+	var errs []error
+	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
+	if f.request == "" {
+		errs = append(errs, errors.New("--request: name the captured delivery (a raw HTTP request file, a HAR file, or a curl command line)"))
+	} else if c, err := readCapture(f.request, f.entry, stdin); err != nil {
+		errs = append(errs, fmt.Errorf("--request %s: %w", f.request, err))
+	} else {
+		cfg.Capture = c
+	}
+	if f.provider != "" {
+		if cfg.Policy, err = policies.Lookup(f.provider); err != nil {
+			errs = append(errs, fmt.Errorf("--provider: %w", err))
+		}
+	}
+	if f.times < 1 || f.times > simulator.MaxReplayTimes {
+		errs = append(errs, fmt.Errorf("--times: %d is out of range (1..%d)", f.times, simulator.MaxReplayTimes))
+	}
+	if f.url == "" {
+		if mode, err = demo.ParseMode(f.demoMode); err != nil {
+			errs = append(errs, fmt.Errorf("--demo: %w", err))
+		}
+	}
+	d, derr := policies.ParseDuration(f.demoTTL)
+	if derr != nil || d <= 0 {
+		errs = append(errs, fmt.Errorf("--demo-ttl: %q is not a TTL (give a positive duration such as 24h)", f.demoTTL))
+	}
+	ttl = d
+	if _, err := parseSecrets(f.secrets); err != nil {
+		errs = append(errs, err)
+	}
+	if !slices.Contains([]string{"text", "json"}, f.format) {
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
+	}
+	if len(errs) > 0 {
+		return cfg, mode, ttl, badInput(errors.Join(errs...))
+	}
+	return cfg, mode, ttl, nil
+}
+
+// readCapture reads the capture file (or stdin for -); a curl command line
+// may name @files, read relative to the capture's directory.
+func readCapture(path string, entry int, stdin io.Reader) (simulator.Capture, error) {
+	var data []byte
+	var err error
+	dir := filepath.Dir(path)
+	if path == "-" {
+		data, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
+		dir = "."
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return simulator.Capture{}, err
+	}
+	return simulator.ParseCapture(data, simulator.CaptureOptions{
+		Entry: entry,
+		ReadFile: func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			return os.ReadFile(name)
+		},
+	})
+}
+
+// checkReplayTargets refuses a --url or --effects-url off this machine
+// unless --allow-remote, before anything is sent.
+func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
+	var errs []error
+	if f.url != "" {
+		if err := simulator.CheckTarget(cmd.Context(), f.url, f.allowRemote); err != nil {
+			errs = append(errs, fmt.Errorf("--url: %w", err))
+		}
+	}
+	if f.effectsURL != "" {
+		if err := simulator.CheckTarget(cmd.Context(), f.effectsURL, f.allowRemote); err != nil {
+			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
+		}
+	}
+	return badInput(errors.Join(errs...))
+}
+
+var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
+
+// writeReplayText writes the replay for a person: each send, the checks,
+// the verdict.
+func writeReplayText(w io.Writer, r *simulator.ReplayResult, target string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
+	if target == "" {
+		target = r.Target
+	}
+	fmt.Fprintf(&b, "target: %s\n", target)
+	how := fmt.Sprintf("%d sends on %s's retry schedule, in virtual time", r.Times, r.Policy)
+	if r.Concurrent {
+		how = fmt.Sprintf("%d sends at once, overlapping in the handler", r.Times)
+	}
+	switch {
+	case r.Resigned:
+		how += fmt.Sprintf("; each re-signed (%s)", strings.Join(r.SignatureHeaders, ", "))
+	case len(r.SignatureHeaders) > 0:
+		how += fmt.Sprintf("; the captured signature (%s) sent as it is", strings.Join(r.SignatureHeaders, ", "))
+	}
+	fmt.Fprintf(&b, "%s\n\n", how)
+	fmt.Fprintf(&b, "  %4s  %-12s  %-8s  %-7s  %s\n", "#", "at", "answer", "writes", "time")
+	for _, s := range r.Sends {
+		answer := fmt.Sprint(s.Status)
+		if s.Status == 0 {
+			answer = "none"
+		}
+		writes := "?"
+		if s.Writes >= 0 {
+			writes = fmt.Sprint(s.Writes)
+		}
+		at := "+" + policies.FormatDuration(time.Duration(s.AtSeconds*float64(time.Second)))
+		note := ""
+		if s.PastSchedule {
+			note = "  (past the schedule)"
+		}
+		if s.Error != "" {
+			note += "  " + s.Error
+		}
+		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(s.LatencyMS), note)
+	}
+	b.WriteString("\n")
+	for _, c := range r.Checks() {
+		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
+	}
+	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func ms(v float64) string {
+	if v >= 1000 {
+		return fmt.Sprintf("%.2fs", v/1000)
+	}
+	return fmt.Sprintf("%.1fms", v)
+}
+
+// replayJSON is the JSON form of a replay: the result, its checks and its
+// verdict.
+type replayJSON struct {
+	*simulator.ReplayResult
+	Writes        *int                    `json:"writes"`
+	Checks        []simulator.ReplayCheck `json:"checks"`
+	Verdict       string                  `json:"verdict"`
+	VerdictDetail string                  `json:"verdict_detail"`
+}
+
+func writeReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
+	out := replayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
+	if n := r.Writes(); n >= 0 {
+		out.Writes = &n
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+)
+
+// The JUnit XML that CI systems (GitHub Actions test reporters, GitLab,
+// Jenkins, CircleCI) display: one testsuite per run, one testcase per gate.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out,omitempty"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// FormatJUnit is the JUnit XML format of `retrysim run --fail-on`.
+const FormatJUnit = "junit"
+
+// WriteJUnit writes the gates of rep (Report.Gates) as JUnit XML: one
+// testsuite per run, named after its policy, scenario and seed, and one
+// testcase per gate. A failed gate is a <failure>, a gate that could not be
+// checked an <error>, each with the reason in words.
+func WriteJUnit(w io.Writer, rep *Report) error {
+	out := junitSuites{Name: "retrysim"}
+	for _, r := range rep.Runs {
+		s := junitSuite{
+			Name: fmt.Sprintf("retrysim %s · %s · seed %d", r.Policy, r.Scenario, r.Seed),
+			Properties: []junitProperty{
+				{"provider", r.Provider}, {"policy", r.Policy}, {"scenario", r.Scenario},
+				{"seed", fmt.Sprint(r.Seed)}, {"target", r.Target}, {"verdict", r.Verdict()},
+			},
+		}
+		s.SystemOut = fmt.Sprintf("%d events, %d attempts, %d delivered, %d lost, %d duplicate arrivals\nside effects: %s\ndedup TTL: recommend %s\n",
+			r.Events, r.Attempts, r.Delivered, r.Lost, r.DuplicateArrivals, r.VerdictLine(), dur(r.TTL(rep.TTLs).Recommended))
+		for _, g := range GatesFor(rep.Gates, r) {
+			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario)}
+			switch g.Status {
+			case GateFail:
+				c.Failure = &junitProblem{Message: g.Message, Type: "gate failed", Text: g.Message}
+				s.Failures++
+			case GateUnknown:
+				c.Error = &junitProblem{Message: g.Message, Type: "gate not checked", Text: g.Message}
+				s.Errors++
+			default:
+				c.SystemOut = g.Message
+			}
+			s.Cases = append(s.Cases, c)
+			s.Tests++
+		}
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+		out.Suites = append(out.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

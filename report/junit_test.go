@@ -1,0 +1,111 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// What a CI system reads from the JUnit report: one suite per run, one case
+// per gate, failures and errors with their reasons.
+type junitDoc struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Props    []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Class   string `xml:"classname,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+		Out string `xml:"system-out"`
+	} `xml:"testsuite"`
+}
+
+func TestWriteJUnit(t *testing.T) {
+	s := newRecStream(2)
+	s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
+	recs := lostResponse(s, 1, 5*time.Minute).end(map[string]int{"evt_a": 1, "evt_b": 2}, false)
+	runs, err := report.Summarize(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := []report.Gate{report.GateDuplicateEffects, report.GateLostEvents, report.GateTTLTooShort}
+	rep := &report.Report{Runs: runs, Gates: report.CheckGates(runs, gates, report.GateOptions{})}
+	var buf bytes.Buffer
+	if err := report.WriteJUnit(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), `<?xml version="1.0" encoding="UTF-8"?>`) {
+		t.Errorf("no XML header:\n%s", buf.String())
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("not well-formed JUnit XML: %v\n%s", err, buf.String())
+	}
+	if doc.Tests != 3 || doc.Failures != 1 || doc.Errors != 1 || len(doc.Suites) != 1 {
+		t.Fatalf("tests %d failures %d errors %d suites %d, want 3 1 1 1\n%s", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites), buf.String())
+	}
+	suite := doc.Suites[0]
+	if suite.Name != "retrysim stripe · test · seed 1" || suite.Tests != 3 || suite.Failures != 1 || suite.Errors != 1 {
+		t.Errorf("suite %q tests %d failures %d errors %d", suite.Name, suite.Tests, suite.Failures, suite.Errors)
+	}
+	wantCases := []struct {
+		name    string
+		failure string
+		err     string
+	}{
+		{"duplicate-effects", "1 event of 2 processed more than once: evt_b processed 2 times", ""},
+		{"lost-events", "", ""},
+		{"ttl-too-short", "", "--ttl-configured"},
+	}
+	for i, want := range wantCases {
+		c := suite.Cases[i]
+		if c.Name != want.name || c.Class != "retrysim.stripe.test" {
+			t.Errorf("case %d: %s (%s), want %s (retrysim.stripe.test)", i, c.Name, c.Class, want.name)
+		}
+		switch {
+		case want.failure != "":
+			if c.Failure == nil || !strings.Contains(c.Failure.Message, want.failure) {
+				t.Errorf("case %s: failure %+v, want one containing %q", c.Name, c.Failure, want.failure)
+			}
+		case want.err != "":
+			if c.Error == nil || !strings.Contains(c.Error.Message, want.err) {
+				t.Errorf("case %s: error %+v, want one containing %q", c.Name, c.Error, want.err)
+			}
+		default:
+			if c.Failure != nil || c.Error != nil {
+				t.Errorf("case %s should pass: %+v %+v", c.Name, c.Failure, c.Error)
+			}
+		}
+	}
+	props := map[string]string{}
+	for _, p := range suite.Props {
+		props[p.Name] = p.Value
+	}
+	if props["verdict"] != report.NotIdempotent || props["provider"] != "stripe" {
+		t.Errorf("properties %v, want verdict not_idempotent, provider stripe", props)
+	}
+	if !strings.Contains(suite.Out, "NOT IDEMPOTENT") {
+		t.Errorf("system-out %q does not give the verdict", suite.Out)
+	}
+}

@@ -1,0 +1,67 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Offender is an event the handler processed more than once.
+type Offender struct {
+	ID    string `json:"id"`
+	Times int    `json:"times"`
+}
+
+// OffenderCounts lists the events processed more than once with how many
+// times each was, by id.
+func (r *Run) OffenderCounts() []Offender {
+	ids := r.Offenders()
+	out := make([]Offender, len(ids))
+	for i, id := range ids {
+		out[i] = Offender{ID: id, Times: r.Effects[id]}
+	}
+	return out
+}
+
+// VerdictLine says the run's idempotency verdict in one line, as every
+// report format shows it: IDEMPOTENT with the duplicates absorbed, NOT
+// IDEMPOTENT with the offending ids and counts, or UNKNOWN with what the
+// user can do to get a verdict.
+func (r *Run) VerdictLine() string {
+	switch r.Verdict() {
+	case Idempotent:
+		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+	case NotIdempotent:
+		off := r.Offenders()
+		extra := 0
+		for _, id := range off {
+			extra += r.Effects[id] - 1
+		}
+		list := make([]string, 0, 3)
+		for _, id := range off[:min(3, len(off))] {
+			list = append(list, fmt.Sprintf("%s ×%d", clipID(id), r.Effects[id]))
+		}
+		more := ""
+		if len(off) > 3 {
+			more = fmt.Sprintf(", and %d more", len(off)-3)
+		}
+		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more)
+	}
+	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
+	if r.EffectsError != "" {
+		msg += " (" + r.EffectsError + ")"
+	}
+	if r.DuplicateArrivals > 0 {
+		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
+	} else {
+		msg += "; pass --effects-url for a verdict"
+	}
+	return msg
+}
+
+// clipID shortens a long id for a line of text.
+func clipID(id string) string {
+	if len(id) <= 14 {
+		return id
+	}
+	return id[:13] + "…"
+}

@@ -1,0 +1,99 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// The verdict, its offenders and the gates appear in the text, the
+// markdown and the JSON contract alike.
+func TestVerdictInEveryFormat(t *testing.T) {
+	recs := func(effects map[string]int) []simulator.Record {
+		s := newRecStream(2)
+		s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
+		return lostResponse(s, 1, 5*time.Minute).end(effects, false)
+	}
+	for _, tc := range []struct {
+		name       string
+		recs       []simulator.Record
+		verdict    string
+		duplicates any // summary.duplicate_effects: a number, or nil
+		offenders  []report.Offender
+		text       []string
+		gate       report.GateStatus
+	}{
+		{"idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 1}), report.Idempotent, 0.0, nil,
+			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass},
+		{"not idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 3}), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
+			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail},
+		{"unknown", recs(nil), report.Unknown, nil, nil,
+			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs, err := report.Summarize(tc.recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := &report.Report{Runs: runs, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
+			var text bytes.Buffer
+			if err := report.WriteText(&text, rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.text {
+				if !strings.Contains(text.String(), want) {
+					t.Errorf("text lacks %q:\n%s", want, text.String())
+				}
+			}
+			var md bytes.Buffer
+			if err := report.WriteMarkdown(&md, rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{
+				"**Verdict: " + report.VerdictWords(tc.verdict) + "**",
+				"### CI gates (--fail-on)",
+				"| `duplicate-effects` | " + map[report.GateStatus]string{report.GatePass: "✓", report.GateFail: "✗", report.GateUnknown: "?"}[tc.gate] + " " + string(tc.gate) + " |",
+			} {
+				if !strings.Contains(md.String(), want) {
+					t.Errorf("markdown lacks %q:\n%s", want, md.String())
+				}
+			}
+			var js bytes.Buffer
+			if err := report.WriteJSON(&js, rep); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Runs []struct {
+					Verdict   string            `json:"verdict"`
+					Detail    string            `json:"verdict_detail"`
+					Offenders []report.Offender `json:"offenders"`
+					Gates     []struct {
+						Gate, Status, Message string
+					} `json:"gates"`
+					Summary map[string]any `json:"summary"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			r := doc.Runs[0]
+			if r.Verdict != tc.verdict || r.Detail != runs[0].VerdictLine() {
+				t.Errorf("JSON verdict %q detail %q, want %q %q", r.Verdict, r.Detail, tc.verdict, runs[0].VerdictLine())
+			}
+			if got, ok := r.Summary["duplicate_effects"]; !ok || got != tc.duplicates {
+				t.Errorf("summary.duplicate_effects = %v (present %v), want %v", got, ok, tc.duplicates)
+			}
+			if len(r.Offenders) != len(tc.offenders) || (len(r.Offenders) > 0 && r.Offenders[0] != tc.offenders[0]) {
+				t.Errorf("offenders %v, want %v", r.Offenders, tc.offenders)
+			}
+			if len(r.Gates) != 1 || r.Gates[0].Gate != "duplicate-effects" || r.Gates[0].Status != string(tc.gate) || r.Gates[0].Message == "" {
+				t.Errorf("gates %+v, want duplicate-effects %s with a message", r.Gates, tc.gate)
+			}
+		})
+	}
+}
