@@ -3,6 +3,7 @@ package policies
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -38,18 +39,21 @@ func ParseDuration(s string) (time.Duration, error) {
 			if err != nil {
 				return 0, fmt.Errorf("%w: %q (use units like 30s, 5m, 2h, 3d)", ErrBadDuration, s)
 			}
+			if d > 0 && total > math.MaxInt64-d {
+				return 0, fmt.Errorf("%w: %q is too long", ErrBadDuration, s)
+			}
 			total += d
 			break
 		}
 		n, err := strconv.ParseFloat(rest[:i], 64)
-		if err != nil || n < 0 {
+		if err != nil || !(n >= 0) { // NaN fails too
 			return 0, fmt.Errorf("%w: %q (use units like 30s, 5m, 2h, 3d)", ErrBadDuration, s)
 		}
 		unit := Day
 		if rest[i] == 'w' {
 			unit = 7 * Day
 		}
-		if n > float64(1<<62)/float64(unit) {
+		if n > float64(1<<62)/float64(unit) || time.Duration(n*float64(unit)) > 1<<62-total {
 			return 0, fmt.Errorf("%w: %q is too long", ErrBadDuration, s)
 		}
 		total += time.Duration(n * float64(unit))
@@ -66,6 +70,9 @@ func ParseDuration(s string) (time.Duration, error) {
 // decimal.
 func FormatDuration(d time.Duration) string {
 	if d < 0 {
+		if d == math.MinInt64 { // has no positive counterpart
+			d++
+		}
 		return "-" + FormatDuration(-d)
 	}
 	switch {

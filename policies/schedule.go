@@ -33,6 +33,11 @@ type Exponential struct {
 // MaxAttemptsCap bounds the attempts one schedule may make.
 const MaxAttemptsCap = 1000
 
+// MaxWindow bounds the span of one schedule, from the first attempt to the
+// last: far above any provider's, low enough that no sum of delays
+// overflows.
+const MaxWindow = 366 * Day
+
 // Expand returns the delays the spec describes, rounded to whole seconds
 // (sub-second delays are kept as they are).
 func (s ScheduleSpec) Expand() ([]time.Duration, error) {
@@ -80,8 +85,8 @@ func (e *Exponential) expand() ([]time.Duration, error) {
 		return nil, fmt.Errorf("schedule: exponential attempts must be at least 1, got %d", e.Attempts)
 	case e.Attempts > MaxAttemptsCap:
 		return nil, fmt.Errorf("schedule: exponential attempts %d is over the cap of %d", e.Attempts, MaxAttemptsCap)
-	case e.Factor < 1:
-		return nil, fmt.Errorf("schedule: exponential factor must be at least 1, got %g", e.Factor)
+	case !(e.Factor >= 1) || math.IsInf(e.Factor, 1): // NaN fails too
+		return nil, fmt.Errorf("schedule: exponential factor must be a number from 1 up, got %g", e.Factor)
 	case (e.Initial == 0) == (e.Window == 0):
 		return nil, errors.New("schedule: exponential needs exactly one of initial or window")
 	}
@@ -104,6 +109,9 @@ func (e *Exponential) expand() ([]time.Duration, error) {
 		if e.Max != 0 && d > float64(e.Max.D()) {
 			d = float64(e.Max.D())
 		}
+		if !(d >= 0) || offset+d > float64(MaxWindow) {
+			return nil, fmt.Errorf("schedule: exponential delays grow past %s by attempt %d (set max, or fewer attempts)", FormatDuration(MaxWindow), i+2)
+		}
 		offset += d
 		at := time.Duration(offset)
 		if d >= float64(time.Second) {
@@ -120,10 +128,15 @@ func checkDelays(d []time.Duration) ([]time.Duration, error) {
 	if len(d)+1 > MaxAttemptsCap {
 		return nil, fmt.Errorf("schedule: %d attempts is over the cap of %d", len(d)+1, MaxAttemptsCap)
 	}
+	var total time.Duration
 	for i, v := range d {
 		if v < 0 {
 			return nil, fmt.Errorf("schedule: delay %d is negative", i+1)
 		}
+		if v > MaxWindow-total {
+			return nil, fmt.Errorf("schedule: the attempts span more than %s by attempt %d", FormatDuration(MaxWindow), i+2)
+		}
+		total += v
 	}
 	return d, nil
 }

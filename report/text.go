@@ -84,7 +84,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
 	}
 	if r.ReorderedPairs > 0 {
-		w.printf("  ORDER: %d pairs of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs)
+		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
 	w.printf("  side effects: %s\n", r.VerdictLine())
 	w.printf("  signature check: %s\n", r.SignatureLine())

@@ -194,7 +194,7 @@ func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 			typeNode = v
 			d.scalar(v, kk, &f.Type)
 		case "probability":
-			if d.scalar(v, kk, &f.Probability) && (f.Probability < 0 || f.Probability > 1) {
+			if d.scalar(v, kk, &f.Probability) && !(f.Probability >= 0 && f.Probability <= 1) { // NaN fails too
 				d.errorf(v, "%s: %s is not between 0 and 1", kk, v.Value)
 			}
 		case "attempts":

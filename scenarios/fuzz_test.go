@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,10 +22,18 @@ func FuzzDecode(f *testing.F) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error is not ErrInvalid: %v", err)
 			}
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
 			return
 		}
 		if s.Name == "" {
 			t.Fatal("accepted a scenario without a name")
+		}
+		for i, f := range s.Faults {
+			if !(f.Probability >= 0 && f.Probability <= 1) {
+				t.Fatalf("fault %d accepted with probability %g", i+1, f.Probability)
+			}
 		}
 		for ev := range 3 {
 			for n := 1; n <= 3; n++ {

@@ -94,6 +94,10 @@ type Config struct {
 	// loopback. Without it every connection, redirects included, must stay
 	// on this machine.
 	AllowRemote bool
+	// MaxRPS caps the real rate of requests sent to the target, in requests
+	// a second, spaced evenly on the wall clock; 0 means no cap. An attempt
+	// waiting for its turn does not count against its timeout.
+	MaxRPS float64
 	// TLS configures HTTPS targets (custom CA, or skipping verification).
 	TLS *tls.Config
 	// Client, when set, replaces the HTTP client the engine builds. Its
@@ -158,6 +162,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
 		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
+	}
+	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
+		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))
 	}
 	if r := cfg.Scenario.Restarts(); len(r) > 0 && cfg.Restart == nil && !cfg.DryRun {
 		errs = append(errs, fmt.Errorf("scenario %s restarts the handler (first at +%s) but no Restart hook was given", cfg.Scenario.Name, policies.FormatDuration(r[0])))

@@ -72,6 +72,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	e := newEngine(c)
+	defer e.release()
 	return e.run(ctx)
 }
 
@@ -116,6 +117,7 @@ type engine struct {
 	cfg      Config
 	wire     policies.Wire
 	client   *http.Client
+	rate     *rateLimiter // nil: no cap
 	work     workload
 	q        queue
 	live     map[int]*eventState
@@ -156,6 +158,7 @@ func newEngine(cfg Config) *engine {
 		if e.client == nil {
 			e.client = newClient(&cfg)
 		}
+		e.rate = newRateLimiter(cfg.MaxRPS, cfg.WallClock)
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
 	return e
@@ -478,6 +481,9 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
+		// An attempt taken is in flight: it waits for its turn even when
+		// the run is interrupted, so this wait cannot fail.
+		_ = e.rate.wait(context.WithoutCancel(ctx))
 		delivery := policies.Delivery{
 			Event: st.ev, N: d.n, Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 			SignedAt: signedAt, RetryReason: st.reason,

@@ -27,7 +27,10 @@ const VirtualTimeHeader = "Retrysim-Virtual-Time"
 
 // newClient builds the client the engine sends with: the provider's timeout
 // as a real client timeout, its redirect rule, no proxy from the
-// environment, and a keep-alive pool sized to the concurrency.
+// environment, a keep-alive pool sized to the concurrency, and, unless
+// remote targets are allowed, a dialer that connects to loopback addresses
+// only (checked on the resolved address of every connection, redirects
+// included).
 func newClient(cfg *Config) *http.Client {
 	p := &cfg.Policy
 	connect := p.ConnectTimeout.D()
@@ -64,6 +67,15 @@ func newClient(cfg *Config) *http.Client {
 			}
 			return nil
 		},
+	}
+}
+
+// release frees what the engine holds once a run is over: the idle
+// keep-alive connections of a client it built (a caller's own client is the
+// caller's to manage).
+func (e *engine) release() {
+	if e.client != nil && e.cfg.Client == nil {
+		e.client.CloseIdleConnections()
 	}
 }
 
@@ -174,7 +186,7 @@ func describe(err error) string {
 type handlerTransport struct{ h http.Handler }
 
 func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
+	rec := cappedRecorder{httptest.NewRecorder()}
 	done := make(chan struct{})
 	in := req.Clone(req.Context())
 	in.RequestURI = req.URL.RequestURI()
@@ -200,3 +212,20 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, req.Context().Err()
 	}
 }
+
+// cappedRecorder keeps at most maxBody of what a handler writes and drops
+// the rest, so an in-process handler that writes without end cannot fill
+// memory.
+type cappedRecorder struct{ *httptest.ResponseRecorder }
+
+func (c cappedRecorder) Write(p []byte) (int, error) {
+	if room := maxBody - c.Body.Len(); room < len(p) {
+		if room > 0 {
+			c.ResponseRecorder.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.ResponseRecorder.Write(p)
+}
+
+func (c cappedRecorder) WriteString(s string) (int, error) { return c.Write([]byte(s)) }

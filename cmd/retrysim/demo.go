@@ -56,6 +56,7 @@ Examples:
 			if err := simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote); err != nil {
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
+			redactGiven(cmd.Context(), secrets)
 			sec, err := parseSecrets(secrets)
 			if err != nil {
 				return badInput(err)

@@ -4,19 +4,22 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
 // Exit codes.
 const (
-	exitOK       = 0
-	exitGate     = 1 // a --fail-on gate failed
-	exitBadInput = 2 // bad input or config
+	exitOK          = 0
+	exitGate        = 1   // a --fail-on gate failed
+	exitBadInput    = 2   // bad input or config (and, like Go's own, a crash)
+	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM, after writing the partial report
 )
 
 // exitError carries an exit code with an error.
@@ -38,23 +41,38 @@ func badInput(err error) error {
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
-// run executes the command line and returns the exit code.
+// run executes the command line and returns the exit code. Everything it
+// writes goes through a redactor, so no secret given on the command line
+// shows up in the output, errors or a crash report.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+	return execute(newRootCmd(), args, stdin, stdout, stderr)
+}
+
+// execute runs root with args: run's body, apart for tests.
+func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	sec := &secretSet{}
+	out, errw := sec.writer(stdout), sec.writer(stderr)
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(errw, "retrysim: internal error (a bug in retrysim): %v\n%s", r, debug.Stack())
+			code = exitBadInput
+		}
+		out.Flush()
+		errw.Flush()
+	}()
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.Execute()
+	root.SetOut(out)
+	root.SetErr(errw)
+	err := root.ExecuteContext(withSecrets(context.Background(), sec))
 	if err == nil {
 		return exitOK
 	}
+	fmt.Fprintf(errw, "retrysim: %v\n", err)
 	var ee *exitError
-	if errors.As(err, &ee) && ee.code == exitGate {
-		fmt.Fprintf(stderr, "retrysim: %v\n", err)
-		return exitGate
+	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted) {
+		return ee.code
 	}
-	fmt.Fprintf(stderr, "retrysim: %v\n", err)
 	return exitBadInput
 }
 

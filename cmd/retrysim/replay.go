@@ -82,6 +82,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
+	redactGiven(cmd.Context(), f.secrets)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())

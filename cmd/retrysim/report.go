@@ -45,6 +45,7 @@ type output struct {
 	chart     report.ChartOptions
 	ttls      []time.Duration
 	keep      int
+	secrets   *secretSet // redacted from a text report written to --out
 }
 
 // validate checks the flags; formatSet says --format was given.
@@ -114,7 +115,13 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		rep.Chart = o.file
 	}
 	if o.file != "" && !o.fileChart {
-		if err := writeFile(o.file, func(w io.Writer) error { return report.Write(w, rep, o.format) }); err != nil {
+		if err := writeFile(o.file, func(w io.Writer) error {
+			rw := o.secrets.writer(w)
+			if err := report.Write(rw, rep, o.format); err != nil {
+				return err
+			}
+			return rw.Flush()
+		}); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 		return nil
@@ -133,19 +140,32 @@ func formatOf(path string) string {
 	return f
 }
 
-// writeFile writes a file through a buffer, so a failed render leaves no
-// half-written file behind.
+// writeFile writes a file through a buffer and then atomically (see
+// atomicFile), so a failed render or an interrupt leaves no half-written
+// file behind, and an existing file stays as it was until the new one is
+// complete.
 func writeFile(path string, fill func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := fill(&buf); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	f, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer f.abort()
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return f.commit()
 }
 
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*redactWriter); ok {
+		w = r.w // the redactor in front of stdout and stderr
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

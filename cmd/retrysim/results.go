@@ -2,30 +2,30 @@ package main
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/retrysim/retrysim/report"
 )
 
-// resultsSink writes the results stream. A file is written to a temporary
-// name beside it and renamed into place when complete, so a results file is
-// never half-written.
+// resultsSink writes the results stream, with secrets redacted. A file is
+// written atomically (see atomicFile): a results file is never half-written.
 type resultsSink struct {
 	*report.JSONLWriter
-	file *os.File // nil for stdout
-	path string
+	red  *redactWriter
+	file *atomicFile // nil for stdout
 }
 
-func openResults(path string, stdout io.Writer) (*resultsSink, error) {
+// openResults opens the results stream: path, or stdout for "-" (which is
+// redacted already).
+func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, error) {
 	if path == "-" {
 		return &resultsSink{JSONLWriter: report.NewJSONLWriter(stdout)}, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := createAtomic(path)
 	if err != nil {
 		return nil, err
 	}
-	return &resultsSink{JSONLWriter: report.NewJSONLWriter(f), file: f, path: path}, nil
+	red := sec.writer(f)
+	return &resultsSink{JSONLWriter: report.NewJSONLWriter(red), red: red, file: f}, nil
 }
 
 // commit flushes the stream and moves a file into place.
@@ -36,19 +36,15 @@ func (r *resultsSink) commit() error {
 	if r.file == nil {
 		return nil
 	}
-	f := r.file
-	r.file = nil
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
+	if err := r.red.Flush(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), r.path)
+	return r.file.commit()
 }
 
 // abort removes an uncommitted temporary file.
 func (r *resultsSink) abort() {
 	if r.file != nil {
-		r.file.Close()
-		os.Remove(r.file.Name())
+		r.file.abort()
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +40,9 @@ type runFlags struct {
 	effectsURL  string
 	results     string
 	allowRemote bool
+	maxRPS      *maxRPSFlag
+	insecure    bool
+	ca          string
 	exec        string
 	failOn      []string
 	ttlConfig   string
@@ -46,7 +50,7 @@ type runFlags struct {
 }
 
 func newRunCmd() *cobra.Command {
-	f := &runFlags{}
+	f := &runFlags{maxRPS: newMaxRPSFlag()}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Replay a provider's retry schedule against a handler and report what happened",
@@ -110,6 +114,9 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
+	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
+	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
 	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
@@ -149,6 +156,8 @@ type plan struct {
 	over     time.Duration
 	secrets  map[string]string
 	out      *output
+	tls      *tls.Config
+	maxRPS   float64
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -156,6 +165,9 @@ type plan struct {
 
 func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
+	// Secrets are redacted from everything written from here on, even
+	// when one of them turns out to be malformed.
+	redactGiven(ctx, f.secrets)
 	var errs []error
 	of := f.outputFlags
 	if of.format == report.FormatJUnit {
@@ -212,12 +224,12 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	if f.url != "" {
 		if f.dryRun {
 			errs = append(errs, errors.New("--dry-run sends nothing: drop --url, or drop --dry-run"))
-		} else if err := simulator.CheckTarget(ctx, f.url, f.allowRemote); err != nil {
+		} else if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
 	}
 	if f.effectsURL != "" {
-		if err := simulator.CheckTarget(ctx, f.effectsURL, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
 	}
@@ -238,6 +250,10 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
+	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
+		errs = append(errs, err)
+	}
+	p.maxRPS = f.rateCap(ctx)
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
 	if len(errs) > 0 {
@@ -291,7 +307,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	reportOut := cmd.OutOrStdout()
 	var results *resultsSink
 	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout()); err != nil {
+		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
 			return badInput(fmt.Errorf("--results: %w", err))
 		}
 		defer results.abort()
@@ -325,6 +341,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
+	p.out.secrets = secretsOf(cmd.Context())
 	if p.junit {
 		// The chart, if --out names one, then the JUnit XML to stdout.
 		if err := p.out.write(io.Discard, rep); err != nil {
@@ -336,6 +353,10 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	}
 	if err != nil {
 		return err
+	}
+	if interrupted(ctx) {
+		// Gates judge whole runs: an interrupted one is reported, not judged.
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
 	return gateError(rep.Gates)
 }
@@ -366,12 +387,15 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
-		Secret: secret, AllowRemote: f.allowRemote,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
 	}
 	switch {
 	case f.dryRun:
 	case f.url != "":
 		cfg.URL = f.url
+		if p.maxRPS > 0 && f.maxRPS.auto {
+			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
+		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
 			proc, err := startHandler(ctx, f.exec, f.url, stderr)
@@ -432,14 +456,24 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 	}
 }
 
+// errInterrupted is the cause of a run's context when the user interrupted
+// it.
+var errInterrupted = errors.New("interrupted")
+
+// interrupted reports whether ctx was cancelled by the user's interrupt.
+func interrupted(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errInterrupted)
+}
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
-// the run stops new attempts and still writes its report. A second signal
-// exits at once.
+// the run stops new attempts, lets those in flight finish, and still writes
+// its report and results, marked interrupted. A second signal removes any
+// half-written output file and exits at once with status 130.
 func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -450,17 +484,19 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 			return
 		}
 		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
-		cancel()
+		cancel(errInterrupted)
 		select {
 		case <-sig:
-			os.Exit(130)
+			removePending()
+			fmt.Fprintln(stderr, "retrysim: interrupted again: exiting now, without a report")
+			os.Exit(exitInterrupted)
 		case <-done:
 		}
 	}()
 	return ctx, func() {
 		signal.Stop(sig)
 		close(done)
-		cancel()
+		cancel(nil)
 	}
 }
 

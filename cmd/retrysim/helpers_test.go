@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// buildBinary builds retrysim into a temporary directory, for tests that
+// must send it signals.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "retrysim")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// gate is a loopback handler that holds every request until released,
+// telling the test when each one arrives.
+type gate struct {
+	url      string
+	arrived  chan struct{}
+	release  chan struct{}
+	released sync.Once
+}
+
+func newGate(t *testing.T) *gate {
+	t.Helper()
+	g := &gate{arrived: make(chan struct{}, 1000), release: make(chan struct{})}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		g.arrived <- struct{}{}
+		select {
+		case <-g.release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { g.open(); srv.Close() })
+	g.url = srv.URL + "/webhooks/stripe"
+	return g
+}
+
+// open lets every held and later request through.
+func (g *gate) open() { g.released.Do(func() { close(g.release) }) }
+
+// waitFor fails t unless ch delivers within limit: a guard against a hung
+// process, not a measure of time.
+func waitFor[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(60 * time.Second):
+		t.Fatalf("gave up waiting for %s", what)
+		panic("unreachable")
+	}
+}
+
+// lines sends each line read from r to the returned channel, and closes it
+// at the end of r.
+func lines(r io.Reader) <-chan string {
+	ch := make(chan string, 100)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
+}
+
+// waitForLine reads lines until one contains s; it returns what was read.
+func waitForLine(t *testing.T, ch <-chan string, s string) string {
+	t.Helper()
+	var seen strings.Builder
+	for {
+		line, ok := <-ch
+		if !ok {
+			t.Fatalf("output ended without %q:\n%s", s, seen.String())
+		}
+		seen.WriteString(line + "\n")
+		if strings.Contains(line, s) {
+			return seen.String()
+		}
+	}
+}
+
+// leftovers lists the files in dir other than keep.
+func leftovers(t *testing.T, dir string, keep ...string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		kept := false
+		for _, k := range keep {
+			kept = kept || name == k
+		}
+		if !kept {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// startHeldRun starts the built binary against a handler that holds every
+// request, and returns once the first attempt is in flight.
+func startHeldRun(t *testing.T, results string) (*exec.Cmd, *gate, <-chan string, *bytes.Buffer) {
+	t.Helper()
+	bin := buildBinary(t)
+	g := newGate(t)
+	cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", "happy", "--url", g.url,
+		"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
+		"--results", results)
+	cmd.Dir = t.TempDir()
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stderr := lines(errPipe)
+	waitFor(t, g.arrived, "the first attempt to reach the handler")
+	return cmd, g, stderr, &stdout
+}
+
+// exitCode waits for cmd, after reading the rest of its stderr, and returns
+// its exit status and that stderr.
+func exitCode(t *testing.T, cmd *exec.Cmd, stderr <-chan string) (int, string) {
+	t.Helper()
+	var rest strings.Builder
+	for l := range stderr {
+		rest.WriteString(l + "\n")
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), rest.String()
+}
+
+// TestInterruptWritesPartialReport sends the first Ctrl-C (or SIGTERM) while
+// an attempt is in flight: that attempt finishes, no new one starts, and the
+// report and the results file are complete and marked interrupted.
+func TestInterruptWritesPartialReport(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			results := filepath.Join(dir, "attempts.jsonl")
+			cmd, g, stderr, stdout := startHeldRun(t, results)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			waitForLine(t, stderr, "finishing the attempts in flight")
+			g.open() // the attempt in flight now finishes
+			code, errText := exitCode(t, cmd, stderr)
+			if code != exitInterrupted {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitInterrupted, errText)
+			}
+			if !strings.Contains(stdout.String(), "INTERRUPTED") {
+				t.Errorf("report not marked INTERRUPTED:\n%s", stdout.String())
+			}
+			if !strings.Contains(errText, "interrupted: the report and results above cover") {
+				t.Errorf("stderr does not say the report is partial:\n%s", errText)
+			}
+
+			f, err := os.Open(results)
+			if err != nil {
+				t.Fatalf("no results file: %v", err)
+			}
+			defer f.Close()
+			var recs []simulator.Record
+			if err := report.ReadJSONL(f, func(r simulator.Record) error { recs = append(recs, r); return nil }); err != nil {
+				t.Fatalf("results file does not parse: %v", err)
+			}
+			if len(recs) < 3 || recs[0].Kind != simulator.KindRun {
+				t.Fatalf("results file has %d records, starting with %q; want a run record first", len(recs), recs[0].Kind)
+			}
+			end := recs[len(recs)-1]
+			if end.Kind != simulator.KindEnd || !end.Interrupted {
+				t.Fatalf("last record %+v, want an end record marked interrupted", end)
+			}
+			var attempts []simulator.Record
+			for _, r := range recs {
+				if r.Kind == simulator.KindAttempt {
+					attempts = append(attempts, r)
+				}
+			}
+			// Only the attempt in flight was made, and it was let finish.
+			if len(attempts) != 1 || attempts[0].Outcome != simulator.Delivered || !attempts[0].Reached {
+				t.Fatalf("attempts %+v, want the one in flight, delivered", attempts)
+			}
+			if left := leftovers(t, dir, "attempts.jsonl"); len(left) > 0 {
+				t.Errorf("temporary files left behind: %v", left)
+			}
+		})
+	}
+}
+
+// TestSecondInterruptExitsAtOnce: a second Ctrl-C does not wait for the
+// attempt in flight; no results file appears, and no temporary file is left.
+func TestSecondInterruptExitsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "attempts.jsonl")
+	cmd, _, stderr, stdout := startHeldRun(t, results)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitForLine(t, stderr, "interrupt again to exit now")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	// The handler still holds the attempt: only the second signal can end
+	// the process.
+	code, errText := exitCode(t, cmd, stderr)
+	if code != exitInterrupted {
+		t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitInterrupted, errText)
+	}
+	if !strings.Contains(errText, "interrupted again: exiting now") {
+		t.Errorf("stderr does not say it exits at once:\n%s", errText)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("a report was written after the second interrupt:\n%s", stdout.String())
+	}
+	if left := leftovers(t, dir); len(left) > 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+func TestRedactWriter(t *testing.T) {
+	const secret = `whsec_<sec"ret>&/+=`
+	cases := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"no secret", []string{"hello ", "world"}, "hello world"},
+		{"whole secret in one write", []string{"key=" + secret + " end"}, "key=[REDACTED] end"},
+		{"secret split across writes", []string{"key=whsec_<s", `ec"ret>&/+= end`}, "key=[REDACTED] end"},
+		{"secret one byte a write", strings.Split("a"+secret+"b", ""), "a[REDACTED]b"},
+		{"secret at the very end", []string{"x", secret}, "x[REDACTED]"},
+		{"prefix of the secret only", []string{"whsec_<se", "cond"}, "whsec_<second"},
+		{"prefix at the end, flushed", []string{"tail whsec_"}, "tail whsec_"},
+		{"twice", []string{secret + secret}, "[REDACTED][REDACTED]"},
+		{"JSON-escaped", []string{`{"t":"` + `whsec_\u003csec\"ret\u003e\u0026/+=` + `"}`}, `{"t":"[REDACTED]"}`},
+		{"JSON-escaped without HTML escapes", []string{`"whsec_<sec\"ret>&/+="`}, `"[REDACTED]"`},
+		{"Go-quoted", []string{`"whsec_<sec\"ret>&/+="`}, `"[REDACTED]"`},
+		{"URL query-escaped", []string{"?k=" + url.QueryEscape(secret)}, "?k=[REDACTED]"},
+		{"URL path-escaped", []string{"/" + url.PathEscape(secret)}, "/[REDACTED]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sec := &secretSet{}
+			sec.add(secret, "abc") // too short to redact
+			var out bytes.Buffer
+			w := sec.writer(&out)
+			for _, s := range tc.writes {
+				if n, err := w.Write([]byte(s)); err != nil || n != len(s) {
+					t.Fatalf("Write = %d, %v", n, err)
+				}
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tc.want {
+				t.Fatalf("wrote %q, want %q", out.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestSecretsNeverWritten runs the command with a known secret that also
+// appears where output would echo it (in the target URL and in a bad flag
+// value), and looks for it in everything the command writes: report,
+// results file, messages and errors.
+func TestSecretsNeverWritten(t *testing.T) {
+	const secret = "whsec_N3verPr1ntMe+/="
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	target := srv.URL + "/hook?token=" + url.QueryEscape(secret) + "&raw=" + secret
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"text report and results", []string{"--url", target, "--results", results}, exitOK},
+		{"JSON report", []string{"--url", target, "--format", "json"}, exitOK},
+		{"results on stdout", []string{"--url", target, "--results", "-"}, exitOK},
+		{"secret in a bad URL", []string{"--url", "ftp://" + secret}, exitBadInput},
+		{"secret in a bad effects URL", []string{"--url", target, "--effects-url", "http://[" + secret}, exitBadInput},
+		{"secret given twice, once malformed", []string{"--secret", "nope=" + secret, "--url", "ftp://" + secret}, exitBadInput},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "3",
+				"--secret", "stripe=" + secret}, tc.args...)
+			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			outputs := map[string]string{"stdout": stdout, "stderr": stderr}
+			if data, err := os.ReadFile(results); err == nil {
+				outputs["results file"] = string(data)
+			}
+			redactedSomewhere := false
+			for name, s := range outputs {
+				for _, form := range spellings(secret) {
+					if strings.Contains(s, form) {
+						t.Errorf("%s shows the secret (as %q)", name, form)
+					}
+				}
+				redactedSomewhere = redactedSomewhere || strings.Contains(s, redacted)
+			}
+			if !redactedSomewhere {
+				t.Errorf("no output shows %s where the secret was: stdout\n%s\nstderr\n%s", redacted, stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestPanicIsRedacted: a crash prints through the redactor and exits 2.
+func TestPanicIsRedacted(t *testing.T) {
+	const secret = "whsec_panicking_secret"
+	root := &cobra.Command{
+		Use: "retrysim", SilenceErrors: true, SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			secretsOf(cmd.Context()).add(secret)
+			panic("cannot sign with " + secret)
+		},
+	}
+	var out, errb bytes.Buffer
+	code := execute(root, nil, strings.NewReader(""), &out, &errb)
+	if code != exitBadInput {
+		t.Fatalf("exit %d, want %d", code, exitBadInput)
+	}
+	if strings.Contains(errb.String(), secret) {
+		t.Fatalf("the crash report shows the secret:\n%s", errb.String())
+	}
+	if !strings.Contains(errb.String(), "internal error (a bug in retrysim): cannot sign with [REDACTED]") {
+		t.Fatalf("crash report:\n%s", errb.String())
+	}
+}
+
+// TestTerminalSeenThroughRedactor: stdout and stderr are wrapped in a
+// redactor, which must not hide that they are a terminal (the progress
+// line and the picture-to-terminal check depend on it).
+func TestTerminalSeenThroughRedactor(t *testing.T) {
+	// isTerminal tells by the character-device bit, which the null device
+	// has too: a stand-in for a terminal that every machine has.
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if !isTerminal(dev) {
+		t.Skip("the null device is not a character device here")
+	}
+	if !isTerminal((&secretSet{}).writer(dev)) {
+		t.Fatal("a terminal behind the redactor is not seen as one")
+	}
+	if isTerminal((&secretSet{}).writer(&bytes.Buffer{})) {
+		t.Fatal("a buffer behind the redactor is seen as a terminal")
+	}
+}

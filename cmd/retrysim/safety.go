@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// resolver resolves target names for the loopback check; tests replace it
+// so that nothing depends on DNS.
+var resolver simulator.Resolver = net.DefaultResolver
+
+// maxRPSFlag is --max-rps: requests per second, 0 for no cap, or "auto"
+// (the default): no cap for a loopback target, DefaultRemoteMaxRPS for any
+// other.
+type maxRPSFlag struct {
+	rps  float64
+	auto bool
+}
+
+func newMaxRPSFlag() *maxRPSFlag { return &maxRPSFlag{auto: true} }
+
+func (f *maxRPSFlag) String() string {
+	if f.auto {
+		return "auto"
+	}
+	return strconv.FormatFloat(f.rps, 'g', -1, 64)
+}
+
+func (f *maxRPSFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "auto") {
+		*f = maxRPSFlag{auto: true}
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0 && v <= simulator.MaxMaxRPS) {
+		return fmt.Errorf("%q is not a rate: give requests per second from 0 (no cap) to %d, or auto", s, simulator.MaxMaxRPS)
+	}
+	*f = maxRPSFlag{rps: v}
+	return nil
+}
+
+func (f *maxRPSFlag) Type() string { return "N" }
+
+// rateCap is the --max-rps the run goes with: the flag's value, or with
+// auto, DefaultRemoteMaxRPS for a --url that is not on this machine and no
+// cap otherwise.
+func (f *runFlags) rateCap(ctx context.Context) float64 {
+	if !f.maxRPS.auto {
+		return f.maxRPS.rps
+	}
+	if f.url != "" && f.allowRemote && isRemote(ctx, f.url) {
+		return simulator.DefaultRemoteMaxRPS
+	}
+	return 0
+}
+
+// isRemote reports whether rawURL is not on this machine (or cannot be
+// told to be).
+func isRemote(ctx context.Context, rawURL string) bool {
+	return simulator.CheckTargetWith(ctx, resolver, rawURL, false) != nil
+}
+
+// tlsConfig builds the TLS settings of --insecure and --ca: nil when neither
+// is given.
+func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
+	switch {
+	case insecure && caFile != "":
+		return nil, errors.New("--insecure and --ca: give one (--ca trusts your certificate; --insecure trusts any)")
+	case insecure:
+		return &tls.Config{InsecureSkipVerify: true}, nil
+	case caFile == "":
+		return nil, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("--ca: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--ca: %s holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)", caFile)
+	}
+	return &tls.Config{RootCAs: pool}, nil
+}

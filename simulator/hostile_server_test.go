@@ -1,0 +1,134 @@
+package simulator
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rawServer is a TCP server on 127.0.0.1 that speaks whatever its handler
+// writes, for answers net/http would never send. Closing it ends every
+// connection and waits for every handler to return.
+type rawServer struct {
+	ln    net.Listener
+	done  chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+// startRaw serves handle on a loopback port until the test ends and returns
+// the URL to send to. handle gets done, closed when the test ends: a handler
+// that "hangs forever" waits on it.
+func startRaw(t *testing.T, handle func(c net.Conn, done <-chan struct{})) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rawServer{ln: ln, done: make(chan struct{})}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.conns = append(s.conns, c)
+			s.mu.Unlock()
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				defer c.Close()
+				handle(c, s.done)
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		close(s.done)
+		ln.Close()
+		s.mu.Lock()
+		for _, c := range s.conns {
+			c.Close()
+		}
+		s.mu.Unlock()
+		s.wg.Wait()
+	})
+	return "http://" + ln.Addr().String() + "/hook"
+}
+
+// readRequest reads one whole request from c, so that the client has sent
+// everything before the handler misbehaves.
+func readRequest(c net.Conn) *bufio.Reader {
+	br := bufio.NewReader(c)
+	req, err := http.ReadRequest(br)
+	if err == nil {
+		io.Copy(io.Discard, req.Body)
+	}
+	return br
+}
+
+// dribble writes s one byte per tick until it is written, the connection
+// fails or the test ends.
+func dribble(c net.Conn, done <-chan struct{}, s string, tick time.Duration) {
+	tk := time.NewTicker(tick)
+	defer tk.Stop()
+	for i := 0; i < len(s); i++ {
+		if _, err := c.Write([]byte{s[i]}); err != nil {
+			return
+		}
+		select {
+		case <-tk.C:
+		case <-done:
+			return
+		}
+	}
+	<-done
+}
+
+// openFDs counts this process's open file descriptors, or -1 where /proc is
+// not there.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return -1
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
+}
+
+// checkFDs fails t if more descriptors are open than before. Sockets close
+// asynchronously after their goroutines end, so it looks again for a while
+// before it fails.
+func checkFDs(t *testing.T, before int) {
+	t.Helper()
+	if before < 0 {
+		return
+	}
+	now := openFDs(t)
+	for wait := time.Millisecond; now > before && wait < 2*time.Second; wait *= 2 {
+		time.Sleep(wait)
+		now = openFDs(t)
+	}
+	if now > before {
+		ents, _ := os.ReadDir("/proc/self/fd")
+		var names []string
+		for _, e := range ents {
+			if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil {
+				names = append(names, l)
+			}
+		}
+		t.Errorf("file descriptors leaked: %d open before, %d after: %v", before, now, names)
+	}
+}
