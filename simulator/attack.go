@@ -174,8 +174,10 @@ func statusWord(status int) string {
 	return fmt.Sprint(status)
 }
 
-// exchangeAttack sends one attack request with exactly the given headers.
+// exchangeAttack sends one attack request with exactly the given headers,
+// within the run's rate cap like any request.
 func (e *engine) exchangeAttack(ctx context.Context, body []byte, ctype string, h http.Header, virtual time.Time) answer {
+	_ = e.rate.wait(context.WithoutCancel(ctx))
 	req, err := http.NewRequest(http.MethodPost, e.sendURL(), bytes.NewReader(body))
 	if err != nil {
 		return answer{err: err}
