@@ -209,18 +209,29 @@ func (r *Run) SignatureLine() string {
 	attacks := r.Attacks()
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
-		sent, statuses := 0, map[int]int{}
+		sent, absorbed, statuses := 0, 0, map[int]int{}
 		for _, a := range attacks {
+			if a.Undetectable != "" {
+				absorbed += a.Sent
+				continue
+			}
 			sent += a.Sent
 			for s, n := range a.Statuses {
 				statuses[s] += n
 			}
 		}
 		line := fmt.Sprintf("✓ ENFORCED: your handler turned away all %s it must not trust (%s)", counted(sent, "request", "requests"), statusList(statuses))
+		switch {
+		case absorbed > 0 && sent == 0:
+			line = fmt.Sprintf("✓ ENFORCED: your handler's dedup absorbed %s its signature cannot tell from retries", counted(absorbed, "replay", "replays"))
+		case absorbed > 0:
+			line = fmt.Sprintf("✓ ENFORCED: your handler turned away all %s its signature check can catch (%s), and its dedup absorbed %s it cannot tell from retries",
+				counted(sent, "request", "requests"), statusList(statuses), counted(absorbed, "replay", "replays"))
+		}
 		if !r.EffectsKnown {
 			line += "; side effects unknown (no effects oracle), judged on the answers alone"
 		} else {
-			line += " and acted on none"
+			line += "; none had a side effect"
 		}
 		return line
 	case SignatureNotEnforced:

@@ -91,7 +91,7 @@ func TestSignatureCheck(t *testing.T) {
 		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, "--scenario forged"},
 		{"every attack rejected", func(s *sigStream) {
 			s.attack("bad-signature", "x1", 401).attack("missing-signature", "x2", 400)
-		}, report.SignatureEnforced, nil, "all 2 requests it must not trust (400 ×1, 401 ×1) and acted on none"},
+		}, report.SignatureEnforced, nil, "all 2 requests it must not trust (400 ×1, 401 ×1); none had a side effect"},
 		{"a forgery credited", func(s *sigStream) {
 			s.attack("bad-signature", "x1", 200).attack("missing-signature", "x2", 401)
 			s.effects["x1"] = 1
@@ -105,7 +105,7 @@ func TestSignatureCheck(t *testing.T) {
 		{"a replay a scheme cannot catch, absorbed by dedup", func(s *sigStream) {
 			s.attack("replayed", "x1", 200, undetectable, original(200))
 			s.effects["x1"] = 1
-		}, report.SignatureEnforced, nil, "acted on none"},
+		}, report.SignatureEnforced, nil, "dedup absorbed 1 replay its signature cannot tell from retries; none had a side effect"},
 		{"a replay a scheme cannot catch, acted on twice", func(s *sigStream) {
 			s.attack("replayed", "x1", 200, undetectable, original(200))
 			s.effects["x1"] = 2
