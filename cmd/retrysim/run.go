@@ -483,8 +483,10 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 		case <-done:
 			return
 		}
-		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
+		// Stop new attempts before saying so: by the time the user reads
+		// the line, nothing new starts.
 		cancel(errInterrupted)
+		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
 		select {
 		case <-sig:
 			removePending()
