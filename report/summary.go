@@ -55,6 +55,9 @@ type Run struct {
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
+	// Unreachable counts attempts whose connection failed before the request
+	// was sent with no fault injected: nothing answered at the target.
+	Unreachable int
 	// CopyArrivals counts duplicate arrivals that were the second of two
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
@@ -289,6 +292,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
+	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
+		r.Unreachable++
+	}
 	r.End = rec.Time
 	r.outage(rec)
 	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {

@@ -232,28 +232,38 @@ func effectsMark(r *Run, id string) string {
 }
 
 func timelineLine(ev *EventTimeline) string {
-	parts := make([]string, 0, len(ev.Attempts))
-	for _, a := range ev.Attempts {
-		s := "+" + dur(seconds(a.AtSeconds)) + " " + string(a.Outcome)
-		switch {
-		case a.Copy > 0:
-			s = "+" + dur(seconds(a.AtSeconds)) + " the same request again at once: " + string(a.Outcome)
-		case a.Manual:
-			s = "+" + dur(seconds(a.AtSeconds)) + " resent by hand: " + string(a.Outcome)
+	// Consecutive attempts that came to the same thing are written once,
+	// with the span and the count: "+0s…+3d connection_failed ·not reached ×16".
+	var parts []string
+	var label, from, to string
+	count := 0
+	flush := func() {
+		switch count {
+		case 0:
+			return
+		case 1:
+			parts = append(parts, from+" "+label)
+		default:
+			parts = append(parts, fmt.Sprintf("%s…%s %s ×%d", from, to, label, count))
 		}
-		switch {
-		case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
-			if a.HandlerStatus != 0 {
-				s += fmt.Sprintf("(handler %d)", a.HandlerStatus)
-			}
-		case a.Status != 0:
-			s += fmt.Sprintf(" %d", a.Status)
-		}
-		if !a.Reached && a.Outcome != simulator.Delivered {
-			s += " ·not reached"
-		}
-		parts = append(parts, s)
 	}
+	for _, a := range ev.Attempts {
+		at := "+" + dur(seconds(a.AtSeconds))
+		l := attemptLabel(a)
+		if count > 0 && l == label && a.Copy == 0 && !a.Manual {
+			to = at
+			count++
+			continue
+		}
+		flush()
+		label, from, to, count = l, at, at, 1
+		if a.Copy > 0 || a.Manual {
+			// Never merged: each of these is a story of its own.
+			flush()
+			count = 0
+		}
+	}
+	flush()
 	line := strings.Join(parts, " → ")
 	switch ev.Fate {
 	case simulator.FateExhausted:
@@ -266,6 +276,29 @@ func timelineLine(ev *EventTimeline) string {
 		line += "  ✗ retries stopped by the handler"
 	}
 	return line
+}
+
+// attemptLabel is what the timeline says of one attempt, without its time.
+func attemptLabel(a simulator.Record) string {
+	s := string(a.Outcome)
+	switch {
+	case a.Copy > 0:
+		s = "the same request again at once: " + s
+	case a.Manual:
+		s = "resent by hand: " + s
+	}
+	switch {
+	case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
+		if a.HandlerStatus != 0 {
+			s += fmt.Sprintf("(handler %d)", a.HandlerStatus)
+		}
+	case a.Status != 0:
+		s += fmt.Sprintf(" %d", a.Status)
+	}
+	if !a.Reached && a.Outcome != simulator.Delivered {
+		s += " ·not reached"
+	}
+	return s
 }
 
 func shortID(id string) string {
@@ -302,6 +335,12 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 	}
 	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
+	}
+	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
+		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
+	}
+	if lost := r.Lost - r.LostToDisable; lost > 0 {
+		out = append(out, fmt.Sprintf("%d events were never delivered: the provider gave up after its whole schedule (%d attempts over %s); they are gone unless someone resends them by hand", lost, r.MaxAttempts, dur(r.Window)))
 	}
 	if r.LostToDisable > 0 && r.DisableAfter > 0 {
 		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
