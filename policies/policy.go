@@ -57,6 +57,10 @@ type Policy struct {
 	EventType string `yaml:"event_type,omitempty"`
 	// Disable is the rule by which the provider gives up on the endpoint.
 	Disable *DisableRule `yaml:"disable,omitempty"`
+	// SignatureProbe, when set, is the provider's own check that the
+	// endpoint rejects an invalid signature (Discord): the probe is sent
+	// when the endpoint is set up, before any event.
+	SignatureProbe *ProbeRule `yaml:"signature_probe,omitempty"`
 	// ManualRedelivery is how long after an event a person can still resend it.
 	ManualRedelivery Duration `yaml:"manual_redelivery,omitempty"`
 	// Source says where the numbers come from.
@@ -92,6 +96,9 @@ func (p *Policy) Init() error {
 	}
 	if p.Disable != nil {
 		errs = append(errs, p.Disable.validate()...)
+	}
+	if p.SignatureProbe != nil {
+		errs = append(errs, p.SignatureProbe.validate()...)
 	}
 	errs = append(errs, p.validateStatus()...)
 	if p.EventType != "" && p.Wire() != nil {

@@ -31,6 +31,10 @@ var compareRows = []compareRow{
 		return "unknown"
 	}},
 	{"verdict", func(r *Run) string { return VerdictWords(r.Verdict()) }},
+	{"signature check", func(r *Run) string {
+		v := r.SignatureCheck()
+		return markIf(v == SignatureNotEnforced, SignatureWords(v))
+	}},
 	{"endpoint disabled", func(r *Run) string {
 		if r.DisabledAt.IsZero() {
 			return "no"

@@ -5,17 +5,22 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // csvHeader is the CSV contract: one row per attempt, in run order then
 // event order then attempt order. at_seconds is virtual time since the
 // event's first attempt, time the virtual time itself; fate is the event's
 // fate and processed how often the handler processed it (empty when
-// unknown).
+// unknown). An attack request is a row of its own after the attempt it went
+// beside (the provider's probe first in its run, attempt 0): attack names
+// it, event is its own dedup id, outcome and fate are empty, and processed
+// counts the side effects it caused.
 var csvHeader = []string{
 	"provider", "policy", "scenario", "seed", "event", "seq", "attempt", "time", "at_seconds",
 	"outcome", "status", "handler_status", "reached_handler", "latency_ms", "added_latency_ms",
-	"fault", "error", "fate", "processed",
+	"fault", "error", "fate", "processed", "attack",
 }
 
 // WriteCSV writes one row per attempt of every event the report kept (keep
@@ -26,20 +31,52 @@ func WriteCSV(w io.Writer, rep *Report) error {
 		return err
 	}
 	for _, r := range rep.Runs {
-		for _, ev := range r.Timeline {
-			processed := ""
-			if r.EffectsKnown {
-				processed = strconv.Itoa(r.Effects[ev.ID])
+		processed := func(id string) string {
+			if !r.EffectsKnown {
+				return ""
 			}
+			return strconv.Itoa(r.Effects[id])
+		}
+		attack := func(a *simulator.Record) []string {
+			name := a.Attack
+			if a.AttackChange != "" {
+				name += " (" + a.AttackChange + ")"
+			}
+			if a.Probe {
+				name = ProbeName
+			}
+			return []string{
+				r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), a.Event, strconv.Itoa(a.Seq),
+				strconv.Itoa(a.N), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.AtSeconds),
+				"", strconv.Itoa(a.Status), strconv.Itoa(a.HandlerStatus), strconv.FormatBool(a.Reached),
+				fmtFloat(a.LatencyMS), "0", "", a.Error, "", processed(a.Event), name,
+			}
+		}
+		if r.Probe != nil {
+			if err := cw.Write(attack(r.Probe)); err != nil {
+				return err
+			}
+		}
+		for _, ev := range r.Timeline {
 			for _, a := range ev.Attempts {
 				err := cw.Write([]string{
 					r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), ev.ID, strconv.Itoa(ev.Seq),
 					strconv.Itoa(a.N), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.AtSeconds),
 					string(a.Outcome), strconv.Itoa(a.Status), strconv.Itoa(a.HandlerStatus), strconv.FormatBool(a.Reached),
-					fmtFloat(a.LatencyMS), fmtFloat(a.AddedLatencyMS), a.Fault, a.Error, ev.Fate, processed,
+					fmtFloat(a.LatencyMS), fmtFloat(a.AddedLatencyMS), a.Fault, a.Error, ev.Fate, processed(ev.ID), "",
 				})
 				if err != nil {
 					return err
+				}
+				if a.Copy > 0 {
+					continue
+				}
+				for i := range ev.Attacks {
+					if ev.Attacks[i].N == a.N {
+						if err := cw.Write(attack(&ev.Attacks[i])); err != nil {
+							return err
+						}
+					}
 				}
 			}
 		}

@@ -25,9 +25,11 @@ const (
 	GateLostEvents Gate = "lost-events"
 	// GateSlowResponses fails when the handler itself made the provider wait
 	// past its timeout at least once: an attempt that reached the handler and
-	// got no answer in time, or an answer measured slower than the timeout.
-	// (A p99 above the timeout is such a case.) Latency a scenario injects is
-	// not the handler's and does not count.
+	// got no answer in time, or an answer measured slower than the timeout
+	// (its headroom, see Run.Headroom, is negative). A p99 above the timeout
+	// is such a case. Latency a scenario injects is not the handler's and
+	// does not count. Its message names the other providers
+	// (GateOptions.Timeouts) the handler would be too slow for.
 	GateSlowResponses Gate = "slow-responses"
 	// GateRedirects fails when an attempt failed because the endpoint
 	// answered with a redirect the provider does not follow.
@@ -38,10 +40,16 @@ const (
 	// a key to a duplicate observed in the run, whichever is longer. Manual
 	// redelivery is not included.
 	GateTTLTooShort Gate = "ttl-too-short"
+	// GateForgedAccepted fails when the handler let an attack through (the
+	// signature check is not enforced): a 2xx to a forged, tampered,
+	// unsigned or stale request, a side effect of any attack, or the
+	// provider's own probe answered wrongly. It cannot pass when no attack
+	// was answered.
+	GateForgedAccepted Gate = "forged-accepted"
 )
 
 // Gates lists the gates in the order reports show them.
-var Gates = []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort}
+var Gates = []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort, GateForgedAccepted}
 
 // ErrUnknownGate is returned, wrapped, by ParseGates for a name not in Gates.
 var ErrUnknownGate = errors.New("unknown gate")
@@ -63,6 +71,9 @@ const (
 type GateOptions struct {
 	// TTLConfigured is the dedup TTL the handler uses, for GateTTLTooShort.
 	TTLConfigured time.Duration
+	// Timeouts are the other providers' timeouts (Report.Timeouts), for
+	// GateSlowResponses to name those the handler is too slow for.
+	Timeouts []Timeout
 }
 
 // GateResult is one gate checked against one run.
@@ -157,6 +168,7 @@ var gateChecks = map[Gate]gateCheck{
 	GateSlowResponses:    checkSlowResponses,
 	GateRedirects:        checkRedirects,
 	GateTTLTooShort:      checkTTL,
+	GateForgedAccepted:   checkForgedAccepted,
 }
 
 func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
@@ -192,17 +204,34 @@ func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {
 	return GateFail, msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
 
-func checkSlowResponses(r *Run, _ GateOptions) (GateStatus, string) {
-	slow := r.HandlerTimeouts + r.AnswersOver(r.Timeout)
+func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
+	own := r.Headroom(nil)[0]
 	figures := "no answer was measured"
 	if r.Answers() > 0 {
 		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
 	}
-	if slow == 0 {
-		return GatePass, fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
+	if own.Over == 0 {
+		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
+		if own.Verdict != HeadroomUnknown {
+			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
+		}
+		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {
+			msg += "; too slow for " + strings.Join(slow, ", ")
+		}
+		return GatePass, msg
 	}
 	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s): the provider gave up and will deliver again while the handler still works",
-		slow, r.HandlerArrivals, r.Policy, dur(r.Timeout), figures)
+		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), figures)
+}
+
+func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, string) {
+	switch r.SignatureCheck() {
+	case SignatureEnforced:
+		return GatePass, strings.TrimPrefix(r.SignatureLine(), "✓ ")
+	case SignatureNotEnforced:
+		return GateFail, strings.TrimPrefix(r.SignatureLine(), "✗ ")
+	}
+	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.SignatureLine(), "not tested: ")
 }
 
 func checkRedirects(r *Run, _ GateOptions) (GateStatus, string) {

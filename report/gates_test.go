@@ -154,7 +154,7 @@ func TestParseGates(t *testing.T) {
 		{in: []string{"duplicate-effects,lost-events"}, want: "duplicate-effects lost-events"},
 		{in: []string{" Redirects ", "redirects", "ttl-too-short"}, want: "redirects ttl-too-short"},
 		{in: []string{""}, want: ""},
-		{in: []string{"duplicates,lost"}, err: `unknown gate "duplicates" (valid: duplicate-effects, lost-events, slow-responses, redirects, ttl-too-short)` + "\n" + `unknown gate "lost"`},
+		{in: []string{"duplicates,lost"}, err: `unknown gate "duplicates" (valid: duplicate-effects, lost-events, slow-responses, redirects, ttl-too-short, forged-accepted)` + "\n" + `unknown gate "lost"`},
 	} {
 		t.Run(strings.Join(tc.in, "|"), func(t *testing.T) {
 			gates, err := report.ParseGates(tc.in)

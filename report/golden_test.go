@@ -17,8 +17,18 @@ var update = flag.Bool("update", false, "rewrite the golden files from the curre
 // --results`), so the reports built from them are byte-for-byte stable:
 // latencies measured live would differ on every run.
 var fixtures = []string{
-	"naive-flaky",     // stripe and shopify side by side, naive demo handler: duplicates, effects, verdicts
-	"outage-disabled", // shopify in an outage until the endpoint is disabled (dry run)
+	"naive-flaky",       // stripe and shopify side by side, naive demo handler: duplicates, effects, verdicts
+	"outage-disabled",   // shopify in an outage until the endpoint is disabled (dry run)
+	"forged-unverified", // stripe, github and discord under forged, unverified demo handler: the signature check
+	"slow-handler",      // stripe against a handler sleeping 4 s on every 4th request: the latency headroom
+}
+
+// timeouts stand for the policy catalogue's in the golden reports: a
+// fixed list, so that the goldens do not change with the catalogue.
+var timeouts = []report.Timeout{
+	{Policy: "discord", Timeout: 3 * time.Second}, {Policy: "slack", Timeout: 3 * time.Second},
+	{Policy: "shopify-2024", Timeout: 5 * time.Second}, {Policy: "github", Timeout: 10 * time.Second},
+	{Policy: "stripe", Timeout: 30 * time.Second}, {Policy: "shopify", Timeout: 30 * time.Second},
 }
 
 // load aggregates a fixture the way `retrysim report` does for format.
@@ -38,7 +48,7 @@ func load(t *testing.T, name, format string, chart bool) *report.Report {
 	if keep != 0 {
 		timeline = report.DefaultTimeline
 	}
-	return &report.Report{Runs: agg.Runs(), Timeline: timeline}
+	return &report.Report{Runs: agg.Runs(), Timeline: timeline, Timeouts: timeouts}
 }
 
 // golden compares got with testdata/golden/file, or rewrites it with

@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"strconv"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -18,19 +20,71 @@ type jsonReport struct {
 }
 
 type jsonRun struct {
-	Provider    string      `json:"provider"`
-	Policy      string      `json:"policy"`
-	Scenario    string      `json:"scenario"`
-	Seed        uint64      `json:"seed"`
-	Target      string      `json:"target"`
-	Interrupted bool        `json:"interrupted"`
-	Verdict     string      `json:"verdict"`
-	Detail      string      `json:"verdict_detail"`
-	Offenders   []Offender  `json:"offenders,omitempty"`
-	Gates       []jsonGate  `json:"gates,omitempty"`
-	Summary     jsonSummary `json:"summary"`
-	TTL         jsonTTL     `json:"ttl"`
-	Events      []jsonEvent `json:"events"`
+	Provider    string     `json:"provider"`
+	Policy      string     `json:"policy"`
+	Scenario    string     `json:"scenario"`
+	Seed        uint64     `json:"seed"`
+	Target      string     `json:"target"`
+	Interrupted bool       `json:"interrupted"`
+	Verdict     string     `json:"verdict"`
+	Detail      string     `json:"verdict_detail"`
+	Offenders   []Offender `json:"offenders,omitempty"`
+	// SignatureCheck is the second verdict: enforced, not_enforced or
+	// not_tested; SignatureAccepted names the attacks that got through.
+	SignatureCheck    string       `json:"signature_check"`
+	SignatureDetail   string       `json:"signature_check_detail"`
+	SignatureAccepted []string     `json:"signature_accepted"`
+	SignatureAttacks  []jsonAttack `json:"signature_attacks"`
+	Latency           jsonLatency  `json:"latency"`
+	Gates             []jsonGate   `json:"gates,omitempty"`
+	Summary           jsonSummary  `json:"summary"`
+	TTL               jsonTTL      `json:"ttl"`
+	Events            []jsonEvent  `json:"events"`
+}
+
+// jsonAttack is one kind of attack's result in a run.
+type jsonAttack struct {
+	Attack        string `json:"attack"`
+	Probe         bool   `json:"probe,omitempty"`
+	NotApplicable string `json:"not_applicable,omitempty"`
+	Undetectable  string `json:"undetectable,omitempty"`
+	Detail        string `json:"detail,omitempty"`
+	Sent          int    `json:"sent"`
+	Answered      int    `json:"answered"`
+	Rejected      int    `json:"rejected"`
+	Accepted      int    `json:"accepted"`
+	// Statuses counts the handler's answers by status.
+	Statuses map[string]int `json:"statuses"`
+	// SideEffects is null when the run had no effects oracle, or the
+	// attack was not sent.
+	SideEffects *int `json:"side_effects"`
+	// GotThrough says the handler let the attack through.
+	GotThrough bool `json:"got_through"`
+}
+
+// jsonLatency is the handler's real response-time distribution and the
+// headroom to each provider's timeout.
+type jsonLatency struct {
+	Measured bool `json:"measured"`
+	Answers  int  `json:"answers"`
+	// CutOff counts attempts that reached the handler and got no answer
+	// within the run's timeout (not in the percentiles).
+	CutOff   int            `json:"cut_off"`
+	P50MS    float64        `json:"p50_ms"`
+	P95MS    float64        `json:"p95_ms"`
+	P99MS    float64        `json:"p99_ms"`
+	MaxMS    float64        `json:"max_ms"`
+	Headroom []jsonHeadroom `json:"headroom"`
+}
+
+type jsonHeadroom struct {
+	Policy         string  `json:"policy"`
+	InUse          bool    `json:"in_use,omitempty"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+	HeadroomMS     float64 `json:"headroom_ms"`
+	Over           int     `json:"over_timeout"`
+	Unmeasured     int     `json:"unmeasured,omitempty"`
+	Verdict        string  `json:"verdict"`
 }
 
 type jsonSummary struct {
@@ -89,6 +143,19 @@ type jsonEvent struct {
 	ID       string        `json:"id"`
 	Fate     string        `json:"fate"`
 	Attempts []jsonAttempt `json:"attempts"`
+	// Attacks are the attack requests sent beside the event's attempts.
+	Attacks []jsonAttackRequest `json:"attacks,omitempty"`
+}
+
+// jsonAttackRequest is one attack request: its own dedup id, the attempt
+// it went beside, and the handler's answer.
+type jsonAttackRequest struct {
+	Attack         string `json:"attack"`
+	ID             string `json:"id"`
+	N              int    `json:"n"`
+	HandlerStatus  int    `json:"handler_status"`
+	ReachedHandler bool   `json:"reached_handler"`
+	Detail         string `json:"detail"`
 }
 
 type jsonAttempt struct {
@@ -115,6 +182,9 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		jr := jsonRun{
 			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
 			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+			SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
+			SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
+			Latency: jsonLatencyOf(r, rep.Timeouts),
 			Summary: jsonSummary{
 				Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
 				HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
@@ -161,6 +231,13 @@ func WriteJSON(w io.Writer, rep *Report) error {
 					ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
 				})
 			}
+			for _, a := range ev.Attacks {
+				name := a.Attack
+				if a.AttackChange != "" {
+					name += " (" + a.AttackChange + ")"
+				}
+				je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.N, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
+			}
 			jr.Events = append(jr.Events, je)
 		}
 		out.Runs = append(out.Runs, jr)
@@ -169,3 +246,36 @@ func WriteJSON(w io.Writer, rep *Report) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
+
+func jsonAttacks(r *Run) []jsonAttack {
+	out := []jsonAttack{}
+	for _, a := range r.Attacks() {
+		ja := jsonAttack{Attack: a.Attack, Probe: a.Probe, NotApplicable: a.NotApplicable, Undetectable: a.Undetectable, Detail: a.Detail,
+			Sent: a.Sent, Answered: a.Answered, Rejected: a.Rejected, Accepted: a.Accepted, Statuses: map[string]int{}, GotThrough: a.Failed()}
+		for s, n := range a.Statuses {
+			ja.Statuses[strconv.Itoa(s)] = n
+		}
+		if a.Effects >= 0 && a.NotApplicable == "" {
+			e := a.Effects
+			ja.SideEffects = &e
+		}
+		out = append(out, ja)
+	}
+	return out
+}
+
+func jsonLatencyOf(r *Run, timeouts []Timeout) jsonLatency {
+	l := jsonLatency{Measured: r.Measured(), Answers: r.Answers(), CutOff: r.HandlerTimeouts, Headroom: []jsonHeadroom{}}
+	if !l.Measured {
+		return l
+	}
+	l.P50MS, l.P95MS, l.P99MS, l.MaxMS = msf(r.Percentile(50)), msf(r.Percentile(95)), msf(r.Percentile(99)), msf(r.Percentile(100))
+	for _, h := range r.Headroom(timeouts) {
+		l.Headroom = append(l.Headroom, jsonHeadroom{Policy: h.Policy, InUse: h.InUse, TimeoutSeconds: h.Timeout.Seconds(),
+			HeadroomMS: msf(h.Spare), Over: h.Over, Unmeasured: h.Unmeasured, Verdict: h.Verdict})
+	}
+	return l
+}
+
+// msf is a duration in milliseconds, to the microsecond.
+func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

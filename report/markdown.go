@@ -101,9 +101,11 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf("\nWhy the provider sent again: %s\n", mdEscape(c))
 	}
 	if !r.DisabledAt.IsZero() {
-		w.printf("\n**Endpoint disabled** at +%s after %d consecutive failures; %d events never delivered because of it.\n",
-			dur(r.DisabledAt.Sub(r.Start)), r.DisableAfter, r.LostToDisable)
+		w.printf("\n**Endpoint disabled** at +%s: %s; %d events never delivered because of it.\n",
+			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), r.LostToDisable)
 	}
+	writeSignatureMarkdown(w, r)
+	writeLatencyMarkdown(w, rep, r)
 	t := r.TTL(rep.TTLs)
 	w.printf("\n### Dedup TTL\n\n**Recommend %s**", dur(t.Recommended))
 	if t.WithManual > t.Recommended {
@@ -128,7 +130,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	for _, a := range t.Advice {
 		w.printf("\n> ✗ %s\n", mdEscape(a))
 	}
-	if advice := adviceLines(r); len(advice) > 0 {
+	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("\n### What to change\n\n")
 		for _, a := range advice {
 			w.printf("- %s\n", mdEscape(a))
@@ -227,4 +229,64 @@ func capitalise(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// writeSignatureMarkdown writes the signature check: the verdict line, the
+// provider's probe, and a table of the attacks.
+func writeSignatureMarkdown(w *errWriter, r *Run) {
+	detail := r.SignatureLine()
+	if _, after, ok := strings.Cut(detail, ": "); ok {
+		detail = after // the verdict is in bold already
+	}
+	w.printf("\n**Signature check: %s** — %s\n", SignatureWords(r.SignatureCheck()), mdEscape(detail))
+	if p := r.probeLine(); p != "" {
+		w.printf("\n%s\n", mdEscape(p))
+	}
+	var tb mdTable
+	tb.add("", "attack", "what came of it")
+	for _, a := range r.Attacks() {
+		if a.Probe {
+			continue
+		}
+		mark, text := attackLine(&a)
+		tb.add(mark, mdEscape(a.Attack), mdEscape(text))
+	}
+	if len(tb.rows) > 1 {
+		w.printf("\n")
+		tb.write(w)
+	}
+}
+
+// writeLatencyMarkdown writes the handler's response times and the headroom
+// to every timeout.
+func writeLatencyMarkdown(w *errWriter, rep *Report, r *Run) {
+	w.printf("\n### Response time and timeout headroom\n\n%s\n", mdEscape(r.latencyLine()))
+	if !r.Measured() {
+		return
+	}
+	var tb mdTable
+	tb.add("policy", "timeout", "headroom", "verdict")
+	for _, h := range r.Headroom(rep.Timeouts) {
+		name := mdEscape(h.Policy)
+		if h.InUse {
+			name = "**" + name + "** (in use)"
+		}
+		tb.add(name, dur(h.Timeout), headroomCell(&h), mdEscape(headroomWords(r, &h)))
+	}
+	w.printf("\n")
+	tb.write(w)
+}
+
+// headroomCell shows the time to spare, or how far over the timeout the
+// slowest answer went.
+func headroomCell(h *Headroom) string {
+	switch {
+	case h.Verdict == HeadroomUnknown:
+		return "?"
+	case h.Verdict == HeadroomTooSlow && h.Spare >= 0:
+		return "none" // cut off at the timeout: how far past it is unknown
+	case h.Spare < 0:
+		return "−" + ms(-h.Spare)
+	}
+	return ms(h.Spare)
 }

@@ -55,6 +55,9 @@ type Run struct {
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
+	// Unreachable counts attempts whose connection failed before the request
+	// was sent with no fault injected: nothing answered at the target.
+	Unreachable int
 	// CopyArrivals counts duplicate arrivals that were the second of two
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
@@ -84,6 +87,11 @@ type Run struct {
 	// answer within the provider's timeout: the handler itself was too slow
 	// (injected latency aside: that answer did come).
 	HandlerTimeouts int
+	// DisabledBy says what disabled the endpoint, in words ("" in streams
+	// that do not say).
+	DisabledBy string
+	// Probe is the provider's own invalid-signature probe, when it sent one.
+	Probe *simulator.Record
 
 	// Timeline holds the first events' attempts, by Seq.
 	Timeline []*EventTimeline
@@ -107,8 +115,13 @@ type Run struct {
 	// reorderedPairs counts the pairs out of order so far.
 	reorderedPairs int
 	lostSeqs       []int // the sequence numbers behind LostToDisableIDs
-	ended          bool
-	inOutage       bool
+	// The signature attacks: each kind met, each request sent, and the
+	// requests' own dedup ids.
+	attackKinds []*attackKind
+	attacksSent []attackSent
+	attackIDs   map[string]bool
+	ended       bool
+	inOutage    bool
 }
 
 // Span is a stretch of virtual time.
@@ -120,6 +133,8 @@ type EventTimeline struct {
 	Seq      int
 	Attempts []simulator.Record
 	Fate     string
+	// Attacks are the attack requests sent beside the event's attempts.
+	Attacks []simulator.Record
 }
 
 // MaxListedEvents is how many event ids a report lists for one finding.
@@ -158,7 +173,7 @@ func (r *Run) Verdict() string {
 func (r *Run) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
-		if n > 1 {
+		if n > 1 && !r.attackIDs[id] {
 			out = append(out, id)
 		}
 	}
@@ -266,6 +281,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.end(&rec)
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
+	case simulator.KindAttack:
+		run.addAttack(&rec, a.opts.timeline)
 	}
 	return nil
 }
@@ -313,6 +330,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
+	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
+		r.Unreachable++
+	}
 	r.End = rec.Time
 	r.outage(rec)
 	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
@@ -422,6 +442,7 @@ func (r *Run) end(rec *simulator.Record) {
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
+		r.DisabledBy = rec.DisabledBy
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time
@@ -436,15 +457,6 @@ func (r *Run) end(rec *simulator.Record) {
 // Percentile returns the p-th percentile (0..100) of the handler's response
 // times, nearest rank; 0 when there are none.
 func (r *Run) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
-
-// Answers is the number of the handler's answers whose response time was
-// measured.
-func (r *Run) Answers() int { return r.latencies.len() }
-
-// AnswersOver counts the handler's answers that took longer than d: exact
-// for the policy's timeout, else within 0.1% of d in runs of more than
-// 65,536 answers.
-func (r *Run) AnswersOver(d time.Duration) int { return r.latencies.countAbove(d) }
 
 // noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
 // events lost to the endpoint being disabled.

@@ -21,6 +21,9 @@ type Report struct {
 	// Chart is the chart file written beside the report ("" for none): the
 	// markdown report shows it, the JSON names it.
 	Chart string
+	// Timeouts are the providers' timeouts the handler's response times are
+	// compared with, besides each run's own (the policy catalogue's).
+	Timeouts []Timeout
 	// Gates are the --fail-on gates checked against the runs (CheckGates);
 	// each run's show in its section.
 	Gates []GateResult
@@ -74,11 +77,8 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  why the provider sent again: %s\n", c)
 	}
 	if !r.DisabledAt.IsZero() {
-		w.printf("  ENDPOINT DISABLED at +%s: %d consecutive failures", dur(r.DisabledAt.Sub(r.Start)), r.DisableAfter)
-		if r.DisableWithin > 0 {
-			w.printf(" within %s", dur(r.DisableWithin))
-		}
-		w.printf("; %d events never delivered because of it%s\n", r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
+		w.printf("  ENDPOINT DISABLED at +%s: %s; %d events never delivered because of it%s\n",
+			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
 	}
 	if len(r.Restarts) > 0 {
 		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
@@ -87,9 +87,20 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
 	w.printf("  side effects: %s\n", r.VerdictLine())
-	if p := r.Percentile(50); p > 0 {
-		w.printf("  handler response time: p50 %s · p95 %s · p99 %s · max %s (timeout %s)\n",
-			ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), dur(r.Timeout))
+	w.printf("  signature check: %s\n", r.SignatureLine())
+	if p := r.probeLine(); p != "" {
+		w.printf("    %s\n", p)
+	}
+	for _, a := range r.Attacks() {
+		if a.Probe {
+			continue
+		}
+		mark, text := attackLine(&a)
+		w.printf("    %s %s: %s\n", mark, a.Attack, text)
+	}
+	w.printf("  response time: %s\n", r.latencyLine())
+	for _, l := range r.headroomLines(rep.Timeouts) {
+		w.printf("    %s\n", l)
 	}
 	if rep.Timeline > 0 && len(r.Timeline) > 0 {
 		n := min(rep.Timeline, len(r.Timeline))
@@ -99,7 +110,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 	}
 	writeRunTTL(w, rep, r)
-	if advice := adviceLines(r); len(advice) > 0 {
+	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("\n  what to change:\n")
 		for _, a := range advice {
 			w.printf("    - %s\n", a)
@@ -115,11 +126,25 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 
 var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
 
+// disabledWords says what disabled the endpoint.
+func disabledWords(r *Run) string {
+	if r.DisabledBy != "" {
+		return strings.TrimPrefix(r.DisabledBy, "after ")
+	}
+	s := fmt.Sprintf("%d consecutive failures", r.DisableAfter)
+	if r.DisableWithin > 0 {
+		s += " within " + dur(r.DisableWithin)
+	}
+	return s
+}
+
+// ms shows a measured time: to a tenth of a millisecond under a second,
+// to a hundredth of a second above.
 func ms(d time.Duration) string {
-	if d < time.Second {
+	if d < time.Second && d > -time.Second {
 		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
 	}
-	return dur(d)
+	return fmt.Sprintf("%.2fs", d.Seconds())
 }
 
 var outcomeOrder = []simulator.Outcome{
@@ -207,28 +232,38 @@ func effectsMark(r *Run, id string) string {
 }
 
 func timelineLine(ev *EventTimeline) string {
-	parts := make([]string, 0, len(ev.Attempts))
-	for _, a := range ev.Attempts {
-		s := "+" + dur(seconds(a.AtSeconds)) + " " + string(a.Outcome)
-		switch {
-		case a.Copy > 0:
-			s = "+" + dur(seconds(a.AtSeconds)) + " the same request again at once: " + string(a.Outcome)
-		case a.Manual:
-			s = "+" + dur(seconds(a.AtSeconds)) + " resent by hand: " + string(a.Outcome)
+	// Consecutive attempts that came to the same thing are written once,
+	// with the span and the count: "+0s…+3d connection_failed ·not reached ×16".
+	var parts []string
+	var label, from, to string
+	count := 0
+	flush := func() {
+		switch count {
+		case 0:
+			return
+		case 1:
+			parts = append(parts, from+" "+label)
+		default:
+			parts = append(parts, fmt.Sprintf("%s…%s %s ×%d", from, to, label, count))
 		}
-		switch {
-		case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
-			if a.HandlerStatus != 0 {
-				s += fmt.Sprintf("(handler %d)", a.HandlerStatus)
-			}
-		case a.Status != 0:
-			s += fmt.Sprintf(" %d", a.Status)
-		}
-		if !a.Reached && a.Outcome != simulator.Delivered {
-			s += " ·not reached"
-		}
-		parts = append(parts, s)
 	}
+	for _, a := range ev.Attempts {
+		at := "+" + dur(seconds(a.AtSeconds))
+		l := attemptLabel(a)
+		if count > 0 && l == label && a.Copy == 0 && !a.Manual {
+			to = at
+			count++
+			continue
+		}
+		flush()
+		label, from, to, count = l, at, at, 1
+		if a.Copy > 0 || a.Manual {
+			// Never merged: each of these is a story of its own.
+			flush()
+			count = 0
+		}
+	}
+	flush()
 	line := strings.Join(parts, " → ")
 	switch ev.Fate {
 	case simulator.FateExhausted:
@@ -241,6 +276,29 @@ func timelineLine(ev *EventTimeline) string {
 		line += "  ✗ retries stopped by the handler"
 	}
 	return line
+}
+
+// attemptLabel is what the timeline says of one attempt, without its time.
+func attemptLabel(a simulator.Record) string {
+	s := string(a.Outcome)
+	switch {
+	case a.Copy > 0:
+		s = "the same request again at once: " + s
+	case a.Manual:
+		s = "resent by hand: " + s
+	}
+	switch {
+	case a.Outcome == simulator.LostResponse || a.Outcome == simulator.Timeout:
+		if a.HandlerStatus != 0 {
+			s += fmt.Sprintf("(handler %d)", a.HandlerStatus)
+		}
+	case a.Status != 0:
+		s += fmt.Sprintf(" %d", a.Status)
+	}
+	if !a.Reached && a.Outcome != simulator.Delivered {
+		s += " ·not reached"
+	}
+	return s
 }
 
 func shortID(id string) string {
@@ -262,13 +320,15 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 	return s
 }
 
-func adviceLines(r *Run) []string {
-	var out []string
+func adviceLines(r *Run, timeouts []Timeout) []string {
+	out := r.signatureAdvice()
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
 	}
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
+	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
+		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
 	}
 	if r.HandlerRedirects > 0 {
 		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
@@ -276,7 +336,13 @@ func adviceLines(r *Run) []string {
 	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
 	}
-	if r.LostToDisable > 0 {
+	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
+		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
+	}
+	if lost := r.Lost - r.LostToDisable; lost > 0 {
+		out = append(out, fmt.Sprintf("%d events were never delivered: the provider gave up after its whole schedule (%d attempts over %s); they are gone unless someone resends them by hand", lost, r.MaxAttempts, dur(r.Window)))
+	}
+	if r.LostToDisable > 0 && r.DisableAfter > 0 {
 		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
 	}
 	return out

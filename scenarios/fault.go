@@ -80,6 +80,10 @@ type Action struct {
 	// Duplicate means the provider sends the same request twice at the same
 	// moment, so that the two overlap in the handler.
 	Duplicate bool
+	// Attacks are requests sent beside the attempt that the handler must
+	// reject (see Attack). They change nothing about the attempt itself, so
+	// they are not among Faults: the engine records each on its own.
+	Attacks []Attack
 }
 
 // Fault returns the applied faults as the record shows them: "" when none,

@@ -47,6 +47,10 @@ type Result struct {
 	DisabledAt time.Time
 	// Restarts is the number of times the handler was restarted.
 	Restarts int
+	// Attacks is the number of requests sent that the handler had to
+	// reject: the scenario's signature attacks and the provider's own
+	// invalid-signature probe (one attack record each).
+	Attacks int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
 	// Effects is how many times the handler processed each event, by dedup
@@ -168,6 +172,21 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer e.pool.stop()
+	if err := e.announceAttacks(); err != nil {
+		return nil, err
+	}
+	removed, err := e.probe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if removed {
+		// The endpoint failed the provider's probe before any event: none
+		// is ever sent.
+		if err := e.drain(FateDisabled, true); err != nil {
+			return &e.res, err
+		}
+		return &e.res, e.finish(ctx)
+	}
 	e.queueArrival()
 	var batch []due
 	for e.q.Len() > 0 {
@@ -350,6 +369,8 @@ type outcome struct {
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
+	// attacks are the attack requests sent beside the attempt.
+	attacks []attackResult
 }
 
 // perform sends a wave's attempts, up to the concurrency at once. Results
@@ -423,11 +444,21 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return c
 }
 
-// attempt decides the faults for one attempt, carries it out and writes
-// what it came to in o. dec is the calling goroutine's own.
+// attempt decides the faults for one attempt, carries it out, and sends
+// the attacks that go beside it, writing what it came to in o. dec is the
+// calling goroutine's own.
 func (e *engine) attempt(ctx context.Context, d *due, dec *scenarios.Decider, o *outcome) {
 	st := e.live.get(d.event())
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
+	e.deliver(ctx, d, st, act, o)
+	if len(act.Attacks) > 0 && !e.cfg.DryRun {
+		o.attacks = e.attacks(ctx, d, st, act.Attacks)
+	}
+}
+
+// deliver carries out one attempt under the action act, writing what it
+// came to in o.
+func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action, o *outcome) {
 	*o = outcome{fault: act.Fault(), added: act.Latency}
 	switch {
 	case act.BlackHole:
@@ -643,6 +674,11 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 			return false, err
 		}
 		failed = failed && o.dup.outcome.Failed()
+	}
+	for i := range o.attacks {
+		if err := e.recordAttack(d, at, &o.attacks[i], 0); err != nil {
+			return false, err
+		}
 	}
 	disabled := e.dis.record(at, failed)
 	switch {

@@ -155,3 +155,40 @@ func TestMaxRPSIsValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestAttacksHonourMaxRPS: an attack request waits for its turn like an
+// attempt: with the wall clock frozen, the attempt goes and the attack
+// beside it waits.
+func TestAttacksHonourMaxRPS(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Decode("t.yaml", []byte("name: t\nfaults: [{type: bad-signature}]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arrived atomic.Int32
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { arrived.Add(1) })
+	wall := clockwork.NewFakeClockAt(wallStart)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, Config{Policy: pol, Scenario: sc, Handler: h, Events: 1, MaxRPS: 10, WallClock: wall, Secret: "s"})
+		done <- err
+	}()
+	if err := wall.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := arrived.Load(); got != 1 {
+		t.Fatalf("%d requests arrived while the attack waited for its turn, want the attempt alone", got)
+	}
+	wall.Advance(100 * time.Millisecond)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := arrived.Load(); got != 2 {
+		t.Fatalf("%d requests arrived, want the attempt and the attack", got)
+	}
+}

@@ -45,6 +45,13 @@ const (
 	// KindRestart says the handler was restarted (killed and started again)
 	// at Time; N counts the restarts from 1, Error says why one failed.
 	KindRestart = "restart"
+	// KindAttack is a request the handler must reject, sent beside attempt
+	// N of event Seq: a signature attack from the scenario, or (Probe) the
+	// provider's own invalid-signature probe. Event is the attack's own
+	// dedup id, which the provider never sends, so any side effect on it is
+	// the attack's. With NotApplicable set nothing was sent: the record says
+	// once per run why the provider's scheme makes the attack pointless.
+	KindAttack = "attack"
 )
 
 // Fates of an event, in KindEvent records.
@@ -89,8 +96,9 @@ type Record struct {
 	HandlerStatus int `json:"handler_status"`
 	// Reached says whether the request reached the handler.
 	Reached bool `json:"reached_handler"`
-	// LatencyMS is the real time from sending the request to the end of the
-	// answer, measured in this run.
+	// LatencyMS is the real time from the request being written to the end
+	// of the answer (connecting excluded: that is the network's time, not
+	// the handler's), measured in this run.
 	LatencyMS float64 `json:"latency_ms"`
 	// AddedLatencyMS is virtual latency a fault added on top.
 	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`
@@ -111,6 +119,26 @@ type Record struct {
 	// disabled (410), the next attempt delayed by Retry-After, or a failure
 	// the provider does not retry (Twilio's rp).
 	Signal string `json:"signal,omitempty"`
+
+	// Attack records: the attack's type ("bad-signature", "tampered-body",
+	// "missing-signature", "stale-timestamp", "replayed"), how a tampered
+	// body was changed ("value", "spacing"), and what was done, in words.
+	Attack       string `json:"attack,omitempty"`
+	AttackChange string `json:"attack_change,omitempty"`
+	AttackDetail string `json:"attack_detail,omitempty"`
+	// Probe says the attack was the provider's own invalid-signature probe,
+	// which removes the endpoint unless it is answered with ProbeExpect.
+	Probe       bool `json:"probe,omitempty"`
+	ProbeExpect int  `json:"probe_expect,omitempty"`
+	// NotApplicable says why the attack was not sent at all.
+	NotApplicable string `json:"not_applicable,omitempty"`
+	// Undetectable says why no signature check can catch the attack (a
+	// replay where nothing signed is time-bound): a 2xx is then no failure,
+	// only a side effect is.
+	Undetectable string `json:"undetectable,omitempty"`
+	// OriginalStatus is, for a replay, the handler's answer to the original
+	// request (0 when it did not answer).
+	OriginalStatus int `json:"original_status,omitempty"`
 
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`

@@ -98,8 +98,10 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 	Now() time.Time
 }, req *http.Request) answer {
 	var wrote atomic.Bool
+	var wroteAt atomic.Int64 // when the request was written, in wall-clock nanoseconds
 	trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
 		if i.Err == nil {
+			wroteAt.Store(wall.Now().UnixNano())
 			wrote.Store(true)
 		}
 	}}
@@ -117,6 +119,12 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 			// the provider decided.
 			err = nil
 		}
+	}
+	// The handler's response time runs from the request written to the end
+	// of the answer: connecting (a new connection, a TLS handshake) is the
+	// network's time, not the handler's.
+	if at := wroteAt.Load(); at != 0 {
+		start = time.Unix(0, at)
 	}
 	a.latency = wall.Since(start)
 	a.reached = wrote.Load()

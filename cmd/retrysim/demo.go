@@ -33,6 +33,8 @@ one way of handling a delivery seen before, and shows what breaks it:
   idempotent      unique id in the same transaction as the credit  nothing
   ttl             a dedup key that expires after --ttl, measured   a retry after the TTL
                   on the Retrysim-Virtual-Time header
+  unverified      idempotent, but skips the signature check        a forged request
+                  (try it with run --scenario forged)
 
 Webhooks go to POST /webhooks/<provider>; GET /_retrysim/effects answers how often each
 event was processed, for run's --effects-url.

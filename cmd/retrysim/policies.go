@@ -134,9 +134,15 @@ type policyJSON struct {
 	Stop                  []stopJSON      `json:"stop"`
 	RetryAfter            *retryAfterJSON `json:"retry_after"`
 	URLOverrides          bool            `json:"url_overrides"`
-	EventTypes            []string        `json:"event_types"` // empty: any
-	DefaultEventType      string          `json:"default_event_type"`
-	DedupField            string          `json:"dedup_field"`
+	// SignatureProbeExpect is the status the provider's invalid-signature
+	// probe must get, 0 when it sends none.
+	SignatureProbeExpect int `json:"signature_probe_expect,omitempty"`
+	// SignatureToleranceSeconds is how old a signed timestamp a careful
+	// handler accepts, 0 when the scheme signs none.
+	SignatureToleranceSeconds float64  `json:"signature_tolerance_seconds"`
+	EventTypes                []string `json:"event_types"` // empty: any
+	DefaultEventType          string   `json:"default_event_type"`
+	DedupField                string   `json:"dedup_field"`
 }
 
 type disableJSON struct {
@@ -188,6 +194,12 @@ func toPolicyJSON(p *policies.Policy) policyJSON {
 		out.RetryAfter = &retryAfterJSON{Statuses: nonNil(p.RetryAfter.Statuses), MaxSeconds: limit.Seconds()}
 	}
 	out.URLOverrides = p.URLOverrides
+	if p.SignatureProbe != nil {
+		out.SignatureProbeExpect = p.SignatureProbe.Expect
+	}
+	if s, ok := policies.SchemeOf(p.Wire()); ok {
+		out.SignatureToleranceSeconds = s.Tolerance.Seconds()
+	}
 	w := p.Wire()
 	out.EventTypes, out.DedupField = nonNil(policies.EventTypes(w)), w.DedupField()
 	out.DefaultEventType = p.EventType
@@ -277,7 +289,22 @@ func rulesText(p *policies.Policy) []string {
 	if p.URLOverrides {
 		out = append(out, "URL fragment: #rc=…&rp=…&ct=…&rt=…&tt=… overrides retries and timeouts (not sent, not signed)")
 	}
+	if p.SignatureProbe != nil {
+		out = append(out, "signature probe: "+p.SignatureProbe.String())
+	}
 	out = append(out, "dedup id: "+p.Wire().DedupField())
+	if s, ok := policies.SchemeOf(p.Wire()); ok {
+		line := "signature: " + strings.Join(s.Headers, ", ")
+		switch {
+		case s.Covers == policies.CoversNothing:
+			line += " (a shared token, covering nothing)"
+		case s.Tolerance > 0:
+			line += "; a careful handler rejects a timestamp older than " + policies.FormatDuration(s.Tolerance)
+		default:
+			line += "; no timestamp: a replay looks like a retry, only dedup stops it"
+		}
+		out = append(out, line)
+	}
 	return out
 }
 

@@ -228,7 +228,7 @@ func runReport(cmd *cobra.Command, o *outputFlags, path string) error {
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline()}
+	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: catalogueTimeouts()}
 	return out.write(cmd.OutOrStdout(), rep)
 }
 

@@ -74,6 +74,7 @@ Examples:
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
   retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
+  retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
       --fail-on duplicate-effects,lost-events,ttl-too-short --ttl-configured 24h --format junit > retrysim.xml
@@ -85,7 +86,10 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
                      (no answer in time, or an answer measured slower; injected latency aside)
   redirects          a delivery failed on a 3xx the provider does not follow
   ttl-too-short      --ttl-configured is shorter than the provider's retry window or
-                     the longest wait from a key to a duplicate seen in the run`,
+                     the longest wait from a key to a duplicate seen in the run
+  forged-accepted    a forged, tampered, unsigned, stale or replayed request got a 2xx its
+                     signature should have prevented, or caused a side effect (needs
+                     attacks: --scenario forged, or Discord's own probe)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
@@ -334,7 +338,8 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline()}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
+	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
 	if p.junit {
@@ -354,6 +359,18 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
 	return gateError(rep.Gates)
+}
+
+// catalogueTimeouts are the timeouts of every policy in the catalogue, the
+// config file's included, for the reports' latency headroom.
+func catalogueTimeouts() []report.Timeout {
+	var out []report.Timeout
+	for _, n := range catalogue.Names() {
+		if p, err := lookupPolicy(n); err == nil {
+			out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
+		}
+	}
+	return out
 }
 
 // runOne runs one policy against the target (starting a demo handler when
@@ -466,8 +483,10 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 		case <-done:
 			return
 		}
-		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
+		// Stop new attempts before saying so: by the time the user reads
+		// the line, nothing new starts.
 		cancel(errInterrupted)
+		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
 		select {
 		case <-sig:
 			removePending()
@@ -508,6 +527,18 @@ func (f *runFlags) validateGates(p *plan) []error {
 	}
 	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	}
+	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
+		probes := false
+		for _, pol := range p.policies {
+			probes = probes || pol.SignatureProbe != nil
+		}
+		switch {
+		case f.dryRun:
+			errs = append(errs, errors.New("--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run"))
+		case !probes:
+			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
+		}
 	}
 	if f.format == report.FormatJUnit && len(gates) == 0 {
 		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))

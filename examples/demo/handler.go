@@ -11,10 +11,11 @@
 //	check-then-act  checks, works, then records: two overlapping deliveries
 //	idempotent      unique id in the credit's transaction: nothing
 //	ttl             dedup key expiring after a TTL: a retry after the TTL
+//	unverified      idempotent, but no signature check: a forged request
 //
-// Every mode verifies the provider's signature first (401 when it fails) and
-// exposes its side effects at GET /_retrysim/effects as
-// {"<dedup id>": <times processed>}.
+// Every mode but unverified verifies the provider's signature first (401
+// when it fails), and every mode exposes its side effects at
+// GET /_retrysim/effects as {"<dedup id>": <times processed>}.
 package demo
 
 import (
@@ -57,10 +58,13 @@ const (
 	// Retrysim-Virtual-Time header: a delivery that comes after the key
 	// expired is processed again.
 	TTL Mode = "ttl"
+	// Unverified is Idempotent without the signature check: it credits a
+	// forged, tampered, unsigned or stale request as readily as a real one.
+	Unverified Mode = "unverified"
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL}
+var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified}
 
 // DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
 // otherwise: five minutes, a common choice and far shorter than any
@@ -247,9 +251,11 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		secret = policies.GenerateSecret(wire.Name(), h.seed)
 	}
 	fullURL := "http://" + r.Host + r.URL.RequestURI()
-	if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
-		http.Error(w, err.Error(), http.StatusUnauthorized)
-		return
+	if h.mode != Unverified {
+		if err := wire.Verify(r.Header, body, fullURL, secret, h.now()); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
 	}
 	id, err := wire.DedupID(r.Header, body)
 	if err != nil {

@@ -20,7 +20,7 @@ func (h *Handler) process(r *http.Request, id string) (dup bool, err error) {
 		return h.creditInMemory(ctx, id)
 	case CheckThenAct:
 		return h.creditCheckThenAct(ctx, id)
-	case Idempotent:
+	case Idempotent, Unverified:
 		return h.store.creditOnce(ctx, id, amount)
 	case TTL:
 		return h.store.creditUnlessFresh(ctx, id, amount, h.virtualNow(r), h.ttl)

@@ -213,11 +213,26 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			}
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			if len(h.arrivals) != res.Arrivals {
-				t.Errorf("handler saw %d requests, the engine says %d reached it", len(h.arrivals), res.Arrivals)
+			// A provider that probes the endpoint with an invalid signature
+			// (Discord) sends that first: the official verifier must reject
+			// it, and accept everything else.
+			probes := map[string]bool{}
+			for _, r := range records {
+				if r.Kind == simulator.KindAttack && r.Probe {
+					probes[r.Event] = true
+				}
+			}
+			if (pol.SignatureProbe != nil) != (len(probes) == 1) {
+				t.Errorf("%d probes for a policy with signature_probe %v", len(probes), pol.SignatureProbe)
+			}
+			if len(h.arrivals) != res.Arrivals+res.Attacks {
+				t.Errorf("handler saw %d requests, the engine says %d reached it and %d were probes", len(h.arrivals), res.Arrivals, res.Attacks)
 			}
 			for i, a := range h.arrivals {
-				if a.err != nil {
+				switch {
+				case probes[a.dedup] && a.err == nil:
+					t.Errorf("request %d, the invalid-signature probe, passed the official verifier", i+1)
+				case !probes[a.dedup] && a.err != nil:
 					t.Errorf("request %d (event %s) rejected by the official verifier: %v", i+1, a.dedup, a.err)
 				}
 			}
@@ -241,11 +256,79 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 				}
 			}
 			for id, n := range h.seen {
-				if !ids[id] {
+				if !ids[id] && !probes[id] {
 					t.Errorf("handler saw dedup id %q (%d times) that no attempt record carries", id, n)
 				}
 			}
 			t.Logf("%s: %d attempts, %d reached the handler (%d retries), all verified", tc.policy, res.Attempts, len(h.arrivals), retried)
+		})
+	}
+}
+
+// TestOfficialVerifiersRejectAttacks sends the forged scenario to a handler
+// that checks every request with the provider's official verifier: the
+// genuine attempts all pass, and every attack a signature can catch fails.
+// Discord's verifier checks the Ed25519 signature only, not the
+// timestamp's age, so a stale or replayed Discord request passes it: the
+// tolerance retrysim's own Verify applies there is an inference.
+func TestOfficialVerifiersRejectAttacks(t *testing.T) {
+	forged, err := scenarios.Lookup("forged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range verifiers {
+		t.Run(tc.policy, func(t *testing.T) {
+			pol, err := policies.Lookup(tc.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret := policies.GenerateSecret(pol.Provider, 3)
+			ok := http.StatusOK
+			if pol.Succeeded(http.StatusNoContent) && !pol.Succeeded(http.StatusOK) {
+				ok = http.StatusNoContent
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(strings.NewReader(string(body)))
+				if err := tc.verify(r, body, secret); err != nil {
+					http.Error(w, err.Error(), http.StatusUnauthorized)
+					return
+				}
+				w.WriteHeader(ok)
+			}))
+			defer srv.Close()
+			var records []simulator.Record
+			_, err = simulator.Run(context.Background(), simulator.Config{
+				Policy: pol, Scenario: forged, URL: srv.URL + "/webhooks/" + pol.Provider + tc.fragment,
+				Events: 4, Seed: 3, Secret: secret,
+				Sink: func(r simulator.Record) error { records = append(records, r); return nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := 0
+			for _, r := range records {
+				switch {
+				case r.Kind == simulator.KindAttempt && r.HandlerStatus != ok:
+					t.Errorf("attempt %d of %s: the official verifier answered %d", r.N, r.Event, r.HandlerStatus)
+				case r.Kind != simulator.KindAttack || r.NotApplicable != "":
+				case r.Undetectable != "":
+					sent++
+				case pol.Provider == "discord" && (r.Attack == scenarios.AttackStaleTimestamp || r.Attack == scenarios.AttackReplayed):
+					sent++
+					if r.HandlerStatus != ok {
+						t.Errorf("%s passed no longer: Discord's verifier now bounds the timestamp (answered %d)", r.Attack, r.HandlerStatus)
+					}
+				default:
+					sent++
+					if r.HandlerStatus != http.StatusUnauthorized {
+						t.Errorf("%s %s (%s): the official verifier answered %d, want a rejection", r.Attack, r.AttackChange, r.AttackDetail, r.HandlerStatus)
+					}
+				}
+			}
+			if sent == 0 {
+				t.Error("no attack was sent")
+			}
 		})
 	}
 }

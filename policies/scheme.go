@@ -1,0 +1,95 @@
+package policies
+
+import "time"
+
+// Coverage says what a signature protects.
+type Coverage int
+
+// What a signature covers.
+const (
+	// CoversBytes: the signature is over the body's exact bytes, so any
+	// change to them, spacing included, breaks it.
+	CoversBytes Coverage = iota
+	// CoversParams: the signature is over the decoded form parameters
+	// (Twilio), so a changed value breaks it but a re-encoding of the same
+	// values does not.
+	CoversParams
+	// CoversNothing: there is no signature, only a shared token sent in the
+	// clear (GitLab), so a changed body cannot be detected at all.
+	CoversNothing
+)
+
+// Scheme describes how a wire format signs a request, as the signature
+// attacks need it: which headers carry the signature, what it covers, and
+// how old a signed timestamp a careful handler accepts.
+type Scheme struct {
+	// Headers carry the signature: a request without them is unsigned.
+	Headers []string
+	// Covers says what the signature protects.
+	Covers Coverage
+	// Tolerance is how far a signed timestamp may be from now before a
+	// careful handler rejects the request; 0 when the scheme signs no
+	// timestamp, or its verifiers do not bound the timestamp's age. A scheme
+	// without one cannot tell a replayed request from a retry: only dedup
+	// can.
+	Tolerance time.Duration
+}
+
+// Signer is implemented by wire formats that describe their signature
+// scheme. To sign a request as of another moment (a stale timestamp), give
+// Wire.Header a Delivery whose SignedAt is that moment.
+type Signer interface {
+	// Scheme describes the wire format's signature.
+	Scheme() Scheme
+}
+
+// SchemeOf returns w's signature scheme, and false when w does not
+// describe one.
+func SchemeOf(w Wire) (Scheme, bool) {
+	s, ok := w.(Signer)
+	if !ok {
+		return Scheme{}, false
+	}
+	return s.Scheme(), true
+}
+
+// The wire formats' schemes.
+
+func (stripeWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"Stripe-Signature"}, Tolerance: stripeTolerance}
+}
+
+func (githubWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"X-Hub-Signature-256", "X-Hub-Signature"}}
+}
+
+func (shopifyWire) Scheme() Scheme { return Scheme{Headers: []string{"X-Shopify-Hmac-Sha256"}} }
+
+func (twilioWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"X-Twilio-Signature"}, Covers: CoversParams}
+}
+
+func (slackWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"X-Slack-Signature"}, Tolerance: slackTolerance}
+}
+
+func (discordWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"X-Signature-Ed25519"}, Tolerance: discordTolerance}
+}
+
+func (w standardWire) Scheme() Scheme {
+	return Scheme{Headers: []string{w.prefix + "-signature"}, Tolerance: standardTolerance}
+}
+
+func (zoomWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"x-zm-signature"}, Tolerance: zoomTolerance}
+}
+
+func (gitlabWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"X-Gitlab-Token"}, Covers: CoversNothing}
+}
+
+// PayPal signs PAYPAL-TRANSMISSION-TIME but documents no bound on its age,
+// and its verifiers check none: for replays it counts as a scheme without a
+// timestamp.
+func (paypalWire) Scheme() Scheme { return Scheme{Headers: []string{"PAYPAL-TRANSMISSION-SIG"}} }

@@ -1,0 +1,149 @@
+package report_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// sigStream builds a run's records by hand: the tests below say exactly what
+// a handler answered and did.
+type sigStream struct {
+	recs    []simulator.Record
+	effects map[string]int
+	known   bool
+}
+
+var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newSigStream(policy string, timeout time.Duration) *sigStream {
+	start := streamStart
+	return &sigStream{recs: []simulator.Record{{Kind: simulator.KindRun, Provider: policy, Policy: policy, Scenario: "test", Seed: 1,
+		Events: 1, TimeoutS: timeout.Seconds(), Start: &start, Time: start}}, effects: map[string]int{}, known: true}
+}
+
+func (s *sigStream) add(r simulator.Record) *sigStream {
+	head := s.recs[0]
+	r.Provider, r.Policy, r.Scenario, r.Seed = head.Provider, head.Policy, head.Scenario, head.Seed
+	if r.Time.IsZero() {
+		r.Time = streamStart
+	}
+	s.recs = append(s.recs, r)
+	return s
+}
+
+// attempt adds a delivered attempt of event evt_<seq> that took latency.
+func (s *sigStream) attempt(seq int, latency time.Duration) *sigStream {
+	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, N: 1,
+		Outcome: simulator.Delivered, Status: 200, HandlerStatus: 200, Reached: true, LatencyMS: float64(latency.Microseconds()) / 1000})
+}
+
+// attack adds an attack request on its own id, answered status.
+func (s *sigStream) attack(attack, id string, status int, more ...func(*simulator.Record)) *sigStream {
+	r := simulator.Record{Kind: simulator.KindAttack, Attack: attack, Event: id, Seq: 0, N: 1, Status: status, HandlerStatus: status, Reached: status != 0}
+	for _, f := range more {
+		f(&r)
+	}
+	return s.add(r)
+}
+
+func (s *sigStream) run(t *testing.T) *report.Run {
+	t.Helper()
+	agg := report.NewAggregator(report.WithTimeline(-1))
+	for _, r := range s.recs {
+		if err := agg.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	for id := range s.effects {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := agg.Add(simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, Effects: s.effects[id]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := agg.Add(simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EffectsKnown: s.known, Time: streamStart}); err != nil {
+		t.Fatal(err)
+	}
+	return agg.Runs()[0]
+}
+
+func undetectable(r *simulator.Record) { r.Undetectable = "github signs no timestamp: only dedup" }
+func original(status int) func(*simulator.Record) {
+	return func(r *simulator.Record) { r.OriginalStatus = status }
+}
+
+func TestSignatureCheck(t *testing.T) {
+	cases := []struct {
+		name     string
+		build    func(s *sigStream)
+		want     string
+		accepted []string
+		line     string
+	}{
+		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, "--scenario forged"},
+		{"every attack rejected", func(s *sigStream) {
+			s.attack("bad-signature", "x1", 401).attack("missing-signature", "x2", 400)
+		}, report.SignatureEnforced, nil, "all 2 requests it must not trust (400 ×1, 401 ×1); none had a side effect"},
+		{"a forgery credited", func(s *sigStream) {
+			s.attack("bad-signature", "x1", 200).attack("missing-signature", "x2", 401)
+			s.effects["x1"] = 1
+		}, report.SignatureNotEnforced, []string{"bad-signature"}, "let 1 of 2 kinds of attack through (bad-signature): 1 request answered 2xx, 1 side effect"},
+		{"a 2xx without an effect still lets a forgery through", func(s *sigStream) {
+			s.attack("stale-timestamp", "x1", 200)
+		}, report.SignatureNotEnforced, []string{"stale-timestamp"}, "1 request answered 2xx"},
+		{"an error that is no 4xx is no acceptance", func(s *sigStream) {
+			s.attack("bad-signature", "x1", 500)
+		}, report.SignatureEnforced, nil, "500 ×1"},
+		{"a replay a scheme cannot catch, absorbed by dedup", func(s *sigStream) {
+			s.attack("replayed", "x1", 200, undetectable, original(200))
+			s.effects["x1"] = 1
+		}, report.SignatureEnforced, nil, "dedup absorbed 1 replay its signature cannot tell from retries; none had a side effect"},
+		{"a replay a scheme cannot catch, acted on twice", func(s *sigStream) {
+			s.attack("replayed", "x1", 200, undetectable, original(200))
+			s.effects["x1"] = 2
+		}, report.SignatureNotEnforced, []string{"replayed"}, "1 side effect"},
+		{"a replay whose timestamp should have stopped it", func(s *sigStream) {
+			s.attack("replayed", "x1", 200, original(200))
+			s.effects["x1"] = 1
+		}, report.SignatureNotEnforced, []string{"replayed"}, "1 request answered 2xx"},
+		{"nothing applies", func(s *sigStream) {
+			s.attack("stale-timestamp", "", 0, func(r *simulator.Record) { r.NotApplicable = "github signs no timestamp" })
+		}, report.SignatureNotTested, nil, "none of the scenario's attacks applies to stripe (stale-timestamp)"},
+		{"no answer", func(s *sigStream) { s.attack("bad-signature", "x1", 0) }, report.SignatureNotTested, nil, "no attack request reached"},
+		{"without an effects oracle, judged on the answers", func(s *sigStream) {
+			s.known = false
+			s.attack("bad-signature", "x1", 401)
+		}, report.SignatureEnforced, nil, "judged on the answers alone"},
+		{"the provider's probe answered wrongly", func(s *sigStream) {
+			s.attack("bad-signature", "p1", 204, func(r *simulator.Record) { r.Probe, r.ProbeExpect = true, 401 })
+		}, report.SignatureNotEnforced, []string{report.ProbeName}, "invalid-signature probe"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSigStream("stripe", 30*time.Second).attempt(0, time.Millisecond)
+			s.effects["evt_a"] = 1
+			tc.build(s)
+			r := s.run(t)
+			if got := r.SignatureCheck(); got != tc.want {
+				t.Errorf("signature check %s, want %s (%s)", got, tc.want, r.SignatureLine())
+			}
+			if got := r.ForgedAccepted(); !slices.Equal(got, tc.accepted) {
+				t.Errorf("accepted %v, want %v", got, tc.accepted)
+			}
+			if !strings.Contains(r.SignatureLine(), tc.line) {
+				t.Errorf("line %q lacks %q", r.SignatureLine(), tc.line)
+			}
+			if r.Verdict() != report.Idempotent && !strings.Contains(tc.name, "without an effects oracle") {
+				t.Errorf("verdict %s: the attacks' own side effects must not count as duplicates", r.Verdict())
+			}
+		})
+	}
+}
