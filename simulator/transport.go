@@ -27,10 +27,10 @@ const VirtualTimeHeader = "Retrysim-Virtual-Time"
 
 // newClient builds the client the engine sends with: the provider's timeout
 // as a real client timeout, its redirect rule, no proxy from the
-// environment, a keep-alive pool of at most the concurrency's connections,
-// and, unless remote targets are allowed, a dialer that connects to loopback
-// addresses only (checked on the resolved address of every connection,
-// redirects included).
+// environment, a keep-alive pool of at most two connections per attempt in
+// flight, and, unless remote targets are allowed, a dialer that connects to
+// loopback addresses only (checked on the resolved address of every
+// connection, redirects included).
 func newClient(cfg *Config) *http.Client {
 	p := &cfg.Policy
 	connect := p.ConnectTimeout.D()
@@ -52,9 +52,10 @@ func newClient(cfg *Config) *http.Client {
 			TLSHandshakeTimeout: connect,
 			MaxIdleConns:        cfg.Concurrency,
 			MaxIdleConnsPerHost: cfg.Concurrency,
-			// An attempt waits for a connection to come free rather than
-			// open one more than the concurrency needs.
-			MaxConnsPerHost:        cfg.Concurrency,
+			// A request waits for a connection to come free rather than
+			// open more than the attempts in flight can use at once (two
+			// each: a duplicated attempt sends two requests together).
+			MaxConnsPerHost:        2 * cfg.Concurrency,
 			IdleConnTimeout:        90 * time.Second,
 			DisableCompression:     true,
 			MaxResponseHeaderBytes: 1 << 20,
