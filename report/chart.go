@@ -286,7 +286,7 @@ func tickLabel(sec float64) string {
 
 // logSteps are the ticks of a logarithmic time axis.
 var logSteps = []time.Duration{
-	0, time.Second, 10 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	0, time.Second, 10 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute,
 	time.Hour, 3 * time.Hour, 8 * time.Hour, policies.Day, 3 * policies.Day, 7 * policies.Day, 30 * policies.Day,
 	90 * policies.Day, 365 * policies.Day,
 }
