@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,9 +49,62 @@ func githubRepo() map[string]any {
 	}
 }
 
+// githubPush is the push payload. Its fields are in alphabetical order, the
+// order encoding/json gives the keys of a map, so the bytes are the same as
+// the other event types' map-built payloads would give.
+type githubPush struct {
+	After      string           `json:"after"`
+	Before     string           `json:"before"`
+	Commits    []githubCommit   `json:"commits"`
+	Compare    string           `json:"compare"`
+	Created    bool             `json:"created"`
+	Deleted    bool             `json:"deleted"`
+	Forced     bool             `json:"forced"`
+	HeadCommit githubHeadCommit `json:"head_commit"`
+	Pusher     githubPusher     `json:"pusher"`
+	Ref        string           `json:"ref"`
+	Repository json.RawMessage  `json:"repository"`
+	Sender     json.RawMessage  `json:"sender"`
+}
+
+type githubCommit struct {
+	Author    githubAuthor `json:"author"`
+	ID        string       `json:"id"`
+	Message   string       `json:"message"`
+	Timestamp string       `json:"timestamp"`
+}
+
+type githubAuthor struct {
+	Email    string `json:"email"`
+	Name     string `json:"name"`
+	Username string `json:"username"`
+}
+
+type githubHeadCommit struct {
+	ID        string `json:"id"`
+	Message   string `json:"message"`
+	Timestamp string `json:"timestamp"`
+}
+
+type githubPusher struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+// githubRepoJSON and githubSenderJSON are the fixed repository and sender
+// objects, encoded once.
+var (
+	githubRepoJSON   = sync.OnceValue(func() json.RawMessage { b, _ := json.Marshal(githubRepo()); return b })
+	githubSenderJSON = sync.OnceValue(func() json.RawMessage { b, _ := json.Marshal(githubSender()); return b })
+)
+
+func githubSender() map[string]any {
+	return map[string]any{"login": "octocat", "id": 583231, "type": "User"}
+}
+
 func (githubWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
-	sender := map[string]any{"login": "octocat", "id": 583231, "type": "User"}
+	sender := githubSender()
 	at := ev.Created.UTC().Format(time.RFC3339)
 	num := 1 + r.IntN(900)
 	var payload map[string]any
@@ -85,16 +139,18 @@ func (githubWire) Body(ev Event) ([]byte, string) {
 			"run_number": num, "event": "push", "status": "completed", "conclusion": "success",
 			"created_at": at, "updated_at": at,
 		}}
-	default: // push
+	default: // push, the default event: encoded from structs, as it is the hot path
 		before, after := r.Hex(20), r.Hex(20)
-		payload = map[string]any{
-			"ref": "refs/heads/main", "before": before, "after": after, "created": false, "deleted": false, "forced": false,
-			"compare": "https://github.com/acme/shop/compare/" + before[:12] + "..." + after[:12],
-			"commits": []any{map[string]any{"id": after, "message": "Fix the checkout retry", "timestamp": at,
-				"author": map[string]any{"name": "Octo Cat", "email": "octocat@github.com", "username": "octocat"}}},
-			"head_commit": map[string]any{"id": after, "message": "Fix the checkout retry", "timestamp": at},
-			"pusher":      map[string]any{"name": "octocat", "email": "octocat@github.com"},
-		}
+		body, _ := json.Marshal(githubPush{
+			After: after, Before: before,
+			Commits: []githubCommit{{Author: githubAuthor{Email: "octocat@github.com", Name: "Octo Cat", Username: "octocat"},
+				ID: after, Message: "Fix the checkout retry", Timestamp: at}},
+			Compare:    "https://github.com/acme/shop/compare/" + before[:12] + "..." + after[:12],
+			HeadCommit: githubHeadCommit{ID: after, Message: "Fix the checkout retry", Timestamp: at},
+			Pusher:     githubPusher{Email: "octocat@github.com", Name: "octocat"},
+			Ref:        "refs/heads/main", Repository: githubRepoJSON(), Sender: githubSenderJSON(),
+		})
+		return body, "application/json"
 	}
 	payload["repository"] = githubRepo()
 	payload["sender"] = sender
