@@ -16,12 +16,17 @@ type clientOptions struct {
 	noKeepAlive bool // one request at a time, far apart: keep no idle connection
 	tls         *tls.Config
 	handler     http.Handler // in-process target instead of the network
+	// pool, when set, sizes the keep-alive pool to the attempts in flight:
+	// as many idle connections, and at most two each open at once (a
+	// duplicated attempt sends two requests together).
+	pool int
 }
 
-// guardedClient builds the client that replay and the effects oracle send
-// with: the given timeout, the redirect rule, no proxy from the environment,
-// and, unless allowRemote, a dialer that refuses every address that is not
-// loopback, whatever name or redirect led there.
+// guardedClient builds every client retrysim sends with (the engine's,
+// replay's and the effects oracle's): the given timeout as a real client
+// timeout, the redirect rule, no proxy from the environment, and, unless
+// allowRemote, a dialer that refuses every address that is not loopback,
+// whatever name or redirect led there.
 func guardedClient(o clientOptions) *http.Client {
 	var rt http.RoundTripper
 	if o.handler != nil {
@@ -35,17 +40,22 @@ func guardedClient(o clientOptions) *http.Client {
 		if !o.allowRemote {
 			d.Control = loopbackOnly
 		}
-		rt = &http.Transport{
+		tr := &http.Transport{
 			Proxy:                  nil,
 			DialContext:            d.DialContext,
 			TLSClientConfig:        o.tls,
 			TLSHandshakeTimeout:    connect,
 			MaxIdleConnsPerHost:    64,
+			MaxConnsPerHost:        2 * o.pool,
 			IdleConnTimeout:        90 * time.Second,
 			DisableCompression:     true,
 			DisableKeepAlives:      o.noKeepAlive,
 			MaxResponseHeaderBytes: 1 << 20,
 		}
+		if o.pool > 0 {
+			tr.MaxIdleConns, tr.MaxIdleConnsPerHost = o.pool, o.pool
+		}
+		rt = tr
 	}
 	return &http.Client{
 		Transport: rt,

@@ -33,45 +33,10 @@ const VirtualTimeHeader = "Retrysim-Virtual-Time"
 // connection, redirects included).
 func newClient(cfg *Config) *http.Client {
 	p := &cfg.Policy
-	connect := p.ConnectTimeout.D()
-	if connect == 0 {
-		connect = p.Timeout.D()
-	}
-	var rt http.RoundTripper
-	if cfg.Handler != nil {
-		rt = handlerTransport{cfg.Handler}
-	} else {
-		dialer := &net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}
-		if !cfg.AllowRemote {
-			dialer.Control = loopbackOnly
-		}
-		rt = &http.Transport{
-			Proxy:               nil,
-			DialContext:         dialer.DialContext,
-			TLSClientConfig:     cfg.TLS,
-			TLSHandshakeTimeout: connect,
-			MaxIdleConns:        cfg.Concurrency,
-			MaxIdleConnsPerHost: cfg.Concurrency,
-			// A request waits for a connection to come free rather than
-			// open more than the attempts in flight can use at once (two
-			// each: a duplicated attempt sends two requests together).
-			MaxConnsPerHost:        2 * cfg.Concurrency,
-			IdleConnTimeout:        90 * time.Second,
-			DisableCompression:     true,
-			MaxResponseHeaderBytes: 1 << 20,
-		}
-	}
-	follow := p.FollowRedirects
-	return &http.Client{
-		Transport: rt,
-		Timeout:   p.Timeout.D(),
-		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-			if len(via) > follow {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
-	}
+	return guardedClient(clientOptions{
+		timeout: p.Timeout.D(), connect: p.ConnectTimeout.D(), follow: p.FollowRedirects,
+		allowRemote: cfg.AllowRemote, tls: cfg.TLS, handler: cfg.Handler, pool: cfg.Concurrency,
+	})
 }
 
 // release frees what the engine holds once a run is over: the idle
