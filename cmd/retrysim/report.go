@@ -220,7 +220,7 @@ func runReport(cmd *cobra.Command, o *outputFlags, path string) error {
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
-	agg := report.NewAggregator(report.WithTimeline(out.keep))
+	agg := report.NewAggregator(report.WithTimeline(out.keep), report.WithTTLs(out.ttls))
 	if err := report.ReadJSONL(in, agg.Add); err != nil {
 		return badInput(fmt.Errorf("results %s: %w", path, err))
 	}

@@ -131,7 +131,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)))
+	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)), report.WithTTLs(ttls))
 	prog := &report.Progress{}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {
