@@ -68,23 +68,32 @@ func VerdictWords(v string) string {
 	return "unknown"
 }
 
+// compareTableRows is the side-by-side table, header first: one column per
+// run, one row per figure in compareRows.
+func compareTableRows(rep *Report) [][]string {
+	head := []string{""}
+	for _, r := range rep.Runs {
+		head = append(head, r.Policy)
+	}
+	rows := [][]string{head}
+	for _, row := range compareRows {
+		cells := []string{row.name}
+		for _, r := range rep.Runs {
+			cells = append(cells, row.cell(r))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
 // writeCompareText writes several runs side by side: the summary figures,
 // then the TTL tables.
 func writeCompareText(w *errWriter, rep *Report) {
 	w.printf("\n%s\n", strings.Repeat("─", 72))
 	w.printf("side by side: %d runs · %s · seed %d\n\n", len(rep.Runs), rep.Runs[0].Scenario, rep.Runs[0].Seed)
 	var tb table
-	head := []string{""}
-	for _, r := range rep.Runs {
-		head = append(head, r.Policy)
-	}
-	tb.add(head...)
-	for _, row := range compareRows {
-		cells := []string{row.name}
-		for _, r := range rep.Runs {
-			cells = append(cells, row.cell(r))
-		}
-		tb.add(cells...)
+	for _, row := range compareTableRows(rep) {
+		tb.add(row...)
 	}
 	tb.write(w, "  ")
 	writeTTLCompare(w, rep)

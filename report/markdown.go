@@ -29,17 +29,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	if len(rep.Runs) > 1 {
 		ew.printf("\n## Side by side\n\n")
 		var tb mdTable
-		head := []string{""}
-		for _, r := range rep.Runs {
-			head = append(head, r.Policy)
-		}
-		tb.add(head...)
-		for _, row := range compareRows {
-			cells := []string{row.name}
-			for _, r := range rep.Runs {
-				cells = append(cells, row.cell(r))
-			}
-			tb.add(cells...)
+		for _, row := range compareTableRows(rep) {
+			tb.add(row...)
 		}
 		tb.write(ew)
 		writeTTLCompareMarkdown(ew, rep)
@@ -113,16 +104,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	}
 	w.printf(" — %s\n\n", mdEscape(ttlReason(r, t)))
 	tb = mdTable{}
-	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
-	if t.Manual > 0 {
-		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
-	}
-	tb.add(head...)
-	for _, c := range t.Choices {
-		row := []string{dur(c.TTL), observedCell(c), worstCell(c)}
-		if t.Manual > 0 {
-			row = append(row, okMark(!c.ManualLeaks))
-		}
+	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
 	}
 	tb.write(w)

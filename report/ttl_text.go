@@ -16,16 +16,7 @@ func writeRunTTL(w *errWriter, rep *Report, r *Run) {
 	t := r.TTL(rep.TTLs)
 	w.printf("\n  dedup TTL: %s\n", ttlReason(r, t))
 	var tb table
-	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
-	if t.Manual > 0 {
-		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
-	}
-	tb.add(head...)
-	for _, c := range t.Choices {
-		row := []string{dur(c.TTL), observedCell(c), worstCell(c)}
-		if t.Manual > 0 {
-			row = append(row, okMark(!c.ManualLeaks))
-		}
+	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
 	}
 	tb.write(w, "    ")
@@ -33,6 +24,25 @@ func writeRunTTL(w *errWriter, rep *Report, r *Run) {
 	for _, a := range t.Advice {
 		w.printf("    ✗ %s\n", a)
 	}
+}
+
+// ttlChoiceRows is the table of TTL choices, header first, as every format
+// shows it: what each choice let through in this run and in the worst case,
+// and whether it covers manual redelivery.
+func ttlChoiceRows(t TTLAnalysis) [][]string {
+	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
+	if t.Manual > 0 {
+		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
+	}
+	rows := [][]string{head}
+	for _, c := range t.Choices {
+		row := []string{dur(c.TTL), observedCell(c), worstCell(c)}
+		if t.Manual > 0 {
+			row = append(row, okMark(!c.ManualLeaks))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // observedCell says what a choice let through in this run.
