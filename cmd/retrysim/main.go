@@ -88,7 +88,9 @@ your handler stayed idempotent, and the dedup-key TTL you actually need.
 Examples:
   retrysim run --provider shopify --scenario flaky-network
   retrysim run --provider stripe --url http://localhost:3000/webhooks/stripe --secret stripe=whsec_…
-  retrysim policies
+  retrysim run --provider stripe --url … --effects-url … --fail-on duplicate-effects   # in CI
+  retrysim ttl --provider stripe,github,shopify
+  retrysim replay --request delivery.http --url http://127.0.0.1:3000/webhooks/stripe
   retrysim policies show stripe`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
