@@ -29,6 +29,10 @@ func (r *Run) OffenderCounts() []Offender {
 func (r *Run) VerdictLine() string {
 	switch r.Verdict() {
 	case Idempotent:
+		if r.DuplicateArrivals == 0 {
+			// Nothing was delivered twice, so nothing was put to the test.
+			return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (a scenario with lost answers does: --scenario flaky-network)"
+		}
 		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
 	case NotIdempotent:
 		off := r.Offenders()
