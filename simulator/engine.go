@@ -127,6 +127,9 @@ type engine struct {
 	dec   *scenarios.Decider
 	pool  workers
 	waves int // waves sent so far
+	// lastAt is the virtual time of the latest attempt applied: when an
+	// interruption or the end of the run happens, in virtual time.
+	lastAt time.Time
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int
@@ -303,8 +306,8 @@ func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
 // concurrency's worth of them.
 const waveDepth = 8
 
-// takeWave pops the attempts that can be sent together: those due no later
-// than t0 plus the policy's smallest delay (nothing sent in this wave can
+// takeWave pops the attempts that can be sent together: those due before t0
+// plus the policy's smallest delay (nothing sent in this wave can
 // schedule an attempt before that; a Retry-After only lengthens delays), at
 // most waveDepth times the concurrency, and none after an attempt that
 // could disable the endpoint.
@@ -321,7 +324,10 @@ func (e *engine) takeWave(batch []due, t0 int64) []due {
 	watch := e.dis.watching()
 	for e.q.Len() > 0 && len(batch) < limit {
 		next := e.q.peek()
-		if bounded && next.at > horizon {
+		// Exclusive: an attempt this wave schedules can land exactly on the
+		// horizon and sort before one already there. The first attempt is
+		// always taken, so a zero smallest delay makes waves of one.
+		if bounded && len(batch) > 0 && next.at >= horizon {
 			break
 		}
 		if watch && len(batch) > 0 && e.dis.full(len(batch), e.virtual(batch[0].at), e.virtual(batch[len(batch)-1].at)) {
@@ -654,6 +660,9 @@ type verdict struct {
 // event, and reports whether the endpoint is now disabled.
 func (e *engine) apply(d *due, o *outcome) (bool, error) {
 	event, n, at := d.event(), d.n(), e.virtual(d.at)
+	if at.After(e.lastAt) {
+		e.lastAt = at
+	}
 	st := e.live.get(event)
 	st.attempts = int32(n)
 	v := e.judge(o)
@@ -795,8 +804,22 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 // drain ends every event still pending with fate. With all set, events that
 // have not started yet end too (the endpoint is gone: they are lost);
 // otherwise only the events in flight do.
+// endTime is when the run stopped, in virtual time: its last attempt (or the
+// disable moment, or its start when nothing was sent). Unlike the clock, it
+// does not depend on how attempts were grouped into waves.
+func (e *engine) endTime() time.Time {
+	t := e.cfg.Start
+	if e.lastAt.After(t) {
+		t = e.lastAt
+	}
+	if e.res.DisabledAt.After(t) {
+		t = e.res.DisabledAt
+	}
+	return t
+}
+
 func (e *engine) drain(fate string, all bool) error {
-	var at time.Time
+	at := e.endTime()
 	if fate == FateDisabled {
 		at = e.res.DisabledAt
 	}
@@ -843,7 +866,7 @@ func (e *engine) drain(fate string, all bool) error {
 func (e *engine) finish(ctx context.Context) error {
 	end := e.base
 	end.Kind, end.Interrupted = KindEnd, e.res.Interrupted
-	end.Time = e.cfg.Clock.Now()
+	end.Time = e.endTime()
 	if !e.res.DisabledAt.IsZero() {
 		t := e.res.DisabledAt
 		end.DisabledAt = &t

@@ -356,6 +356,9 @@ func TestInterruptedRun(t *testing.T) {
 						t.Errorf("event %s ended interrupted with no attempt made", r.Event)
 					}
 				}
+				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart) || r.AtSeconds < 0) {
+					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.Event, r.Time, r.AtSeconds)
+				}
 			}
 			if interrupted == 0 {
 				t.Error("no event marked interrupted")
@@ -449,5 +452,44 @@ func TestRealtimeSendsAttemptsWhenDue(t *testing.T) {
 	}
 	if len(early) > 0 {
 		t.Errorf("attempts sent before they were due: %v", early)
+	}
+}
+
+// Every record, not only the attempts, is the same at any concurrency: the
+// events' fates and the end of the run included, with a disable rule at work.
+func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
+	srv := ok200(t)
+	type key struct {
+		kind, event, fate, outcome string
+		n                          int
+		at                         time.Time
+		disabledAt                 string
+	}
+	run := func(concurrency int) []key {
+		recs, _ := collect(t, Config{
+			Policy: mustPolicy(t, "shopify"), Scenario: mustScenario(t, "outage"),
+			URL: srv.URL, Events: 300, Seed: 1, Concurrency: concurrency,
+		})
+		var out []key
+		for _, r := range recs {
+			k := key{kind: r.Kind, event: r.Event, fate: r.Fate, outcome: string(r.Outcome), n: r.N, at: r.Time}
+			if r.DisabledAt != nil {
+				k.disabledAt = r.DisabledAt.String()
+			}
+			out = append(out, k)
+		}
+		return out
+	}
+	one, many := run(1), run(64)
+	if len(one) != len(many) {
+		t.Fatalf("concurrency 1 gave %d records, 64 gave %d", len(one), len(many))
+	}
+	for i := range one {
+		if one[i] != many[i] {
+			t.Fatalf("record %d differs:\n  concurrency 1:  %+v\n  concurrency 64: %+v", i, one[i], many[i])
+		}
+	}
+	if end := one[len(one)-1]; end.kind != KindEnd || end.disabledAt == "" {
+		t.Fatalf("the run should end disabled, got %+v", end)
 	}
 }
