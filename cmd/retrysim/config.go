@@ -62,24 +62,26 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		if err := v.ReadInConfig(); err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
+		// One file serves every command: a key is known when some command
+		// has a flag of that name, and each command takes the keys it has.
+		known := allFlagNames(cmd.Root())
 		var unknown []string
 		for _, k := range v.AllKeys() {
 			top, _, _ := strings.Cut(k, ".")
-			if cmd.Flags().Lookup(top) == nil && !slices.Contains(configSections, top) {
+			if !known[top] && !slices.Contains(configSections, top) {
 				unknown = append(unknown, top)
 			}
 		}
 		if len(unknown) > 0 {
 			slices.Sort(unknown)
 			unknown = slices.Compact(unknown)
-			var valid []string
-			cmd.Flags().VisitAll(func(f *pflag.Flag) {
-				if f.Name != "config" && f.Name != "help" {
-					valid = append(valid, f.Name)
-				}
-			})
-			return nil, badInput(fmt.Errorf("config %s: unknown key(s) %s for '%s' (valid: %s)",
-				path, strings.Join(unknown, ", "), cmd.CommandPath(), strings.Join(append(valid, configSections...), ", ")))
+			valid := make([]string, 0, len(known))
+			for name := range known {
+				valid = append(valid, name)
+			}
+			slices.Sort(valid)
+			return nil, badInput(fmt.Errorf("config %s: unknown key(s) %s (valid: the flags of any command, %s; or %s)",
+				path, strings.Join(unknown, ", "), strings.Join(valid, ", "), strings.Join(configSections, ", ")))
 		}
 	}
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
@@ -209,4 +211,23 @@ func configuredSecret(provider string) (string, bool) {
 	}
 	v, ok := fileSecrets[provider]
 	return v, ok
+}
+
+// allFlagNames is every flag name of every command under root, but config
+// and help.
+func allFlagNames(root *cobra.Command) map[string]bool {
+	names := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name != "config" && f.Name != "help" {
+				names[f.Name] = true
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return names
 }

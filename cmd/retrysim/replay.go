@@ -155,7 +155,7 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 		cfg.Capture = c
 	}
 	if f.provider != "" {
-		if cfg.Policy, err = policies.Lookup(f.provider); err != nil {
+		if cfg.Policy, err = lookupPolicy(f.provider); err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 		}
 	}

@@ -181,9 +181,9 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 	var outErrs []error
 	p.out, outErrs = of.validate(formatSet && !p.junit)
 	errs = append(errs, outErrs...)
-	names := f.providers
-	if len(names) == 1 && strings.EqualFold(names[0], "all") {
-		names = namedDefaults
+	names, err := providerNames(f.providers)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	for _, n := range names {
 		pol, err := lookupPolicy(n)
@@ -260,6 +260,32 @@ func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) 
 		return nil, badInput(errors.Join(errs...))
 	}
 	return p, nil
+}
+
+// providerNames reads --provider: a comma-separated list of policy names,
+// or 'all' for the named defaults. An empty list or a name given twice is
+// an error (two runs of one policy would be reported as one).
+func providerNames(list []string) ([]string, error) {
+	if len(list) == 1 && strings.EqualFold(strings.TrimSpace(list[0]), "all") {
+		return namedDefaults, nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range list {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if n == "" {
+			continue
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("--provider: %q is named twice", n)
+		}
+		seen[n] = true
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil, errors.New("--provider: no provider named (give one or more, e.g. stripe,shopify, or 'all')")
+	}
+	return names, nil
 }
 
 // namedDefaults are the policies `--provider all` replays: the product's

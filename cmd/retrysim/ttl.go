@@ -70,13 +70,13 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 		return err
 	}
 	var errs []error
-	names := f.providers
-	if len(names) == 1 && strings.EqualFold(names[0], "all") {
-		names = namedDefaults
+	names, err := providerNames(f.providers)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	var pols []policies.Policy
 	for _, n := range names {
-		pol, err := policies.Lookup(n)
+		pol, err := lookupPolicy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
