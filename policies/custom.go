@@ -111,6 +111,7 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 		return Policy{}, fmt.Errorf("%s: expected a map of fields, got %s", at, describeNode(vn))
 	}
 	p, exists := c.m[name]
+	from := name // the policy whose figures p starts from
 	for i := 0; i+1 < len(vn.Content); i += 2 {
 		if vn.Content[i].Value != "base" {
 			continue
@@ -123,7 +124,7 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 		if err != nil {
 			return Policy{}, fmt.Errorf("%s:%d: policies.%s.base: %w", file, b.Line, kn.Value, err)
 		}
-		p, exists = base, true
+		p, exists, from = base, true, base.Name
 	}
 	if !exists {
 		p = Policy{}
@@ -131,6 +132,7 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 	p.Name = name
 	p.delays = nil
 	var errs []error
+	var changed []string
 	pv := reflect.ValueOf(&p).Elem()
 	for i := 0; i+1 < len(vn.Content); i += 2 {
 		key, val := vn.Content[i], vn.Content[i+1]
@@ -154,6 +156,7 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 			continue
 		}
 		f.Set(fresh.Elem())
+		changed = append(changed, key.Value)
 	}
 	if len(errs) > 0 {
 		return Policy{}, errors.Join(errs...)
@@ -161,7 +164,31 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 	if err := p.Init(); err != nil {
 		return Policy{}, fmt.Errorf("%s: %w", at, err)
 	}
+	if exists {
+		traceChanges(&p, from, fmt.Sprintf("%s:%d", file, kn.Line), changed)
+	}
 	return p, nil
+}
+
+// traceChanges keeps a changed built-in's figures traceable: the summary is
+// worked out again when the schedule changed and no summary was given, and
+// the source and notes say where the changes come from, unless the entry
+// wrote its own.
+func traceChanges(p *Policy, from, where string, changed []string) {
+	set := func(k string) bool { return slices.Contains(changed, k) }
+	if !set("summary") && (set("schedule") || set("retries")) {
+		p.Summary = fmt.Sprintf("%d attempts over %s", p.MaxAttempts(), FormatDuration(p.Window()))
+	}
+	what := fmt.Sprintf("%s from %s", strings.Join(changed, ", "), where)
+	if from != p.Name {
+		what = fmt.Sprintf("%s, otherwise as %s", what, from)
+	}
+	if !set("source") {
+		p.Source = fmt.Sprintf("Custom (%s). %s", what, p.Source)
+	}
+	if !set("notes") && len(changed) > 0 {
+		p.Notes = fmt.Sprintf("Changed: %s. %s", what, p.Notes)
+	}
 }
 
 // customKeys lists the keys a custom policy may set, sorted.
