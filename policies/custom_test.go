@@ -17,8 +17,11 @@ func TestExtendOverridesBuiltin(t *testing.T) {
 	if p.Timeout.D() != 20*time.Second {
 		t.Errorf("timeout %s, want 20s", p.Timeout)
 	}
-	if p.MaxAttempts() != orig.MaxAttempts() || p.Window() != orig.Window() || p.Source != orig.Source {
+	if p.MaxAttempts() != orig.MaxAttempts() || p.Window() != orig.Window() || p.Summary != orig.Summary {
 		t.Error("fields not given were not kept from the built-in")
+	}
+	if !strings.HasSuffix(p.Source, orig.Source) || !strings.Contains(p.Source, "timeout from retrysim.yaml:1") {
+		t.Errorf("source %q should name the change and keep the built-in's source", p.Source)
 	}
 	if orig.Timeout.D() == 20*time.Second {
 		t.Error("the built-in catalogue changed")
@@ -87,5 +90,21 @@ func TestExtendErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A policy built on another with a new schedule does not keep the other's
+// summary: every figure printed must be the policy's own.
+func TestBaseWithNewScheduleSaysItsOwnSummary(t *testing.T) {
+	cat, err := Default().ExtendYAML("retrysim.yaml", []byte("stripe-slow: {base: stripe, schedule: {offsets: [0, 1h, 1d]}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cat.Lookup("stripe-slow")
+	if p.Summary != "3 attempts over 1d" {
+		t.Errorf("summary %q, want the new schedule's", p.Summary)
+	}
+	if !strings.Contains(p.Notes, "schedule from retrysim.yaml:1, otherwise as stripe") {
+		t.Errorf("notes %q do not say what changed", p.Notes)
 	}
 }
