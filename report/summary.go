@@ -52,6 +52,10 @@ type Run struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
+	// InjectedLateArrivals counts duplicate arrivals after an answer that
+	// timed out only because the scenario added latency to it: not the
+	// handler's doing, so not among Causes.
+	InjectedLateArrivals int
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
@@ -155,6 +159,7 @@ type eventAgg struct {
 	arrivals          int32
 	hasKey            bool
 	lastReached       simulator.Outcome
+	lastLateInjected  bool // the last arrival timed out only because a fault added latency
 	timeline          *EventTimeline
 }
 
@@ -364,6 +369,8 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 			r.CopyArrivals++
 		case rec.Manual:
 			r.ManualArrivals++
+		case ev.lastLateInjected:
+			r.InjectedLateArrivals++
 		default:
 			r.Causes[ev.lastReached]++
 		}
@@ -371,6 +378,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
+	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
 		r.afterKey.add(after)

@@ -183,6 +183,9 @@ func causeLine(r *Run) string {
 			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
 		}
 	}
+	if r.InjectedLateArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× the scenario delayed your handler's answer past the provider's timeout (injected latency)", r.InjectedLateArrivals))
+	}
 	if r.CopyArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
 	}
@@ -329,6 +332,9 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
 	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
 		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
+	}
+	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
+		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %d duplicates followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), r.InjectedLateArrivals))
 	}
 	if r.HandlerRedirects > 0 {
 		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))

@@ -98,3 +98,29 @@ func TestTTLLeaksCountArrivalsAfterTheKey(t *testing.T) {
 		t.Errorf("causes %v", run.Causes)
 	}
 }
+
+// A timeout the scenario caused by adding latency is not blamed on the
+// handler: it is counted apart from the handler's own late answers.
+func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := NewAggregator()
+	add := func(r simulator.Record) {
+		r.Policy, r.Scenario, r.Seed = "p", "s", 1
+		if err := a.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 2})
+	for seq, added := range []float64{35000, 0} { // event 0: injected; event 1: the handler's own
+		first := start.Add(time.Duration(seq) * time.Minute)
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: 1, Time: first,
+			Outcome: simulator.Timeout, HandlerStatus: 200, Reached: true, AddedLatencyMS: added})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: 2, Time: first.Add(5 * time.Minute),
+			AtSeconds: 300, Outcome: simulator.Delivered, Status: 200, HandlerStatus: 200, Reached: true})
+	}
+	add(simulator.Record{Kind: simulator.KindEnd})
+	run := a.Runs()[0]
+	if run.InjectedLateArrivals != 1 || run.Causes[simulator.Timeout] != 1 {
+		t.Errorf("injected-late %d, handler timeouts %d; want 1 and 1", run.InjectedLateArrivals, run.Causes[simulator.Timeout])
+	}
+}
