@@ -56,6 +56,10 @@ type Run struct {
 	// timed out only because the scenario added latency to it: not the
 	// handler's doing, so not among Causes.
 	InjectedLateArrivals int
+	// LostNotRetried counts lost events the provider gave up on before the
+	// end of its schedule, because its rules do not retry that failure
+	// (Twilio's rp, a stop signal).
+	LostNotRetried int
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
@@ -400,6 +404,15 @@ func (r *Run) fate(rec *simulator.Record) {
 		r.Lost++
 		r.LostToDisable++
 		r.noteLostToDisable(rec)
+	case simulator.FateStopped:
+		r.Lost++
+		r.LostNotRetried++
+	case simulator.FateExhausted:
+		r.Lost++
+		if rec.N < r.MaxAttempts {
+			// The provider's rules did not retry this failure.
+			r.LostNotRetried++
+		}
 	default:
 		r.Lost++
 	}

@@ -345,8 +345,11 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
 	}
-	if lost := r.Lost - r.LostToDisable; lost > 0 {
+	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
 		out = append(out, fmt.Sprintf("%d events were never delivered: the provider gave up after its whole schedule (%d attempts over %s); they are gone unless someone resends them by hand", lost, r.MaxAttempts, dur(r.Window)))
+	}
+	if r.LostNotRetried > 0 {
+		out = append(out, fmt.Sprintf("%d events were never delivered before the end of the schedule: %s does not retry the failure they met, or your handler told it to stop (see 'retrysim policies show %s'); they are gone unless someone resends them by hand", r.LostNotRetried, r.Policy, r.Policy))
 	}
 	if r.LostToDisable > 0 && r.DisableAfter > 0 {
 		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))

@@ -124,3 +124,25 @@ func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 		t.Errorf("injected-late %d, handler timeouts %d; want 1 and 1", run.InjectedLateArrivals, run.Causes[simulator.Timeout])
 	}
 }
+
+// An event the provider did not retry is not said to have used the whole
+// schedule.
+func TestLostBeforeTheEndOfTheSchedule(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := NewAggregator()
+	add := func(r simulator.Record) {
+		r.Policy, r.Scenario, r.Seed = "p", "s", 1
+		if err := a.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 3, MaxAttempt: 2})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 0, N: 1, Fate: simulator.FateExhausted})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 1, N: 2, Fate: simulator.FateExhausted})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 2, N: 1, Fate: simulator.FateStopped})
+	add(simulator.Record{Kind: simulator.KindEnd})
+	run := a.Runs()[0]
+	if run.Lost != 3 || run.LostNotRetried != 2 {
+		t.Errorf("lost %d, not retried %d; want 3 and 2", run.Lost, run.LostNotRetried)
+	}
+}
