@@ -163,10 +163,18 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 		rep.Chart = chartFile
 	}
 	w := cmd.OutOrStdout()
+	// err is reused from above.
 	if f.out != "" && chartFile == "" {
-		return writeFile(f.out, func(w io.Writer) error { return writeTTL(w, rep, format) })
+		err = writeFile(f.out, func(w io.Writer) error { return writeTTL(w, rep, format) })
+	} else {
+		err = writeTTL(w, rep, format)
 	}
-	return writeTTL(w, rep, format)
+	if err == nil && interrupted(ctx) {
+		// The tables above cover only the events modelled before the
+		// interrupt; say so, and exit as an interrupted run does.
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the tables above cover only the events modelled before the interrupt")}
+	}
+	return err
 }
 
 func writeTTL(w io.Writer, rep *report.Report, format string) error {
