@@ -163,7 +163,6 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 		rep.Chart = chartFile
 	}
 	w := cmd.OutOrStdout()
-	// err is reused from above.
 	if f.out != "" && chartFile == "" {
 		err = writeFile(f.out, func(w io.Writer) error { return writeTTL(w, rep, format) })
 	} else {
