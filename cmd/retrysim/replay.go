@@ -44,7 +44,7 @@ provider's retry schedule in virtual time (send n carries the virtual time attem
 have, in the Retrysim-Virtual-Time header; nothing waits), or all at once with --concurrent,
 so that the sends overlap in the handler. The body and the dedup id never change. With
 --secret each send is signed afresh, with a fresh timestamp where the provider's scheme has
-one (Stripe, Slack, Discord); without it the captured signature is sent as it is.
+one (Stripe, Slack, Discord, Standard Webhooks, Svix, Zoom); without it the captured signature is sent as it is.
 
 It then reports what a careful engineer checks by hand, asking the effects oracle after
 every send: the first call wrote, and the other calls answered 2xx without writing.
