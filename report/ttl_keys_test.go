@@ -8,6 +8,20 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
+// feeder returns an Aggregator and a function that adds records of one run
+// (policy p, scenario s, seed 1) to it, failing the test on an error.
+func feeder(t *testing.T) (*Aggregator, func(simulator.Record)) {
+	t.Helper()
+	a := NewAggregator()
+	return a, func(r simulator.Record) {
+		t.Helper()
+		r.Policy, r.Scenario, r.Seed = "p", "s", 1
+		if err := a.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestRoundTTL(t *testing.T) {
 	day := policies.Day
 	tests := []struct {
@@ -38,13 +52,7 @@ func records(t *testing.T, window time.Duration, events map[int][]struct {
 }) *Run {
 	t.Helper()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := NewAggregator()
-	add := func(r simulator.Record) {
-		r.Policy, r.Scenario, r.Seed = "p", "s", 1
-		if err := a.Add(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, add := feeder(t)
 	add(simulator.Record{Kind: simulator.KindRun, Start: &start, WindowS: window.Seconds(), Events: len(events)})
 	for seq := 0; seq < len(events); seq++ {
 		first := start.Add(time.Duration(seq) * time.Minute)
@@ -103,13 +111,7 @@ func TestTTLLeaksCountArrivalsAfterTheKey(t *testing.T) {
 // handler: it is counted apart from the handler's own late answers.
 func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := NewAggregator()
-	add := func(r simulator.Record) {
-		r.Policy, r.Scenario, r.Seed = "p", "s", 1
-		if err := a.Add(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, add := feeder(t)
 	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 2})
 	for seq, added := range []float64{35000, 0} { // event 0: injected; event 1: the handler's own
 		first := start.Add(time.Duration(seq) * time.Minute)
@@ -129,13 +131,7 @@ func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 // schedule.
 func TestLostBeforeTheEndOfTheSchedule(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := NewAggregator()
-	add := func(r simulator.Record) {
-		r.Policy, r.Scenario, r.Seed = "p", "s", 1
-		if err := a.Add(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, add := feeder(t)
 	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 3, MaxAttempt: 2})
 	add(simulator.Record{Kind: simulator.KindEvent, Seq: 0, N: 1, Fate: simulator.FateExhausted})
 	add(simulator.Record{Kind: simulator.KindEvent, Seq: 1, N: 2, Fate: simulator.FateExhausted})
