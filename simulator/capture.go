@@ -150,7 +150,9 @@ func validMethod(s string) bool { return validHeaderName(s) }
 func (c *Capture) Raw() []byte {
 	var b bytes.Buffer
 	target, host := c.URL, ""
-	if u, err := url.Parse(c.URL); err == nil && u.Host != "" {
+	// Only an absolute URL has a host: a path-only capture may start with
+	// "//" and must stay a path.
+	if u, err := url.Parse(c.URL); err == nil && u.Scheme != "" && u.Host != "" {
 		host, target = u.Host, u.RequestURI()
 	}
 	if target == "" {
