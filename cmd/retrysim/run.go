@@ -149,11 +149,11 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
-	redactGiven(ctx, f.secrets)
+	redactGiven(ctx, stderr, f.secrets)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -306,7 +306,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
+	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
