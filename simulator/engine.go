@@ -144,8 +144,10 @@ type engine struct {
 	// being sent, after they were started.
 	unstarted []int
 	// cutOff counts the requests that reached the handler and got no
-	// answer: the handler may still have been at work on them.
-	cutOff int
+	// answer: the handler may still have been at work on them; lastCutOff
+	// is when the last one was recorded, on the wall clock.
+	cutOff     int
+	lastCutOff time.Time
 }
 
 func newEngine(cfg Config) *engine {
@@ -758,7 +760,7 @@ func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string
 	if o.reached {
 		e.res.Arrivals++
 		if o.handlerStatus == 0 {
-			e.cutOff++ // the handler may still be at work on it
+			e.noteCutOff() // the handler may still be at work on it
 		}
 	}
 	return nil

@@ -10,18 +10,21 @@ import (
 // goroutine runs on after its attempt timed out, and a server goes on after
 // its client hung up. If that late work does the side effect after the
 // effects oracle was read, the verdict misses a duplicate. So before the
-// oracle is read the engine lets the handler settle:
+// oracle is read the engine gives such a handler one more provider timeout:
+// a call cut off has had one already, and a second is where a slow handler
+// ends and a hung one begins.
 //
-//   - in process, it waits for every handler call still running to return,
-//     for at most the provider's timeout: a call cut off has already had one
-//     timeout, and one more is where a slow handler ends and a hung one
-//     begins. Calls still running then are counted in the end record.
-//   - against a URL, where nothing shows whether the server is still at
-//     work, it reads the oracle again, settleEvery apart, until two reads
-//     agree or the provider's timeout has passed since the first. This
-//     happens only when an attempt reached the handler and got no answer
-//     (the one case where the handler may still be working on it), so an
-//     ordinary run reads the oracle once and waits for nothing.
+//   - In process it sees the calls: it waits for every one still running to
+//     return, for at most one timeout, and counts those still running then
+//     in the end record.
+//   - Against a URL nothing shows whether the server is still at work, and
+//     two reads of the oracle that agree prove only that nothing landed
+//     between them. So when a request reached the handler and got no
+//     answer, the engine waits until one timeout has passed since the last
+//     such cut-off, then reads the oracle until two reads settleEvery apart
+//     agree, for at most one more timeout (the effects are unsettled
+//     otherwise). A run where nothing was cut off reads the oracle once and
+//     waits for nothing.
 //
 // Both waits are real time (the handler's own time, not the run's virtual
 // time) on Config.WallClock, and both end at once when ctx is cancelled.
@@ -63,31 +66,35 @@ func (e *engine) waitForHandler(ctx context.Context) int {
 	return calls.wait(ctx, t.Chan())
 }
 
-// mayStillWork reports whether an answer leaves the handler possibly still
-// at work on the request: it reached the handler and no answer came.
-func mayStillWork(a *answer) bool { return a.reached && a.status == 0 }
+// noteCutOff counts a request that reached the handler and got no answer:
+// the handler may still be at work on it.
+func (e *engine) noteCutOff() {
+	e.cutOff++
+	e.lastCutOff = e.cfg.WallClock.Now()
+}
 
-// readEffects reads the effects oracle, until it settles when the handler
-// may still be at work on a request it was cut off from. unsettled says
-// the answer was still changing, or could not be read again, when reading
-// stopped.
+// readEffects reads the effects oracle, once the handler has settled when
+// it may still be at work on a request it was cut off from. unsettled says
+// the answer may still miss that work: it was still changing, could not be
+// read again, or ctx was cancelled before the handler had had its time.
 func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled bool, err error) {
-	m, err = e.queryEffects(ctx)
-	if err != nil || e.cutOff == 0 || e.handlerCalls() != nil || e.cfg.DryRun {
+	if e.cutOff == 0 || e.handlerCalls() != nil || e.cfg.DryRun {
+		m, err = e.queryEffects(ctx)
 		return m, false, err
+	}
+	if !e.sleepUntil(ctx, e.lastCutOff.Add(e.timeout)) {
+		m, err = e.queryEffects(ctx)
+		return m, true, err
+	}
+	m, err = e.queryEffects(ctx)
+	if err != nil {
+		return nil, false, err
 	}
 	deadline := e.cfg.WallClock.Now().Add(e.timeout)
 	every := settleEvery(e.timeout)
 	for {
-		left := deadline.Sub(e.cfg.WallClock.Now())
-		if left <= 0 {
-			return m, true, nil
-		}
-		t := e.cfg.WallClock.NewTimer(min(every, left))
-		select {
-		case <-t.Chan():
-		case <-ctx.Done():
-			t.Stop()
+		now := e.cfg.WallClock.Now()
+		if !now.Before(deadline) || !e.sleepUntil(ctx, minTime(now.Add(every), deadline)) {
 			return m, true, nil
 		}
 		next, err := e.queryEffects(ctx)
@@ -99,6 +106,30 @@ func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled b
 		}
 		m = next
 	}
+}
+
+// sleepUntil waits on the wall clock until t, and reports false if ctx was
+// cancelled first.
+func (e *engine) sleepUntil(ctx context.Context, t time.Time) bool {
+	d := t.Sub(e.cfg.WallClock.Now())
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := e.cfg.WallClock.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.Chan():
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // queryEffects reads the effects oracle once. An interruption does not

@@ -152,26 +152,27 @@ func TestInProcessHungHandlerIsReported(t *testing.T) {
 }
 
 // Against a URL, when a request reached the handler and got no answer,
-// the oracle is read until two reads agree (or a timeout has passed since
-// the first, or ctx is cancelled); when none did, it is read once.
+// the handler gets one more timeout, then the oracle is read until two
+// reads agree (or another timeout has passed, or ctx is cancelled); when
+// none did, it is read once and nothing waits.
 func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 	every := settleEvery(settleTimeout)
 	for _, tc := range []struct {
 		name string
 		hang bool // the first delivery hangs until the provider gives up
 		// answer is the oracle's count for the event at its nth read (from 1).
-		answer       func(n int) int
-		cancelOnRead bool // the run's ctx is cancelled by the first read
-		wantReads    int
-		wantCount    int
-		unsettled    bool
+		answer    func(n int) int
+		interrupt bool // ctx is cancelled at the first wait instead of the wait passing
+		wantReads int
+		wantCount int
+		unsettled bool
 	}{
 		{"no request cut off: one read", false, func(int) int { return 1 }, false, 1, 1, false},
 		{"cut off, nothing late: read again to confirm", true, func(int) int { return 1 }, false, 2, 1, false},
 		{"cut off, the late effect lands after the first read", true, func(n int) int { return min(n, 2) }, false, 3, 2, false},
 		{"cut off, the oracle never settles: reading stops a timeout later", true, func(n int) int { return n }, false,
 			1 + int(settleTimeout/every), 1 + int(settleTimeout/every), true},
-		{"cut off, interrupted while settling: reading stops at once", true, func(n int) int { return n }, true, 1, 1, true},
+		{"cut off, interrupted while the handler has its time: one read", true, func(n int) int { return n }, true, 1, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := shortPolicy(t, settleTimeout)
@@ -180,15 +181,17 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			var mu sync.Mutex
 			calls, reads := 0, 0
 			var id string
+			var firstReadAt time.Duration // on the wall clock, since the run began
+			wall := clockwork.NewFakeClock()
+			start := wall.Now()
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodGet {
 					mu.Lock()
-					reads++
+					if reads++; reads == 1 {
+						firstReadAt = wall.Since(start)
+					}
 					m := map[string]int{id: tc.answer(reads)}
 					mu.Unlock()
-					if tc.cancelOnRead {
-						cancel()
-					}
 					json.NewEncoder(w).Encode(m)
 					return
 				}
@@ -203,15 +206,17 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 				}
 			}))
 			defer srv.Close()
-			wall := clockwork.NewFakeClock()
-			if !tc.cancelOnRead {
-				// Each wait between two reads passes at once.
-				go func() {
-					for wall.BlockUntilContext(ctx, 1) == nil {
-						wall.Advance(every)
+			go func() {
+				// Each wait on the wall clock passes at once, a tenth of the
+				// timeout at a time, or the first one is interrupted.
+				for wall.BlockUntilContext(ctx, 1) == nil {
+					if tc.interrupt {
+						cancel()
+						return
 					}
-				}()
-			}
+					wall.Advance(every)
+				}
+			}()
 			var recs []Record
 			res, err := Run(ctx, Config{
 				Policy: p, URL: srv.URL + "/webhooks", Effects: EffectsURL(srv.URL+"/effects", nil),
@@ -222,6 +227,11 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			// The cut-off was recorded at the start, as the wall clock
+			// stands still while the run goes on.
+			if wantAt := map[bool]time.Duration{true: settleTimeout}[tc.hang && !tc.interrupt]; firstReadAt != wantAt {
+				t.Errorf("the oracle was first read %s after the cut-off, want %s", firstReadAt, wantAt)
+			}
 			if reads != tc.wantReads {
 				t.Errorf("the oracle was read %d times, want %d", reads, tc.wantReads)
 			}
