@@ -449,12 +449,19 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 		return
 	}
 	told[provider] = true
-	if generated {
+	pub, keyed := policies.PublicKey(provider, secret)
+	switch {
+	case generated && keyed:
+		// The handler needs only the public key: the private one is
+		// printed so the user can pass it back with --secret.
+		fmt.Fprintf(w, "retrysim: no private key given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  (the same seed gives the same key; your handler does not need it)\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	case generated:
 		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
 			provider, provider, secretEnv(provider), configFile, seed, secret)
 	}
-	if pub, ok := policies.PublicKey(provider, secret); ok {
-		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	if keyed {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
 	}
 }
 
