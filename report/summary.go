@@ -101,8 +101,6 @@ type Run struct {
 	// Probe is the provider's own invalid-signature probe, when it sent one.
 	Probe *simulator.Record
 
-	// Timeline holds the first events' attempts, by Seq.
-	Timeline []*EventTimeline
 	// Outages are the spans of virtual time in which attempts met an
 	// injected outage, inferred from the attempts' faults: from the first
 	// such attempt to the last one before an attempt got through.
@@ -130,6 +128,18 @@ type Run struct {
 	attackIDs   map[string]bool
 	ended       bool
 	inOutage    bool
+
+	// The per-event timeline (see Timelines): kept holds the timelines in
+	// memory when they are not spooled; with a spool, finished events'
+	// timelines go to it (spooled indexes them) and only those in flight
+	// stay in memory, on their live entry.
+	kept    []*EventTimeline
+	spool   *spool
+	spooled []spoolEntry
+	// spooledSorted says spooled is in Seq order.
+	spooledSorted bool
+	// held counts the timelines in memory; peakHeld is its highest.
+	held, peakHeld int
 }
 
 // Span is a stretch of virtual time.
@@ -207,6 +217,8 @@ type Aggregator struct {
 	runs  []*Run
 	index map[runID]*Run
 	last  *Run // the run of the last record, the likely run of the next
+	// spool holds every run's finished timelines when all are kept.
+	spool *spool
 }
 
 // runID tells the runs of a mixed stream apart.
@@ -221,11 +233,24 @@ type Option func(*options)
 type options struct {
 	timeline int             // events whose attempts are kept; -1 for all
 	ttls     []time.Duration // TTL choices whose leaks are counted exactly
+	spoolDir string          // where the timeline spool goes; "" for os.TempDir
+	inMemory bool            // keep every timeline in memory, never spool
 }
 
 // WithTimeline keeps the attempts of the first n events (by sequence) for
-// the per-event timeline; n < 0 keeps all of them.
+// the per-event timeline; n < 0 keeps all of them. Keeping all, the
+// Aggregator writes each event's timeline to a temporary file once the
+// event's fate is known, so its memory still follows the events in flight;
+// call Close when the report is written.
 func WithTimeline(n int) Option { return func(o *options) { o.timeline = n } }
+
+// WithSpoolDir makes the temporary file that holds the per-event timelines
+// (with WithTimeline(-1)) in dir rather than os.TempDir.
+func WithSpoolDir(dir string) Option { return func(o *options) { o.spoolDir = dir } }
+
+// inMemory keeps every timeline in memory: for a stream that is in memory
+// already (Summarize), where a spool would only add a file to clean up.
+func inMemory() Option { return func(o *options) { o.inMemory = true } }
 
 // WithTTLs names TTL choices the report will compare besides DefaultTTLs.
 // Leaks are counted exactly for those and the defaults; for other TTLs,
@@ -242,7 +267,21 @@ func NewAggregator(opts ...Option) *Aggregator {
 	for _, o := range opts {
 		o(&a.opts)
 	}
+	if a.opts.timeline < 0 && !a.opts.inMemory {
+		a.spool = &spool{dir: a.opts.spoolDir}
+	}
 	return a
+}
+
+// Close removes the temporary file the per-event timelines were spooled to.
+// Timelines read after it fail with ErrClosed; the summary figures stay.
+// Close may be called more than once; an Aggregator that spooled nothing
+// has nothing to close.
+func (a *Aggregator) Close() error {
+	if a.spool == nil {
+		return nil
+	}
+	return a.spool.close()
 }
 
 // marks are the TTLs whose leaks are counted exactly.
@@ -267,7 +306,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Run{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
-			objects:   map[string][]firstArrival{},
+			objects: map[string][]firstArrival{}, spool: a.spool, spooledSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
@@ -280,7 +319,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	case simulator.KindAttempt:
 		run.attempt(&rec, a.opts.timeline)
 	case simulator.KindEvent:
-		run.fate(&rec)
+		return run.fate(&rec)
 	case simulator.KindEffects:
 		if run.Effects == nil {
 			run.Effects = map[string]int{}
@@ -299,7 +338,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 // Runs returns the runs seen so far, in the order they began.
 func (a *Aggregator) Runs() []*Run {
 	for _, r := range a.runs {
-		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+		slices.SortStableFunc(r.kept, bySeq)
 		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
@@ -330,8 +369,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		ev = &eventAgg{}
 		r.live[rec.Seq] = ev
 		if keep < 0 || rec.Seq < keep {
-			ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
-			r.Timeline = append(r.Timeline, ev.timeline)
+			r.hold(ev, rec)
 		}
 	}
 	if ev != nil && ev.timeline != nil {
@@ -393,7 +431,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	}
 }
 
-func (r *Run) fate(rec *simulator.Record) {
+func (r *Run) fate(rec *simulator.Record) error {
 	r.Events++
 	switch rec.Fate {
 	case simulator.FateDelivered:
@@ -416,15 +454,19 @@ func (r *Run) fate(rec *simulator.Record) {
 	default:
 		r.Lost++
 	}
-	if ev := r.live[rec.Seq]; ev != nil {
-		if ev.timeline != nil {
-			ev.timeline.Fate = rec.Fate
-		}
-		if ev.need > 0 {
-			r.eventNeed.add(ev.need)
-		}
-		delete(r.live, rec.Seq)
+	ev := r.live[rec.Seq]
+	if ev == nil {
+		return nil
 	}
+	if ev.need > 0 {
+		r.eventNeed.add(ev.need)
+	}
+	delete(r.live, rec.Seq)
+	if ev.timeline == nil {
+		return nil
+	}
+	ev.timeline.Fate = rec.Fate
+	return r.release(ev.timeline)
 }
 
 // outageFault is the fault name of an injected outage in attempt records.
