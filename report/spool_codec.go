@@ -10,26 +10,32 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// The spool's encoding of one event's timeline: varints, floats with their
-// bytes reversed (so round numbers are short varints), and strings said once
-// per event and then referred to by number, since an event's attempts repeat
-// the run's names, the event's id and most outcomes. A black-hole attempt
-// takes about 35 bytes.
+// The spool's encoding of a record: varints, floats with their bytes
+// reversed (so round numbers are short varints), names that repeat across
+// records (kinds, runs, outcomes, faults, errors) said once per spool and
+// then referred to by number, and the event's own id and object referred
+// to after its first record. A black-hole attempt takes about 30 bytes.
 
 // errSpoolCorrupt is returned, wrapped, when a spooled timeline does not
 // decode: the spool file was changed or cut under the report.
 var errSpoolCorrupt = errors.New("report: spooled timeline is corrupt")
 
-// maxSpoolStrings is how many distinct strings one event's table remembers;
-// past it, new strings are written out in full each time.
-const maxSpoolStrings = 64
-
-// String codes: 0 is "", 1 a new string (length and bytes follow), k ≥ 2
-// the (k-2)th string of the event's table.
+// String codes: "", a string written out (length and bytes follow), the
+// event's id, the event's object, or (from strTable on) a string of the
+// spool's table.
 const (
-	strEmpty = 0
-	strNew   = 1
-	strRef   = 2
+	strEmpty = iota
+	strInline
+	strID
+	strObject
+	strTable
+)
+
+// The spool's table of repeated strings is bounded: past these, strings are
+// written out in full each time.
+const (
+	maxTableStrings = 4096
+	maxTableLen     = 256
 )
 
 // Time codes.
@@ -53,15 +59,20 @@ const (
 	flagRunBlock // the run and end fields follow
 )
 
-// spoolEncoder appends one event's timeline to b.
-type spoolEncoder struct {
-	b       []byte
-	strs    []string
-	lastSec int64
+// spoolStrings is the spool's table of repeated strings, shared by its
+// encoder and decoder: the spool is read back by the process that wrote it.
+type spoolStrings struct {
+	index map[string]uint64
+	list  []string
 }
 
-func (e *spoolEncoder) reset() {
-	e.b, e.strs, e.lastSec = e.b[:0], e.strs[:0], 0
+// spoolEncoder appends records to b. id, object and seq are the event's
+// (its first attempt's), which its records refer to.
+type spoolEncoder struct {
+	b          []byte
+	strs       *spoolStrings
+	id, object string
+	seq        int
 }
 
 func (e *spoolEncoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -70,22 +81,48 @@ func (e *spoolEncoder) float(f float64) {
 	e.uint(bits.ReverseBytes64(math.Float64bits(f)))
 }
 
+func (e *spoolEncoder) inline(s string) {
+	e.uint(strInline)
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+// str writes a string likely to repeat across events: through the table.
 func (e *spoolEncoder) str(s string) {
 	if s == "" {
 		e.uint(strEmpty)
 		return
 	}
-	for i, t := range e.strs {
-		if t == s {
-			e.uint(uint64(strRef + i))
+	t := e.strs
+	k, ok := t.index[s]
+	if !ok {
+		if len(t.list) >= maxTableStrings || len(s) > maxTableLen {
+			e.inline(s)
 			return
 		}
+		if t.index == nil {
+			t.index = map[string]uint64{}
+		}
+		k = uint64(len(t.list))
+		s = string([]byte(s)) // not the record's string, which may hold more
+		t.index[s] = k
+		t.list = append(t.list, s)
 	}
-	e.uint(strNew)
-	e.uint(uint64(len(s)))
-	e.b = append(e.b, s...)
-	if len(e.strs) < maxSpoolStrings {
-		e.strs = append(e.strs, s)
+	e.uint(strTable + k)
+}
+
+// name writes a string that names one event: its id or object, or else
+// written out.
+func (e *spoolEncoder) name(s string) {
+	switch s {
+	case "":
+		e.uint(strEmpty)
+	case e.id:
+		e.uint(strID)
+	case e.object:
+		e.uint(strObject)
+	default:
+		e.inline(s)
 	}
 }
 
@@ -104,9 +141,7 @@ func (e *spoolEncoder) time(t time.Time) {
 		e.str(name)
 		e.int(int64(off))
 	}
-	sec := t.Unix()
-	e.int(sec - e.lastSec)
-	e.lastSec = sec
+	e.int(t.Unix())
 	e.uint(uint64(t.Nanosecond()))
 }
 
@@ -117,21 +152,6 @@ func (e *spoolEncoder) timePtr(t *time.Time) {
 	}
 	e.uint(1)
 	e.time(*t)
-}
-
-// timeline encodes ev.
-func (e *spoolEncoder) timeline(ev *EventTimeline) {
-	e.str(ev.ID)
-	e.int(int64(ev.Seq))
-	e.str(ev.Fate)
-	e.uint(uint64(len(ev.Attempts)))
-	for i := range ev.Attempts {
-		e.record(&ev.Attempts[i])
-	}
-	e.uint(uint64(len(ev.Attacks)))
-	for i := range ev.Attacks {
-		e.record(&ev.Attacks[i])
-	}
 }
 
 // record encodes every field of r: a field added to simulator.Record must be
@@ -157,8 +177,8 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(r.Policy)
 	e.str(r.Scenario)
 	e.uint(r.Seed)
-	e.str(r.Event)
-	e.int(int64(r.Seq))
+	e.name(r.Event)
+	e.int(int64(r.Seq) - int64(e.seq))
 	e.int(int64(r.N))
 	e.time(r.Time)
 	e.float(r.AtSeconds)
@@ -168,7 +188,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.float(r.LatencyMS)
 	e.float(r.AddedLatencyMS)
 	e.str(r.Fault)
-	e.str(r.Object)
+	e.name(r.Object)
 	e.int(int64(r.Copy))
 	e.str(r.Error)
 	e.str(r.Signal)
@@ -227,13 +247,14 @@ func hasRunFields(r *simulator.Record) bool {
 		r.DisabledBy != "" || r.EffectsSource != ""
 }
 
-// spoolDecoder reads one event's timeline back; the first problem sticks in
+// spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
 // err and every later read returns zero.
 type spoolDecoder struct {
-	b       []byte
-	strs    []string
-	lastSec int64
-	err     error
+	b          []byte
+	strs       *spoolStrings
+	id, object string
+	seq        int
+	err        error
 }
 
 func (d *spoolDecoder) fail() {
@@ -271,7 +292,7 @@ func (d *spoolDecoder) str() string {
 	switch c := d.uint(); {
 	case c == strEmpty:
 		return ""
-	case c == strNew:
+	case c == strInline:
 		n := d.uint()
 		if n > uint64(len(d.b)) {
 			d.fail()
@@ -279,21 +300,21 @@ func (d *spoolDecoder) str() string {
 		}
 		s := string(d.b[:n])
 		d.b = d.b[n:]
-		if len(d.strs) < maxSpoolStrings {
-			d.strs = append(d.strs, s)
-		}
 		return s
-	case c-strRef < uint64(len(d.strs)):
-		return d.strs[c-strRef]
+	case c == strID:
+		return d.id
+	case c == strObject:
+		return d.object
+	case c-strTable < uint64(len(d.strs.list)):
+		return d.strs.list[c-strTable]
 	}
 	d.fail()
 	return ""
 }
 
 func (d *spoolDecoder) time() time.Time {
-	code := d.uint()
 	var loc *time.Location
-	switch code {
+	switch d.uint() {
 	case timeZero:
 		return time.Time{}
 	case timeUTC:
@@ -307,8 +328,7 @@ func (d *spoolDecoder) time() time.Time {
 		d.fail()
 		return time.Time{}
 	}
-	sec := d.lastSec + d.int()
-	d.lastSec = sec
+	sec := d.int()
 	return time.Unix(sec, int64(d.uint())).In(loc)
 }
 
@@ -318,37 +338,6 @@ func (d *spoolDecoder) timePtr() *time.Time {
 	}
 	t := d.time()
 	return &t
-}
-
-// count reads a length, refusing one longer than the bytes left could hold.
-func (d *spoolDecoder) count() int {
-	n := d.uint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return 0
-	}
-	return int(n)
-}
-
-// timeline decodes one event's timeline.
-func (d *spoolDecoder) timeline() (*EventTimeline, error) {
-	ev := &EventTimeline{ID: d.str(), Seq: int(d.int()), Fate: d.str()}
-	if n := d.count(); n > 0 {
-		ev.Attempts = make([]simulator.Record, n)
-		for i := range ev.Attempts {
-			d.record(&ev.Attempts[i])
-		}
-	}
-	if n := d.count(); n > 0 {
-		ev.Attacks = make([]simulator.Record, n)
-		for i := range ev.Attacks {
-			d.record(&ev.Attacks[i])
-		}
-	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail()
-	}
-	return ev, d.err
 }
 
 func (d *spoolDecoder) record(r *simulator.Record) {
@@ -361,7 +350,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Scenario = d.str()
 	r.Seed = d.uint()
 	r.Event = d.str()
-	r.Seq = int(d.int())
+	r.Seq = int(int64(d.seq) + d.int())
 	r.N = int(d.int())
 	r.Time = d.time()
 	r.AtSeconds = d.float()
@@ -400,7 +389,11 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableS = d.float()
 		r.DisableRule = d.str()
 		r.DedupField = d.str()
-		if n := d.count(); n > 0 {
+		if n := d.uint(); n > 0 {
+			if n-1 > uint64(len(d.b)) {
+				d.fail()
+				return
+			}
 			r.ScheduleS = make([]float64, n-1)
 			for i := range r.ScheduleS {
 				r.ScheduleS[i] = d.float()

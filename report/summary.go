@@ -130,15 +130,18 @@ type Run struct {
 	inOutage    bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
-	// memory when they are not spooled; with a spool, finished events'
-	// timelines go to it (spooled indexes them) and only those in flight
-	// stay in memory, on their live entry.
-	kept    []*EventTimeline
-	spool   *spool
-	spooled []spoolEntry
-	// spooledSorted says spooled is in Seq order.
-	spooledSorted bool
-	// held counts the timelines in memory; peakHeld is its highest.
+	// memory when there is no spool; with one, every attempt goes to it as
+	// it comes, and closed indexes the events whose fate closed their
+	// chain (those in flight are found from their live entry).
+	kept   []*EventTimeline
+	spool  *spool
+	closed []spoolEntry
+	// closedSorted says closed is in Seq order.
+	closedSorted bool
+	// open counts the timelines begun and not in closed.
+	open int
+	// held counts the records held in memory for the timeline; peakHeld
+	// is its highest.
 	held, peakHeld int
 }
 
@@ -173,8 +176,9 @@ type eventAgg struct {
 	arrivals          int32
 	hasKey            bool
 	lastReached       simulator.Outcome
-	lastLateInjected  bool // the last arrival timed out only because a fault added latency
-	timeline          *EventTimeline
+	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	timeline          *EventTimeline // the timeline kept in memory, if any
+	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
@@ -306,7 +310,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Run{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
-			objects: map[string][]firstArrival{}, spool: a.spool, spooledSorted: true,
+			objects: map[string][]firstArrival{}, spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
@@ -317,7 +321,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	case simulator.KindRun:
 		run.begin(&rec)
 	case simulator.KindAttempt:
-		run.attempt(&rec, a.opts.timeline)
+		return run.attempt(&rec, a.opts.timeline)
 	case simulator.KindEvent:
 		return run.fate(&rec)
 	case simulator.KindEffects:
@@ -330,7 +334,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
-		run.addAttack(&rec, a.opts.timeline)
+		return run.addAttack(&rec, a.opts.timeline)
 	}
 	return nil
 }
@@ -363,7 +367,7 @@ func (r *Run) begin(rec *simulator.Record) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *Run) attempt(rec *simulator.Record, keep int) {
+func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
 		ev = &eventAgg{}
@@ -372,8 +376,10 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 			r.hold(ev, rec)
 		}
 	}
-	if ev != nil && ev.timeline != nil {
-		ev.timeline.Attempts = append(ev.timeline.Attempts, *rec)
+	if ev != nil {
+		if err := r.keepRecord(ev, rec, chunkAttempt); err != nil {
+			return err
+		}
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
@@ -389,7 +395,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		r.HandlerTimeouts++
 	}
 	if !rec.Reached {
-		return
+		return nil
 	}
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
@@ -429,6 +435,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = at, true
 	}
+	return nil
 }
 
 func (r *Run) fate(rec *simulator.Record) error {
@@ -462,11 +469,7 @@ func (r *Run) fate(rec *simulator.Record) error {
 		r.eventNeed.add(ev.need)
 	}
 	delete(r.live, rec.Seq)
-	if ev.timeline == nil {
-		return nil
-	}
-	ev.timeline.Fate = rec.Fate
-	return r.release(ev.timeline)
+	return r.endTimeline(ev, rec)
 }
 
 // outageFault is the fault name of an injected outage in attempt records.

@@ -3,51 +3,72 @@ package report
 import (
 	"cmp"
 	"iter"
-	"maps"
 	"slices"
 
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// spoolEntry says where a finished event's timeline is in the spool.
+// spoolEntry says where an event's timeline ends in the spool.
 type spoolEntry struct {
-	seq int
-	off int64
+	seq  int
+	last int64
 }
 
 func bySeq(x, y *EventTimeline) int { return cmp.Compare(x.Seq, y.Seq) }
 
+func entryBySeq(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) }
+
 // hold starts keeping the timeline of the event rec is the first attempt of.
 func (r *Run) hold(ev *eventAgg, rec *simulator.Record) {
-	ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
-	if r.spool == nil {
+	if r.spool != nil {
+		ev.spooled = &spoolTail{}
+	} else {
+		ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
 		r.kept = append(r.kept, ev.timeline)
+	}
+	r.open++
+}
+
+// keepRecord adds an attempt or attack record (by kind) to ev's timeline,
+// if ev's timeline is kept.
+func (r *Run) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
+	switch {
+	case ev.spooled != nil:
+		return r.spool.add(ev.spooled, rec.Seq, kind, rec)
+	case ev.timeline == nil:
+		return nil
+	case kind == chunkAttack:
+		ev.timeline.Attacks = append(ev.timeline.Attacks, *rec)
+	default:
+		ev.timeline.Attempts = append(ev.timeline.Attempts, *rec)
 	}
 	r.held++
 	r.peakHeld = max(r.peakHeld, r.held)
+	return nil
 }
 
-// release lets go of a finished event's timeline: to the spool when there
-// is one (it stays in memory, in kept, otherwise).
-func (r *Run) release(ev *EventTimeline) error {
-	if r.spool == nil {
-		return nil
+// endTimeline gives ev's kept timeline its fate (rec's).
+func (r *Run) endTimeline(ev *eventAgg, rec *simulator.Record) error {
+	switch {
+	case ev.timeline != nil:
+		ev.timeline.Fate = rec.Fate
+	case ev.spooled != nil:
+		last, err := r.spool.end(ev.spooled, rec.Seq, rec.Fate)
+		if err != nil {
+			return err
+		}
+		if n := len(r.closed); n > 0 && r.closed[n-1].seq > rec.Seq {
+			r.closedSorted = false
+		}
+		r.closed = append(r.closed, spoolEntry{seq: rec.Seq, last: last})
+		r.open--
 	}
-	off, err := r.spool.put(ev)
-	if err != nil {
-		return err
-	}
-	if n := len(r.spooled); n > 0 && r.spooled[n-1].seq > ev.Seq {
-		r.spooledSorted = false
-	}
-	r.spooled = append(r.spooled, spoolEntry{seq: ev.Seq, off: off})
-	r.held--
 	return nil
 }
 
 // TimelineCount is how many events' timelines the run kept (see
 // WithTimeline): what Timelines yields.
-func (r *Run) TimelineCount() int { return len(r.spooled) + r.held }
+func (r *Run) TimelineCount() int { return len(r.closed) + r.open }
 
 // Timelines yields the kept events' timelines in Seq order (events that
 // share a Seq, which only a hand-made stream has, in the order they began).
@@ -60,30 +81,35 @@ func (r *Run) Timelines() iter.Seq2[*EventTimeline, error] { return r.timelines(
 // refuses (want nil takes all): those are not even read back.
 func (r *Run) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] {
 	return func(yield func(*EventTimeline, error) bool) {
-		mem := r.inMemory()
-		idx := r.spoolIndex()
-		i, j := 0, 0
-		for k := 0; i < len(idx) || j < len(mem); k++ {
-			// A spooled event ended before an in-memory one with its Seq
-			// began, so it comes first.
-			var ev *EventTimeline
-			if j == len(mem) || (i < len(idx) && idx[i].seq <= mem[j].Seq) {
-				off := idx[i].off
-				i++
-				if want != nil && !want(k) {
-					continue
-				}
-				var err error
-				if ev, err = r.spool.get(off); err != nil {
-					yield(nil, err)
+		if r.spool == nil {
+			slices.SortStableFunc(r.kept, bySeq)
+			for i, ev := range r.kept {
+				if (want == nil || want(i)) && !yield(ev, nil) {
 					return
 				}
+			}
+			return
+		}
+		closed, open := r.closedIndex(), r.openIndex()
+		i, j := 0, 0
+		for k := 0; i < len(closed) || j < len(open); k++ {
+			// A closed event ended before an open one with its Seq began,
+			// so it comes first.
+			var e spoolEntry
+			if j == len(open) || (i < len(closed) && closed[i].seq <= open[j].seq) {
+				e = closed[i]
+				i++
 			} else {
-				ev = mem[j]
+				e = open[j]
 				j++
-				if want != nil && !want(k) {
-					continue
-				}
+			}
+			if want != nil && !want(k) {
+				continue
+			}
+			ev, err := r.spool.get(e.seq, e.last)
+			if err != nil {
+				yield(nil, err)
+				return
 			}
 			if !yield(ev, nil) {
 				return
@@ -92,30 +118,27 @@ func (r *Run) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] 
 	}
 }
 
-// inMemory returns the timelines held in memory, by Seq: with a spool,
-// those of the events still in flight.
-func (r *Run) inMemory() []*EventTimeline {
-	if r.spool == nil {
-		slices.SortStableFunc(r.kept, bySeq)
-		return r.kept
+// closedIndex returns the closed events' entries by Seq, those that share
+// one in the order they ended.
+func (r *Run) closedIndex() []spoolEntry {
+	if !r.closedSorted {
+		slices.SortStableFunc(r.closed, entryBySeq)
+		r.closedSorted = true
 	}
-	var out []*EventTimeline
-	for _, seq := range slices.Sorted(maps.Keys(r.live)) {
-		if ev := r.live[seq]; ev.timeline != nil {
-			out = append(out, ev.timeline)
-		}
-	}
-	return out
+	return r.closed
 }
 
-// spoolIndex returns the spooled timelines' places by Seq, those that share
-// one in the order they were spooled.
-func (r *Run) spoolIndex() []spoolEntry {
-	if !r.spooledSorted {
-		slices.SortStableFunc(r.spooled, func(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) })
-		r.spooledSorted = true
+// openIndex returns the entries of the events in flight whose timeline is
+// spooled, by Seq.
+func (r *Run) openIndex() []spoolEntry {
+	var out []spoolEntry
+	for seq, ev := range r.live {
+		if ev.spooled != nil && ev.spooled.last != 0 {
+			out = append(out, spoolEntry{seq: seq, last: ev.spooled.last})
+		}
 	}
-	return r.spooled
+	slices.SortFunc(out, entryBySeq)
+	return out
 }
 
 // FirstTimelines returns the first n timelines Timelines yields.
