@@ -73,16 +73,28 @@ func (discordWire) NewEvent(ev *Event) {
 	ev.ID = strconv.FormatUint(1<<60|r.Uint64()>>4, 10)
 }
 
+// discordUser is the user an event is about (the member who interacted, the
+// owner of the entitlement): from the event's object when it names one, so
+// every event about them carries their id; else drawn from r.
+func discordUser(ev Event, r *Rand) string {
+	id := strconv.FormatUint(1<<59|r.Uint64()>>5, 10)
+	if o, ok := objectRand(ev, 0xd1); ok {
+		id = strconv.FormatUint(1<<59|o.Uint64()>>5, 10)
+	}
+	return id
+}
+
 func (discordWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	if slices.Contains(discordEvents, ev.Type) {
+		user := discordUser(ev, &r)
 		body, _ := json.Marshal(map[string]any{
 			"version": 1, "application_id": discordApp, "type": 1,
 			"event": map[string]any{
 				"type": ev.Type, "timestamp": ev.Created.UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
 				"data": map[string]any{
 					"id": ev.ID, "sku_id": "1300000000000000003", "application_id": discordApp,
-					"user_id": strconv.FormatUint(1<<59|r.Uint64()>>5, 10), "type": 8, "deleted": ev.Type == "ENTITLEMENT_DELETE",
+					"user_id": user, "type": 8, "deleted": ev.Type == "ENTITLEMENT_DELETE",
 					"starts_at": nil, "ends_at": nil, "consumed": false,
 				},
 			},
@@ -93,10 +105,11 @@ func (discordWire) Body(ev Event) ([]byte, string) {
 	if typ == 0 {
 		typ = 2
 	}
+	token := r.Alnum(40)
 	in := map[string]any{
-		"id": ev.ID, "application_id": discordApp, "type": typ, "token": r.Alnum(40), "version": 1,
+		"id": ev.ID, "application_id": discordApp, "type": typ, "token": token, "version": 1,
 		"guild_id": "1200000000000000002", "channel_id": "1200000000000000009",
-		"member": map[string]any{"user": map[string]any{"id": strconv.FormatUint(1<<59|r.Uint64()>>5, 10), "username": "ada"}},
+		"member": map[string]any{"user": map[string]any{"id": discordUser(ev, &r), "username": "ada"}},
 	}
 	switch typ {
 	case 1:

@@ -107,6 +107,17 @@ func (githubWire) Body(ev Event) ([]byte, string) {
 	sender := githubSender()
 	at := ev.Created.UTC().Format(time.RFC3339)
 	num := 1 + r.IntN(900)
+	// The thing the event is about (the issue, pull request, release,
+	// workflow run or branch) comes from the event's object when it names
+	// one, so events about it share its id, its number and its ref.
+	o, hasObject := objectRand(ev, 0x91)
+	objectID := func(base, n int) int {
+		id := base + r.IntN(n)
+		if hasObject {
+			id, num = base+o.IntN(1_000_000_000), 1+o.IntN(99_999)
+		}
+		return id
+	}
 	var payload map[string]any
 	switch ev.Type {
 	case "ping":
@@ -116,31 +127,42 @@ func (githubWire) Body(ev Event) ([]byte, string) {
 				"config": map[string]any{"content_type": "json", "insecure_ssl": "0", "url": "https://example.com/webhooks/github"}},
 		}
 	case "issues":
+		id := objectID(2000000000, 100000000)
 		payload = map[string]any{"action": "opened", "issue": map[string]any{
-			"id": 2000000000 + r.IntN(100000000), "number": num, "title": "Checkout fails on retry", "state": "open",
+			"id": id, "number": num, "title": "Checkout fails on retry", "state": "open",
 			"user": sender, "created_at": at, "updated_at": at,
 		}}
 	case "pull_request":
+		id := objectID(1800000000, 100000000)
 		payload = map[string]any{"action": "opened", "number": num, "pull_request": map[string]any{
-			"id": 1800000000 + r.IntN(100000000), "number": num, "title": "Make the webhook handler idempotent",
+			"id": id, "number": num, "title": "Make the webhook handler idempotent",
 			"state": "open", "user": sender, "created_at": at, "updated_at": at,
 			"head": map[string]any{"ref": "idempotent-handler", "sha": r.Hex(20)},
 			"base": map[string]any{"ref": "main", "sha": r.Hex(20)},
 		}}
 	case "release":
 		tag := fmt.Sprintf("v1.%d.%d", r.IntN(20), r.IntN(10))
+		id := objectID(150000000, 10000000)
+		if hasObject {
+			tag = fmt.Sprintf("v%d.%d.%d", 1+o.IntN(9), o.IntN(100), o.IntN(100))
+		}
 		payload = map[string]any{"action": "published", "release": map[string]any{
-			"id": 150000000 + r.IntN(10000000), "tag_name": tag, "name": tag, "draft": false, "prerelease": false,
+			"id": id, "tag_name": tag, "name": tag, "draft": false, "prerelease": false,
 			"author": sender, "created_at": at, "published_at": at,
 		}}
 	case "workflow_run":
+		id := objectID(9000000000, 1000000000)
 		payload = map[string]any{"action": "completed", "workflow_run": map[string]any{
-			"id": 9000000000 + r.IntN(1000000000), "name": "CI", "head_branch": "main", "head_sha": r.Hex(20),
+			"id": id, "name": "CI", "head_branch": "main", "head_sha": r.Hex(20),
 			"run_number": num, "event": "push", "status": "completed", "conclusion": "success",
 			"created_at": at, "updated_at": at,
 		}}
 	default: // push, the default event: encoded from structs, as it is the hot path
 		before, after := r.Hex(20), r.Hex(20)
+		ref := "refs/heads/main"
+		if hasObject {
+			ref = "refs/heads/topic-" + o.Hex(4)
+		}
 		body, _ := json.Marshal(githubPush{
 			After: after, Before: before,
 			Commits: []githubCommit{{Author: githubAuthor{Email: "octocat@github.com", Name: "Octo Cat", Username: "octocat"},
@@ -148,7 +170,7 @@ func (githubWire) Body(ev Event) ([]byte, string) {
 			Compare:    "https://github.com/acme/shop/compare/" + before[:12] + "..." + after[:12],
 			HeadCommit: githubHeadCommit{ID: after, Message: "Fix the checkout retry", Timestamp: at},
 			Pusher:     githubPusher{Email: "octocat@github.com", Name: "octocat"},
-			Ref:        "refs/heads/main", Repository: githubRepoJSON(), Sender: githubSenderJSON(),
+			Ref:        ref, Repository: githubRepoJSON(), Sender: githubSenderJSON(),
 		})
 		return body, "application/json"
 	}

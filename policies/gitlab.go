@@ -47,22 +47,42 @@ func (gitlabWire) Body(ev Event) ([]byte, string) {
 	user := map[string]any{"id": 7, "name": "Ada Lovelace", "username": "ada", "email": "[REDACTED]"}
 	payload := map[string]any{"object_kind": ev.Type, "event_type": ev.Type, "project": project}
 	iid := 1 + r.IntN(900)
+	// The thing the event is about (the issue, merge request, pipeline,
+	// branch or tag) comes from the event's object when it names one, so
+	// events about it share its id, iid and ref.
+	o, hasObject := objectRand(ev, 0x61)
+	objectID := func(base, n int) int {
+		id := base + r.IntN(n)
+		if hasObject {
+			id, iid = 100_000_000+o.IntN(900_000_000), 1+o.IntN(99_999)
+		}
+		return id
+	}
 	switch ev.Type {
 	case "issue":
 		payload["user"] = user
-		payload["object_attributes"] = map[string]any{"id": 90000 + r.IntN(9999), "iid": iid, "title": "Checkout fails on retry", "state": "opened", "action": "open", "created_at": at}
+		id := objectID(90000, 9999)
+		payload["object_attributes"] = map[string]any{"id": id, "iid": iid, "title": "Checkout fails on retry", "state": "opened", "action": "open", "created_at": at, "updated_at": at}
 	case "merge_request":
 		payload["user"] = user
-		payload["object_attributes"] = map[string]any{"id": 80000 + r.IntN(9999), "iid": iid, "title": "Make the webhook handler idempotent", "state": "opened", "action": "open",
-			"source_branch": "idempotent-handler", "target_branch": "main", "created_at": at}
+		id := objectID(80000, 9999)
+		payload["object_attributes"] = map[string]any{"id": id, "iid": iid, "title": "Make the webhook handler idempotent", "state": "opened", "action": "open",
+			"source_branch": "idempotent-handler", "target_branch": "main", "created_at": at, "updated_at": at}
 	case "pipeline":
 		payload["user"] = user
-		payload["object_attributes"] = map[string]any{"id": 700000 + r.IntN(99999), "ref": "main", "sha": r.Hex(20), "status": "success", "created_at": at, "finished_at": at}
+		id := objectID(700000, 99999)
+		payload["object_attributes"] = map[string]any{"id": id, "ref": "main", "sha": r.Hex(20), "status": "success", "created_at": at, "finished_at": at}
 	default: // push, tag_push
 		before, after := r.Hex(20), r.Hex(20)
 		ref := "refs/heads/main"
 		if ev.Type == "tag_push" {
 			ref = fmt.Sprintf("refs/tags/v1.%d.0", r.IntN(20))
+		}
+		if hasObject {
+			ref = "refs/heads/topic-" + o.Hex(4)
+			if ev.Type == "tag_push" {
+				ref = fmt.Sprintf("refs/tags/v%d.%d.%d", 1+o.IntN(9), o.IntN(100), o.IntN(100))
+			}
 		}
 		payload["event_name"] = ev.Type
 		payload["before"], payload["after"], payload["ref"], payload["checkout_sha"] = before, after, ref, after

@@ -66,6 +66,22 @@ func (paypalWire) Body(ev Event) ([]byte, string) {
 		resourceType, summary = "subscription", "Subscription activated"
 		resource = map[string]any{"id": "I-" + strings.ToUpper(r.Alnum(12)), "plan_id": "P-" + strings.ToUpper(r.Alnum(24)), "status": "ACTIVE", "create_time": at}
 	}
+	if o, ok := objectRand(ev, 0x99); ok {
+		// The event is about one order (a capture's order, the order
+		// approved), one capture (a refund's) or one subscription: the
+		// same id on every event about it.
+		objectID := strings.ToUpper(o.Hex(9))[:17]
+		switch resourceType {
+		case "capture":
+			resource["supplementary_data"] = map[string]any{"related_ids": map[string]any{"order_id": objectID}}
+		case "refund":
+			resource["links"] = []any{map[string]any{"href": "https://api.paypal.com/v2/payments/captures/" + objectID, "rel": "up", "method": "GET"}}
+		case "subscription":
+			resource["id"] = "I-" + strings.ToUpper(o.Alnum(12))
+		default: // checkout-order
+			resource["id"] = objectID
+		}
+	}
 	eventID := "WH-" + strings.ToUpper(r.Alnum(17)) + "-" + strings.ToUpper(r.Alnum(17))
 	body, _ := json.Marshal(map[string]any{
 		"id": eventID, "event_version": "1.0", "create_time": at, "resource_type": resourceType,

@@ -48,6 +48,18 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 		"status": "active", "updated_at": at,
 		"variants": []any{map[string]any{"id": 4000000000000 + r.IntN(999999999), "price": price(unit), "sku": "MUG-" + r.Alnum(4)}},
 	}
+	orderNumber := 1001 + ev.Seq
+	if o, ok := objectRand(ev, 0x5f); ok {
+		// The event is about one order (with its customer and product),
+		// or one product, or one customer: the same ids on every event
+		// about it.
+		orderID = 5000000000000 + o.IntN(999_999_999_999)
+		orderNumber = 1001 + o.IntN(999_000)
+		customer["id"] = 7000000000000 + o.IntN(999_999_999_999)
+		customer["email"] = fmt.Sprintf("customer%d@example.com", o.IntN(10000))
+		product["id"] = 8000000000000 + o.IntN(999_999_999_999)
+		product["variants"].([]any)[0].(map[string]any)["id"] = 4000000000000 + o.IntN(999_999_999_999)
+	}
 	var payload map[string]any
 	switch ev.Type {
 	case "products/update":
@@ -71,7 +83,7 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 		}
 		payload = map[string]any{
 			"id": orderID, "admin_graphql_api_id": fmt.Sprintf("gid://shopify/Order/%d", orderID),
-			"name": fmt.Sprintf("#%d", 1001+ev.Seq), "order_number": 1001 + ev.Seq,
+			"name": fmt.Sprintf("#%d", orderNumber), "order_number": orderNumber,
 			"email": customer["email"], "customer": customer, "created_at": at, "updated_at": at,
 			"cancelled_at": cancelled, "currency": "USD", "financial_status": status,
 			"subtotal_price": price(total), "total_price": price(total), "total_tax": "0.00",

@@ -36,13 +36,25 @@ func (slackWire) Body(ev Event) ([]byte, string) {
 	ts := fmt.Sprintf("%d.%06d", ev.Created.Unix(), r.IntN(1000000))
 	channel := "C0" + strings.ToUpper(r.Alnum(8))
 	user := "U0" + strings.ToUpper(r.Alnum(8))
+	o, hasObject := objectRand(ev, 0x51)
+	if hasObject {
+		// The event is about one conversation (and, for a reaction, one
+		// message in it; for a join, one member): the same ids on every
+		// event about it.
+		channel, user = "C0"+strings.ToUpper(o.Alnum(8)), "U0"+strings.ToUpper(o.Alnum(8))
+	}
 	inner := map[string]any{"type": ev.Type, "user": user, "event_ts": ts}
 	switch ev.Type {
 	case "app_mention":
 		inner["text"], inner["channel"], inner["ts"] = "<@U0DEMOBOT> ship order #1042", channel, ts
 	case "reaction_added":
 		inner["reaction"] = "white_check_mark"
-		inner["item"] = map[string]any{"type": "message", "channel": channel, "ts": fmt.Sprintf("%d.%06d", ev.Created.Unix()-60, r.IntN(1000000))}
+		itemTS := fmt.Sprintf("%d.%06d", ev.Created.Unix()-60, r.IntN(1000000))
+		if hasObject {
+			// an older message, the same one on every event about it
+			itemTS = fmt.Sprintf("%d.%06d", 1_600_000_000+o.IntN(100_000_000), o.IntN(1000000))
+		}
+		inner["item"] = map[string]any{"type": "message", "channel": channel, "ts": itemTS}
 	case "member_joined_channel":
 		inner["channel"], inner["channel_type"], inner["team"] = channel, "C", "T0DEMO7TEAM"
 	default:

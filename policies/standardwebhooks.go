@@ -38,20 +38,35 @@ func (standardWire) NewEvent(ev *Event) {
 
 // Body is {"type", "timestamp", "data"}, the payload shape the Standard
 // Webhooks spec recommends. Any event type is accepted; the data object
-// follows the type's first word.
+// follows the type's first word. The top-level timestamp is when the event
+// happened, the same on every attempt.
 func (standardWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 	family, _, _ := strings.Cut(ev.Type, ".")
 	data := map[string]any{"id": family + "_" + r.Alnum(20), "object": family, "created_at": at}
+	// The thing the event is about (an invoice's customer; else the data
+	// object itself) comes from the event's object when it names one.
+	o, hasObject := objectRand(ev, 0x5b)
 	switch family {
 	case "invoice":
 		amount := 500 + r.IntN(200)*100
 		data["customer_id"] = "cust_" + r.Alnum(16)
+		if hasObject {
+			data["customer_id"] = "cust_" + o.Alnum(16)
+		}
 		data["amount"], data["amount_paid"], data["currency"], data["status"] = amount, amount, "usd", "paid"
 	case "user":
-		data["email"] = fmt.Sprintf("user%d@example.com", r.IntN(10000))
+		n := r.IntN(10000)
+		if hasObject {
+			data["id"], n = family+"_"+o.Alnum(20), o.IntN(10000)
+		}
+		data["email"] = fmt.Sprintf("user%d@example.com", n)
 		data["name"] = "Ada Lovelace"
+	default:
+		if hasObject {
+			data["id"] = family + "_" + o.Alnum(20)
+		}
 	}
 	body, _ := json.Marshal(map[string]any{"type": ev.Type, "timestamp": at, "data": data})
 	return body, "application/json"

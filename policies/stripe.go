@@ -57,10 +57,11 @@ var stripeTypes = []string{
 
 func (stripeWire) EventTypes() []string { return stripeTypes }
 
-// stripeObject builds the event's data.object for its type. Every id,
-// amount and timestamp comes from the event's seed, and they agree with one
-// another: the invoice's payment intent and charge, the customer, the
-// amounts paid and captured.
+// stripeObject builds the event's data.object for its type. The customer
+// and subscription come from the event's object when it names one; every
+// other id, amount and timestamp comes from the event's seed, and they agree
+// with one another: the invoice's payment intent and charge, the customer,
+// the amounts paid and captured.
 func stripeObject(ev Event) map[string]any {
 	r := Key(ev.Seed, 2, 0)
 	amount := 500 + r.IntN(200)*100
@@ -70,6 +71,12 @@ func stripeObject(ev Event) map[string]any {
 	pi := "pi_3" + r.Alnum(23)
 	ch := "ch_3" + r.Alnum(23)
 	sub := "sub_1" + r.Alnum(23)
+	email := -1
+	if o, ok := objectRand(ev, 0x57); ok {
+		// The event is about one customer (and the subscription it pays
+		// for): the same ids on every event about it.
+		cus, sub, email = "cus_"+o.Alnum(14), "sub_1"+o.Alnum(23), o.IntN(10000)
+	}
 	family, action, _ := strings.Cut(ev.Type, ".")
 	if family == "customer" && strings.HasPrefix(action, "subscription.") {
 		family, action = "subscription", strings.TrimPrefix(action, "subscription.")
@@ -136,8 +143,11 @@ func stripeObject(ev Event) map[string]any {
 			"created": created - 1, "livemode": false,
 		}
 	default: // customer
+		if email < 0 {
+			email = r.IntN(10000)
+		}
 		return map[string]any{
-			"id": cus, "object": "customer", "email": fmt.Sprintf("customer%d@example.com", r.IntN(10000)),
+			"id": cus, "object": "customer", "email": fmt.Sprintf("customer%d@example.com", email),
 			"currency": "usd", "created": created - 1, "livemode": false,
 		}
 	}

@@ -17,9 +17,14 @@ const twilioAccountSid = "AC0d3c5e7a9b1c2d3e4f5a6b7c8d9e0f1a"
 
 type twilioWire struct{}
 
-// twilioSid is the event's MessageSid.
+// twilioSid is the event's MessageSid: the message the status callback is
+// about, from the event's object when it names one, so every callback about
+// one message carries its sid.
 func twilioSid(ev Event) string {
-	r := Key(ev.Seed, 3, 0)
+	r, ok := objectRand(ev, 0x7c)
+	if !ok {
+		r = Key(ev.Seed, 3, 0)
+	}
 	return "SM" + r.Hex(16)
 }
 
@@ -46,15 +51,20 @@ func (twilioWire) EventTypes() []string { return twilioStatuses }
 
 func twilioParams(ev Event) url.Values {
 	r := Key(ev.Seed, 2, 0)
+	to := r.IntN(10000)
+	if o, ok := objectRand(ev, 0x7d); ok {
+		to = o.IntN(10000) // one message, one recipient
+	}
+	sid := twilioSid(ev)
 	v := url.Values{
 		"AccountSid":    {twilioAccountSid},
 		"ApiVersion":    {"2010-04-01"},
 		"From":          {"+15005550006"},
-		"MessageSid":    {twilioSid(ev)},
+		"MessageSid":    {sid},
 		"MessageStatus": {ev.Type},
-		"SmsSid":        {twilioSid(ev)},
+		"SmsSid":        {sid},
 		"SmsStatus":     {ev.Type},
-		"To":            {fmt.Sprintf("+1415555%04d", r.IntN(10000))},
+		"To":            {fmt.Sprintf("+1415555%04d", to)},
 	}
 	if ev.Type == "undelivered" || ev.Type == "failed" {
 		v.Set("ErrorCode", "30003") // Unreachable destination handset

@@ -22,7 +22,10 @@ type Event struct {
 	// Created is the virtual time the event happened.
 	Created time.Time
 	// Object names what the event is about (a customer, an order): several
-	// events of a workload share one, in the order they were created.
+	// events of a workload share one, in the order they were created. The
+	// payload's id of that thing (a Stripe customer, a Shopify order) is
+	// derived from it, so events about one object name the same one; when
+	// it is empty that id is drawn from Seed like every other.
 	Object string
 }
 

@@ -43,6 +43,12 @@ func (zoomWire) Body(ev Event) ([]byte, string) {
 		"uuid": zoomMeeting(ev), "id": 80000000000 + r.IntN(999999999), "host_id": "z8yAAAAA" + r.Alnum(14),
 		"topic": "Incident review: duplicate webhooks", "type": 2, "start_time": at, "timezone": "UTC", "duration": 30,
 	}
+	if o, ok := objectRand(ev, 0x2c); ok {
+		// The event is about one meeting (its id, which a recurring
+		// meeting keeps; each occurrence has its own uuid): the same id
+		// and host on every event about it.
+		obj["id"], obj["host_id"] = 10000000000+o.IntN(89_999_999_999), "z8yAAAAA"+o.Alnum(14)
+	}
 	switch ev.Type {
 	case "meeting.ended":
 		obj["end_time"] = ev.Created.Add(30 * time.Minute).UTC().Format(time.RFC3339)

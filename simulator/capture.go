@@ -122,6 +122,26 @@ func validHeaderValue(s string) bool {
 	return true
 }
 
+// cleanQuery percent-encodes the bytes a request line cannot carry in a
+// query — space, control bytes, non-ASCII — as a browser does before it
+// sends a URL, so a capture's URL is one an HTTP client can send and its raw
+// form reads back.
+func cleanQuery(q string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c > ' ' && c < 0x7f {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
 // validMethod: a token.
 func validMethod(s string) bool { return validHeaderName(s) }
 
@@ -130,7 +150,9 @@ func validMethod(s string) bool { return validHeaderName(s) }
 func (c *Capture) Raw() []byte {
 	var b bytes.Buffer
 	target, host := c.URL, ""
-	if u, err := url.Parse(c.URL); err == nil && u.Host != "" {
+	// Only an absolute URL has a host: a path-only capture may start with
+	// "//" and must stay a path.
+	if u, err := url.Parse(c.URL); err == nil && u.Scheme != "" && u.Host != "" {
 		host, target = u.Host, u.RequestURI()
 	}
 	if target == "" {

@@ -314,12 +314,8 @@ func (p *curlParse) finish() (Capture, error) {
 	case len(p.data) > 0 && c.Header.Get("Content-Type") == "":
 		c.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	u.RawQuery = cleanQuery(u.RawQuery)
 	c.URL = u.String()
-	if _, err := url.Parse(c.URL); err != nil {
-		// -G appends the data to the query as given; a control byte there
-		// makes a URL no HTTP client would send.
-		return Capture{}, fmt.Errorf("%w: the URL that -G makes from the data is not valid: %w", ErrCapture, err)
-	}
 	c.Body = body
 	c.Method = p.method
 	if c.Method == "" {

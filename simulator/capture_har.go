@@ -91,6 +91,7 @@ func harCapture(req *harRequest) (Capture, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Capture{}, fmt.Errorf("%w: url %q is not an http(s) URL", ErrCapture, truncate(req.URL, 80))
 	}
+	u.RawQuery = cleanQuery(u.RawQuery)
 	c.URL = u.String()
 	for _, h := range req.Headers {
 		if err := addHeader(c.Header, h.Name, h.Value); err != nil {

@@ -147,6 +147,7 @@ func captureURL(target, host, scheme string) (string, error) {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return "", fmt.Errorf("%w: request target %q is not an http(s) URL", ErrCapture, truncate(target, 80))
 		}
+		u.RawQuery = cleanQuery(u.RawQuery)
 		return u.String(), nil
 	}
 	if target == "" {
@@ -168,6 +169,7 @@ func captureURL(target, host, scheme string) (string, error) {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", fmt.Errorf("%w: host %q and path %q do not make a URL", ErrCapture, truncate(host, 80), truncate(target, 80))
 	}
+	u.RawQuery = cleanQuery(u.RawQuery)
 	return u.String(), nil
 }
 

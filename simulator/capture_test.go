@@ -160,6 +160,8 @@ func TestParseCurl(t *testing.T) {
 			method: "POST", url: "https://h.example/x", body: "text=a+b%26c"},
 		{name: "-G moves data to the query", in: `curl -G -d a=1 -d b=2 https://h.example/x`,
 			method: "GET", url: "https://h.example/x?a=1&b=2"},
+		{name: "-G encodes what a URL cannot carry", in: `curl -G -d 'q=a b' -d $'c=\x7f\xe9' https://h.example/x`,
+			method: "GET", url: "https://h.example/x?q=a%20b&c=%7F%E9"},
 		{name: "a $ prompt in front", in: `$ curl https://h.example/x -d x`, method: "POST", url: "https://h.example/x", body: "x"},
 		{name: "unterminated quote", in: `curl 'https://h.example/x`, err: "unterminated ' quote"},
 		{name: "multipart form", in: `curl -F a=@x https://h.example/x`, err: "multipart form"},

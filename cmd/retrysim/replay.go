@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -31,6 +32,7 @@ type replayFlags struct {
 	effectsURL  string
 	format      string
 	allowRemote bool
+	failOn      []string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -58,7 +60,12 @@ Examples:
   retrysim replay --request delivery.http --demo check-then-act --concurrent
   retrysim replay --request capture.har --entry 3 --url http://127.0.0.1:3000/webhooks/stripe \
       --secret stripe=whsec_… --effects-url http://127.0.0.1:3000/_retrysim/effects
-  retrysim replay --request curl.txt --times 3 --url http://127.0.0.1:8080/hooks --format json`,
+  retrysim replay --request curl.txt --times 3 --url http://127.0.0.1:8080/hooks --format json
+  retrysim replay --request delivery.http --url http://127.0.0.1:3000/webhooks/stripe \
+      --effects-url http://127.0.0.1:3000/_retrysim/effects --fail-on duplicate-effects
+
+With --fail-on duplicate-effects, replay exits 1 unless the verdict is IDEMPOTENT (an
+UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReplay(cmd, f) },
 	}
@@ -75,6 +82,7 @@ Examples:
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked after every send`)
 	fl.StringVar(&f.format, "format", "text", "report format: text or json")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when this gate fails: "+string(report.GateDuplicateEffects)+" (the handler wrote more than once)")
 	return cmd
 }
 
@@ -82,7 +90,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
-	redactGiven(cmd.Context(), f.secrets)
+	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
@@ -137,9 +145,20 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the %s signature carries the capture's timestamp and no --secret was given: a handler that checks it answers 401; pass --secret %s=… to re-sign each send\n", res.Provider, res.Provider)
 	}
 	if f.format == "json" {
-		return writeReplayJSON(cmd.OutOrStdout(), res)
+		err = writeReplayJSON(cmd.OutOrStdout(), res)
+	} else {
+		err = writeReplayText(cmd.OutOrStdout(), res, target)
 	}
-	return writeReplayText(cmd.OutOrStdout(), res, target)
+	if err != nil {
+		return err
+	}
+	if interrupted(ctx) {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
+	}
+	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {
+		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.VerdictLine())}
+	}
+	return nil
 }
 
 // validate reads the flags and the capture; every problem is reported at
@@ -174,6 +193,13 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 	ttl = d
 	if _, err := parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
+	}
+	if gates, err := report.ParseGates(f.failOn); err != nil {
+		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
+	} else if i := slices.IndexFunc(gates, func(g report.Gate) bool { return g != report.GateDuplicateEffects }); i >= 0 {
+		errs = append(errs, fmt.Errorf("--fail-on: %s is a gate of run and report; replay checks only %s", gates[i], report.GateDuplicateEffects))
+	} else if len(gates) > 0 && f.url != "" && f.effectsURL == "" {
+		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
 	if !slices.Contains([]string{"text", "json"}, f.format) {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))

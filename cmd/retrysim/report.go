@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -135,26 +134,31 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 	return report.Write(stdout, rep, o.format)
 }
 
+// writeJUnit writes the chart --out names, if any, and the gates as JUnit
+// XML to stdout, for --format junit.
+func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
+	if err := o.write(io.Discard, rep); err != nil {
+		return err
+	}
+	return report.WriteJUnit(stdout, rep)
+}
+
 func formatOf(path string) string {
 	f, _ := report.FormatForPath(path)
 	return f
 }
 
-// writeFile writes a file through a buffer and then atomically (see
-// atomicFile), so a failed render or an interrupt leaves no half-written
-// file behind, and an existing file stays as it was until the new one is
-// complete.
+// writeFile writes a file atomically (see atomicFile): the report streams
+// into a temporary file beside it, renamed over path only when complete, so
+// a failed render or an interrupt leaves no half-written file behind and an
+// existing file stays as it was until the new one is complete.
 func writeFile(path string, fill func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := fill(&buf); err != nil {
-		return err
-	}
 	f, err := createAtomic(path)
 	if err != nil {
 		return err
 	}
 	defer f.abort()
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if err := fill(f); err != nil {
 		return err
 	}
 	return f.commit()
@@ -174,37 +178,52 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// reportFlags are the report command's flags: how to write the report, and
+// the gates to judge the saved runs by.
+type reportFlags struct {
+	outputFlags
+	gateFlags
+}
+
 func newReportCmd() *cobra.Command {
-	o := &outputFlags{}
+	o := &reportFlags{}
 	cmd := &cobra.Command{
 		Use:   "report RESULTS.jsonl|-",
 		Short: "Re-render a report from a saved results stream",
 		Long: `Report reads a results stream written by 'retrysim run --results FILE' (or - for
 stdin) and writes its report in any format, exactly as run printed it for the same records
-and the same report flags. Nothing is sent: the stream holds every attempt.
+and the same report flags. Nothing is sent: the stream holds every attempt. With --fail-on
+it judges the saved runs by the same gates as run, and exits 1 when one does not pass.
 
 Examples:
   retrysim run --provider stripe --results attempts.jsonl
   retrysim report attempts.jsonl --format markdown
   retrysim report attempts.jsonl --out timeline.png --log-time
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
+  retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
   retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, o, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(report.Formats, ", "))
+	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (junit reports the --fail-on gates)")
 	fl.StringVar(&o.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
-	o.add(fl)
+	o.outputFlags.add(fl)
+	o.gateFlags.add(fl)
 	return cmd
 }
 
-func runReport(cmd *cobra.Command, o *outputFlags, path string) (err error) {
+func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
-	out, errs := o.validate(cmd.Flags().Changed("format"))
+	of := o.outputFlags
+	junit, errs := junitFormat(&of)
+	out, outErrs := of.validate(cmd.Flags().Changed("format") && !junit)
+	errs = append(errs, outErrs...)
+	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
+	errs = append(errs, gateErrs...)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()
@@ -230,7 +249,16 @@ func runReport(cmd *cobra.Command, o *outputFlags, path string) (err error) {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
 	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: catalogueTimeouts()}
-	return out.write(cmd.OutOrStdout(), rep)
+	gateOpts.Timeouts = rep.Timeouts
+	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
+	write := out.write
+	if junit {
+		write = out.writeJUnit
+	}
+	if err := write(cmd.OutOrStdout(), rep); err != nil {
+		return err
+	}
+	return gateError(rep.Gates)
 }
 
 // writeSchedulesChart draws the policies' schedules to path (.png or .svg).

@@ -44,8 +44,7 @@ type runFlags struct {
 	insecure    bool
 	ca          string
 	exec        string
-	failOn      []string
-	ttlConfig   string
+	gateFlags
 	outputFlags
 }
 
@@ -110,7 +109,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(runFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
@@ -118,22 +117,9 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
 	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
-	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
-	fl.StringVar(&f.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
-	f.add(fl)
+	f.gateFlags.add(fl)
+	f.outputFlags.add(fl)
 	return cmd
-}
-
-// runFormats are the report formats run writes: every report format, and
-// JUnit for the gates.
-func runFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
-
-func gateList() string {
-	names := make([]string, len(report.Gates))
-	for i, g := range report.Gates {
-		names[i] = string(g)
-	}
-	return strings.Join(names, ", ")
 }
 
 func demoModeList() string {
@@ -163,22 +149,16 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
-	redactGiven(ctx, f.secrets)
+	redactGiven(ctx, stderr, f.secrets)
 	var errs []error
 	of := f.outputFlags
-	if of.format == report.FormatJUnit {
-		// JUnit is run's own format: the rest of the output flags are
-		// checked as for text, and the XML goes to stdout.
-		p.junit, of.format = true, report.FormatText
-		if of.out != "" && !report.IsChart(formatOf(of.out)) {
-			errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
-		}
-	}
 	var outErrs []error
+	p.junit, outErrs = junitFormat(&of)
+	errs = append(errs, outErrs...)
 	p.out, outErrs = of.validate(formatSet && !p.junit)
 	errs = append(errs, outErrs...)
 	names, err := providerNames(f.providers)
@@ -326,7 +306,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	}
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
-	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
+	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -370,11 +350,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
 	if p.junit {
-		// The chart, if --out names one, then the JUnit XML to stdout.
-		if err := p.out.write(io.Discard, rep); err != nil {
-			return err
-		}
-		err = report.WriteJUnit(reportOut, rep)
+		err = p.out.writeJUnit(reportOut, rep)
 	} else {
 		err = p.out.write(reportOut, rep)
 	}
@@ -532,26 +508,8 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 // validateGates reads --fail-on and --ttl-configured, and refuses a gate
 // that could never be checked on this run.
 func (f *runFlags) validateGates(p *plan) []error {
-	var errs []error
-	gates, err := report.ParseGates(f.failOn)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
-	}
-	p.gates = gates
-	if f.ttlConfig != "" {
-		d, err := policies.ParseDuration(f.ttlConfig)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
-		case d <= 0:
-			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", f.ttlConfig))
-		default:
-			p.gateOpts.TTLConfigured = d
-		}
-	}
-	if slices.Contains(gates, report.GateTTLTooShort) && f.ttlConfig == "" {
-		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
-	}
+	gates, opts, errs := f.gateFlags.parse(p.junit)
+	p.gates, p.gateOpts = gates, opts
 	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
@@ -567,9 +525,6 @@ func (f *runFlags) validateGates(p *plan) []error {
 			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
 		}
 	}
-	if f.format == report.FormatJUnit && len(gates) == 0 {
-		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
-	}
 	return errs
 }
 
@@ -584,18 +539,4 @@ func (f *runFlags) validateDemoTTL(p *plan) []error {
 	}
 	p.demoTTL = d
 	return nil
-}
-
-// gateError is the exit-1 error when a gate did not pass, naming each one
-// with its run; nil when every gate passed.
-func gateError(results []report.GateResult) error {
-	failed := report.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
-	}
-	names := make([]string, len(failed))
-	for i, g := range failed {
-		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
-	}
-	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
 }

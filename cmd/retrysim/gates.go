@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+)
+
+// gateFlags are --fail-on and --ttl-configured, which run and report share:
+// a saved results stream is judged as the run that wrote it would have been.
+type gateFlags struct {
+	failOn    []string
+	ttlConfig string
+}
+
+func (g *gateFlags) add(fl *pflag.FlagSet) {
+	fl.StringSliceVar(&g.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
+	fl.StringVar(&g.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
+}
+
+// parse reads the gates and the configured TTL, reporting every problem;
+// junit says --format junit was asked for, which needs a gate to report.
+func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []error) {
+	var errs []error
+	var opts report.GateOptions
+	gates, err := report.ParseGates(g.failOn)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
+	}
+	if g.ttlConfig != "" {
+		d, err := policies.ParseDuration(g.ttlConfig)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
+		case d <= 0:
+			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", g.ttlConfig))
+		default:
+			opts.TTLConfigured = d
+		}
+	}
+	if slices.Contains(gates, report.GateTTLTooShort) && g.ttlConfig == "" {
+		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
+	}
+	if junit && len(gates) == 0 {
+		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
+	}
+	return gates, opts, errs
+}
+
+// junitFormat handles --format junit, which run and report write to stdout
+// besides the report formats: the other output flags are checked as for
+// text, and --out may only name a chart.
+func junitFormat(of *outputFlags) (junit bool, errs []error) {
+	if of.format != report.FormatJUnit {
+		return false, nil
+	}
+	of.format = report.FormatText
+	if of.out != "" && !report.IsChart(formatOf(of.out)) {
+		errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
+	}
+	return true, errs
+}
+
+// reportFormats are the formats run and report write: every report format,
+// and JUnit for the gates.
+func reportFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
+
+func gateList() string {
+	names := make([]string, len(report.Gates))
+	for i, g := range report.Gates {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
+}
+
+// gateError is the exit-1 error when a gate did not pass, naming each one
+// with its run; nil when every gate passed.
+func gateError(results []report.GateResult) error {
+	failed := report.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
+}
