@@ -42,15 +42,31 @@ type timelineRow struct {
 	label  string
 	run    *Run
 	events []*EventTimeline
+	// every is, in a row per run, the step between the events drawn: 1
+	// draws them all.
+	every int
 }
 
-func timelineRows(rep *Report, opts ChartOptions) []timelineRow {
+// MaxRowEvents is how many events a timeline row per provider draws at
+// most: past it, the row draws every kth event (and the title says so), as
+// a chart of more glyphs is as legible and far slower to draw.
+const MaxRowEvents = 2000
+
+func timelineRows(rep *Report, opts ChartOptions) ([]timelineRow, error) {
 	var rows []timelineRow
 	if opts.By == ByProvider {
 		for _, r := range rep.Runs {
-			rows = append(rows, timelineRow{label: r.Policy, run: r, events: r.Timeline})
+			every := max(1, (r.TimelineCount()+MaxRowEvents-1)/MaxRowEvents)
+			row := timelineRow{label: r.Policy, run: r, every: every}
+			for ev, err := range r.timelines(func(i int) bool { return i%every == 0 }) {
+				if err != nil {
+					return nil, err
+				}
+				row.events = append(row.events, ev)
+			}
+			rows = append(rows, row)
 		}
-		return rows
+		return rows, nil
 	}
 	limit := opts.Rows
 	if limit <= 0 {
@@ -58,15 +74,19 @@ func timelineRows(rep *Report, opts ChartOptions) []timelineRow {
 	}
 	per := max(1, limit/max(1, len(rep.Runs)))
 	for _, r := range rep.Runs {
-		for _, ev := range r.Timeline[:min(per, len(r.Timeline))] {
+		evs, err := r.FirstTimelines(per)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range evs {
 			label := shortLabel(ev.ID)
 			if len(rep.Runs) > 1 {
 				label = r.Policy + "  " + label
 			}
-			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}})
+			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}, every: 1})
 		}
 	}
-	return rows
+	return rows, nil
 }
 
 func shortLabel(id string) string {
@@ -100,7 +120,10 @@ func chartTTL(rep *Report, r *Run, opts ChartOptions) time.Duration {
 // window from its key time, leaks ringed and the endpoint-disable moment
 // marked.
 func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
-	rows := timelineRows(rep, opts)
+	rows, err := timelineRows(rep, opts)
+	if err != nil {
+		return err
+	}
 	if len(rows) == 0 {
 		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
 	}
@@ -281,7 +304,13 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
 	}
 	if len(leaks.pts) > 0 {
-		note += fmt.Sprintf(" %d arrivals came after their key expired: the handler would process them again.", len(leaks.pts))
+		among := ""
+		for _, row := range rows {
+			if row.every > 1 {
+				among = " among the events drawn"
+			}
+		}
+		note += fmt.Sprintf(" %d arrivals%s came after their key expired: the handler would process them again.", len(leaks.pts), among)
 	}
 	drawWithLegend(c, p, note)
 	return nil
@@ -306,11 +335,20 @@ func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
 	}
 	r := rep.Runs[0]
 	t := fmt.Sprintf("%s · %s · seed %d", strings.Join(names, ", "), r.Scenario, r.Seed)
-	if opts.By != ByProvider {
+	if opts.By == ByProvider {
+		total, drawn := 0, 0
+		for _, row := range rows {
+			total += row.run.TimelineCount()
+			drawn += len(row.events)
+		}
+		if drawn < total {
+			t += fmt.Sprintf(" · %d of %d events drawn", drawn, total)
+		}
+	} else {
 		total, sent := 0, 0
 		for _, r := range rep.Runs {
-			total += max(r.Events, len(r.Timeline))
-			sent += len(r.Timeline)
+			total += max(r.Events, r.TimelineCount())
+			sent += r.TimelineCount()
 		}
 		switch {
 		case len(rows) < sent:

@@ -57,7 +57,10 @@ func WriteCSV(w io.Writer, rep *Report) error {
 				return err
 			}
 		}
-		for _, ev := range r.Timeline {
+		for ev, err := range r.Timelines() {
+			if err != nil {
+				return err
+			}
 			for _, a := range ev.Attempts {
 				err := cw.Write([]string{
 					r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), ev.ID, strconv.Itoa(ev.Seq),

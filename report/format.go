@@ -59,8 +59,9 @@ const DefaultTimeline = 10
 
 // Keep is how many events' attempts an Aggregator must keep (for
 // WithTimeline) to render format, and a chart too when chart is set; -1 for
-// all. noTimeline leaves the per-event timeline out of text, Markdown and
-// JSON.
+// all, which the Aggregator spools to a temporary file (Close it when the
+// report is written). noTimeline leaves the per-event timeline out of text,
+// Markdown and JSON.
 func Keep(format string, chart, noTimeline bool) int {
 	switch {
 	case chart || format == FormatCSV || IsChart(format):

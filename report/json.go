@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -175,81 +178,157 @@ type jsonAttempt struct {
 	Manual         bool              `json:"manual,omitempty"`
 }
 
-// WriteJSON writes the report as one JSON object (the JSON contract).
+// WriteJSON writes the report as one JSON object (the JSON contract). It
+// streams: each run's events are encoded one at a time as Timelines yields
+// them, so a report of a million events never holds them all.
 func WriteJSON(w io.Writer, rep *Report) error {
-	out := jsonReport{
+	bw := bufio.NewWriterSize(w, 64<<10)
+	top, err := json.MarshalIndent(jsonReport{
 		Runs: []jsonRun{}, RecommendedTTLSeconds: rep.RecommendedTTL().Seconds(),
 		RecommendedTTLWithManualSeconds: rep.RecommendedWithManual().Seconds(), Chart: rep.Chart,
+	}, "", "  ")
+	if err != nil {
+		return err
 	}
-	for _, r := range rep.Runs {
-		t := r.TTL(rep.TTLs)
-		jr := jsonRun{
-			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
-			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
-			HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
-			SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
-			SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
-			Latency: jsonLatencyOf(r, rep.Timeouts),
-			Summary: jsonSummary{
-				Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
-				HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
-				MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
-				LostToDisable:         r.LostToDisable, LostToDisableEvents: append([]string{}, r.LostToDisableIDs...),
-				Restarts: len(r.Restarts), RestartsAtSeconds: []float64{}, ReorderedPairs: r.ReorderedPairs,
-			},
-			TTL: jsonTTL{
-				RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),
-				WindowSeconds: t.Window.Seconds(), ObservedSeconds: t.Observed.Seconds(),
-				ManualRedeliverySeconds: t.Manual.Seconds(), ScheduleOffsetsSeconds: []float64{},
-				Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
-			},
-			Events: []jsonEvent{},
-		}
-		for _, g := range GatesFor(rep.Gates, r) {
-			jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
-		}
-		if d := r.DuplicateEffects(); d >= 0 {
-			jr.Summary.DuplicateEffects = &d
-		}
-		if !r.DisabledAt.IsZero() {
-			s := r.DisabledAt.Sub(r.Start).Seconds()
-			jr.Summary.DisabledAtSeconds = &s
-		}
-		for _, d := range r.Restarts {
-			jr.Summary.RestartsAtSeconds = append(jr.Summary.RestartsAtSeconds, d.Seconds())
-		}
-		for _, c := range t.Choices {
-			jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{
-				TTLSeconds: c.TTL.Seconds(), LeakedDuplicates: c.LeakedArrivals, LeakedEvents: c.LeakedEvents,
-				WorstCaseArrivals: c.WorstArrivals, ManualRedeliveryLeaks: c.ManualLeaks,
-			})
-		}
-		for _, off := range r.Schedule {
-			jr.TTL.ScheduleOffsetsSeconds = append(jr.TTL.ScheduleOffsetsSeconds, off.Seconds())
-		}
-		jr.TTL.Advice = append(jr.TTL.Advice, t.Advice...)
-		for _, ev := range r.Timeline {
-			je := jsonEvent{ID: ev.ID, Fate: ev.Fate, Attempts: make([]jsonAttempt, 0, len(ev.Attempts))}
-			for _, a := range ev.Attempts {
-				je.Attempts = append(je.Attempts, jsonAttempt{
-					N: a.N, AtSeconds: a.AtSeconds, Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
-					ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
-				})
-			}
-			for _, a := range ev.Attacks {
-				name := a.Attack
-				if a.AttackChange != "" {
-					name += " (" + a.AttackChange + ")"
-				}
-				je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.N, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
-			}
-			jr.Events = append(jr.Events, je)
-		}
-		out.Runs = append(out.Runs, jr)
+	// Runs is the report's first field: its empty array is where the runs
+	// go.
+	const runsOpen = "{\n  \"runs\": ["
+	if !bytes.HasPrefix(top, []byte(runsOpen+"]")) {
+		return fmt.Errorf("report: JSON report does not begin with its runs: %.40q", top)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if len(rep.Runs) == 0 {
+		bw.Write(top)
+	} else {
+		bw.WriteString(runsOpen)
+		for i, r := range rep.Runs {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n    ")
+			if err := writeJSONRun(bw, rep, r); err != nil {
+				return err
+			}
+		}
+		bw.WriteString("\n  ")
+		bw.Write(top[len(runsOpen):])
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// writeJSONRun writes one run, indented as the second level of the report:
+// everything but its events in one piece, then the events one by one.
+func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
+	head, err := json.MarshalIndent(jsonRunOf(rep, r), "    ", "  ")
+	if err != nil {
+		return err
+	}
+	// Events is a run's last field.
+	const eventsEnd = "[]\n    }"
+	if !bytes.HasSuffix(head, []byte(eventsEnd)) {
+		return fmt.Errorf("report: JSON run does not end with its events: %.40q", head[max(0, len(head)-40):])
+	}
+	bw.Write(head[:len(head)-len(eventsEnd)])
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("        ", "  ")
+	n := 0
+	for ev, err := range r.Timelines() {
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			bw.WriteByte('[')
+		} else {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n        ")
+		buf.Reset()
+		if err := enc.Encode(jsonEventOf(ev)); err != nil {
+			return err
+		}
+		// bufio keeps a write error: stop at the first one.
+		if _, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		_, err = bw.WriteString(eventsEnd)
+		return err
+	}
+	_, err = bw.WriteString("\n      ]\n    }")
+	return err
+}
+
+// jsonRunOf is r in the JSON contract, with no events.
+func jsonRunOf(rep *Report, r *Run) jsonRun {
+	t := r.TTL(rep.TTLs)
+	jr := jsonRun{
+		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
+		Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
+		SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
+		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
+		Latency: jsonLatencyOf(r, rep.Timeouts),
+		Summary: jsonSummary{
+			Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
+			HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
+			MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
+			LostToDisable:         r.LostToDisable, LostToDisableEvents: append([]string{}, r.LostToDisableIDs...),
+			Restarts: len(r.Restarts), RestartsAtSeconds: []float64{}, ReorderedPairs: r.ReorderedPairs,
+		},
+		TTL: jsonTTL{
+			RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),
+			WindowSeconds: t.Window.Seconds(), ObservedSeconds: t.Observed.Seconds(),
+			ManualRedeliverySeconds: t.Manual.Seconds(), ScheduleOffsetsSeconds: []float64{},
+			Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
+		},
+		Events: []jsonEvent{},
+	}
+	for _, g := range GatesFor(rep.Gates, r) {
+		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
+	}
+	if d := r.DuplicateEffects(); d >= 0 {
+		jr.Summary.DuplicateEffects = &d
+	}
+	if !r.DisabledAt.IsZero() {
+		s := r.DisabledAt.Sub(r.Start).Seconds()
+		jr.Summary.DisabledAtSeconds = &s
+	}
+	for _, d := range r.Restarts {
+		jr.Summary.RestartsAtSeconds = append(jr.Summary.RestartsAtSeconds, d.Seconds())
+	}
+	for _, c := range t.Choices {
+		jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{
+			TTLSeconds: c.TTL.Seconds(), LeakedDuplicates: c.LeakedArrivals, LeakedEvents: c.LeakedEvents,
+			WorstCaseArrivals: c.WorstArrivals, ManualRedeliveryLeaks: c.ManualLeaks,
+		})
+	}
+	for _, off := range r.Schedule {
+		jr.TTL.ScheduleOffsetsSeconds = append(jr.TTL.ScheduleOffsetsSeconds, off.Seconds())
+	}
+	jr.TTL.Advice = append(jr.TTL.Advice, t.Advice...)
+	return jr
+}
+
+// jsonEventOf is one event in the JSON contract.
+func jsonEventOf(ev *EventTimeline) jsonEvent {
+	je := jsonEvent{ID: ev.ID, Fate: ev.Fate, Attempts: make([]jsonAttempt, 0, len(ev.Attempts))}
+	for _, a := range ev.Attempts {
+		je.Attempts = append(je.Attempts, jsonAttempt{
+			N: a.N, AtSeconds: a.AtSeconds, Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
+			ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
+		})
+	}
+	for _, a := range ev.Attacks {
+		name := a.Attack
+		if a.AttackChange != "" {
+			name += " (" + a.AttackChange + ")"
+		}
+		je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.N, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
+	}
+	return je
 }
 
 func jsonAttacks(r *Run) []jsonAttack {

@@ -127,12 +127,13 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		}
 		tb.write(w)
 	}
-	if rep.Timeline > 0 && len(r.Timeline) > 0 {
-		n := min(rep.Timeline, len(r.Timeline))
-		w.printf("\n### Timeline of the first %d of %d events\n\n", n, r.Events)
+	if rep.Timeline > 0 && r.TimelineCount() > 0 {
+		evs, err := r.FirstTimelines(rep.Timeline)
+		w.fail(err)
+		w.printf("\n### Timeline of the first %d of %d events\n\n", len(evs), r.Events)
 		tb = mdTable{}
 		tb.add("event", "attempts (+ virtual time since the event's first attempt)")
-		for _, ev := range r.Timeline[:n] {
+		for _, ev := range evs {
 			tb.add("`"+ev.ID+"`", timelineLine(ev)+effectsMark(r, ev.ID))
 		}
 		tb.write(w)

@@ -76,7 +76,7 @@ type attackKind struct {
 }
 
 // addAttack folds an attack record into the run.
-func (r *Run) addAttack(rec *simulator.Record, keep int) {
+func (r *Run) addAttack(rec *simulator.Record, keep int) error {
 	name := rec.Attack
 	if rec.AttackChange != "" {
 		name += " (" + rec.AttackChange + ")"
@@ -87,7 +87,7 @@ func (r *Run) addAttack(rec *simulator.Record, keep int) {
 	k := r.attackKind(name)
 	if rec.NotApplicable != "" {
 		k.notApplicable = rec.NotApplicable
-		return
+		return nil
 	}
 	if k.detail == "" {
 		k.detail = rec.AttackDetail
@@ -102,11 +102,12 @@ func (r *Run) addAttack(rec *simulator.Record, keep int) {
 	if rec.Probe {
 		p := *rec
 		r.Probe = &p
-		return
+		return nil
 	}
-	if ev := r.live[rec.Seq]; ev != nil && ev.timeline != nil && (keep < 0 || rec.Seq < keep) {
-		ev.timeline.Attacks = append(ev.timeline.Attacks, *rec)
+	if ev := r.live[rec.Seq]; ev != nil && (keep < 0 || rec.Seq < keep) {
+		return r.keepRecord(ev, rec, chunkAttack)
 	}
+	return nil
 }
 
 func (r *Run) attackKind(name string) *attackKind {

@@ -107,8 +107,6 @@ type Run struct {
 	// Probe is the provider's own invalid-signature probe, when it sent one.
 	Probe *simulator.Record
 
-	// Timeline holds the first events' attempts, by Seq.
-	Timeline []*EventTimeline
 	// Outages are the spans of virtual time in which attempts met an
 	// injected outage, inferred from the attempts' faults: from the first
 	// such attempt to the last one before an attempt got through.
@@ -136,6 +134,21 @@ type Run struct {
 	attackIDs   map[string]bool
 	ended       bool
 	inOutage    bool
+
+	// The per-event timeline (see Timelines): kept holds the timelines in
+	// memory when there is no spool; with one, every attempt goes to it as
+	// it comes, and closed indexes the events whose fate closed their
+	// chain (those in flight are found from their live entry).
+	kept   []*EventTimeline
+	spool  *spool
+	closed []spoolEntry
+	// closedSorted says closed is in Seq order.
+	closedSorted bool
+	// open counts the timelines begun and not in closed.
+	open int
+	// held counts the records held in memory for the timeline; peakHeld
+	// is its highest.
+	held, peakHeld int
 }
 
 // Span is a stretch of virtual time.
@@ -169,8 +182,9 @@ type eventAgg struct {
 	arrivals          int32
 	hasKey            bool
 	lastReached       simulator.Outcome
-	lastLateInjected  bool // the last arrival timed out only because a fault added latency
-	timeline          *EventTimeline
+	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	timeline          *EventTimeline // the timeline kept in memory, if any
+	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
@@ -213,6 +227,8 @@ type Aggregator struct {
 	runs  []*Run
 	index map[runID]*Run
 	last  *Run // the run of the last record, the likely run of the next
+	// spool holds every run's finished timelines when all are kept.
+	spool *spool
 }
 
 // runID tells the runs of a mixed stream apart.
@@ -227,11 +243,24 @@ type Option func(*options)
 type options struct {
 	timeline int             // events whose attempts are kept; -1 for all
 	ttls     []time.Duration // TTL choices whose leaks are counted exactly
+	spoolDir string          // where the timeline spool goes; "" for os.TempDir
+	inMemory bool            // keep every timeline in memory, never spool
 }
 
 // WithTimeline keeps the attempts of the first n events (by sequence) for
-// the per-event timeline; n < 0 keeps all of them.
+// the per-event timeline; n < 0 keeps all of them. Keeping all, the
+// Aggregator writes each event's timeline to a temporary file once the
+// event's fate is known, so its memory still follows the events in flight;
+// call Close when the report is written.
 func WithTimeline(n int) Option { return func(o *options) { o.timeline = n } }
+
+// WithSpoolDir makes the temporary file that holds the per-event timelines
+// (with WithTimeline(-1)) in dir rather than os.TempDir.
+func WithSpoolDir(dir string) Option { return func(o *options) { o.spoolDir = dir } }
+
+// inMemory keeps every timeline in memory: for a stream that is in memory
+// already (Summarize), where a spool would only add a file to clean up.
+func inMemory() Option { return func(o *options) { o.inMemory = true } }
 
 // WithTTLs names TTL choices the report will compare besides DefaultTTLs.
 // Leaks are counted exactly for those and the defaults; for other TTLs,
@@ -248,7 +277,21 @@ func NewAggregator(opts ...Option) *Aggregator {
 	for _, o := range opts {
 		o(&a.opts)
 	}
+	if a.opts.timeline < 0 && !a.opts.inMemory {
+		a.spool = &spool{dir: a.opts.spoolDir}
+	}
 	return a
+}
+
+// Close removes the temporary file the per-event timelines were spooled to.
+// Timelines read after it fail with ErrClosed; the summary figures stay.
+// Close may be called more than once; an Aggregator that spooled nothing
+// has nothing to close.
+func (a *Aggregator) Close() error {
+	if a.spool == nil {
+		return nil
+	}
+	return a.spool.close()
 }
 
 // marks are the TTLs whose leaks are counted exactly.
@@ -273,7 +316,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Run{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
-			objects:   map[string][]firstArrival{},
+			objects: map[string][]firstArrival{}, spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
@@ -284,9 +327,9 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	case simulator.KindRun:
 		run.begin(&rec)
 	case simulator.KindAttempt:
-		run.attempt(&rec, a.opts.timeline)
+		return run.attempt(&rec, a.opts.timeline)
 	case simulator.KindEvent:
-		run.fate(&rec)
+		return run.fate(&rec)
 	case simulator.KindEffects:
 		if run.Effects == nil {
 			run.Effects = map[string]int{}
@@ -297,7 +340,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
-		run.addAttack(&rec, a.opts.timeline)
+		return run.addAttack(&rec, a.opts.timeline)
 	}
 	return nil
 }
@@ -305,7 +348,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 // Runs returns the runs seen so far, in the order they began.
 func (a *Aggregator) Runs() []*Run {
 	for _, r := range a.runs {
-		slices.SortFunc(r.Timeline, func(x, y *EventTimeline) int { return x.Seq - y.Seq })
+		slices.SortStableFunc(r.kept, bySeq)
 		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
@@ -330,18 +373,19 @@ func (r *Run) begin(rec *simulator.Record) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *Run) attempt(rec *simulator.Record, keep int) {
+func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
 		ev = &eventAgg{}
 		r.live[rec.Seq] = ev
 		if keep < 0 || rec.Seq < keep {
-			ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
-			r.Timeline = append(r.Timeline, ev.timeline)
+			r.hold(ev, rec)
 		}
 	}
-	if ev != nil && ev.timeline != nil {
-		ev.timeline.Attempts = append(ev.timeline.Attempts, *rec)
+	if ev != nil {
+		if err := r.keepRecord(ev, rec, chunkAttempt); err != nil {
+			return err
+		}
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
@@ -357,7 +401,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		r.HandlerTimeouts++
 	}
 	if !rec.Reached {
-		return
+		return nil
 	}
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
@@ -397,9 +441,10 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = at, true
 	}
+	return nil
 }
 
-func (r *Run) fate(rec *simulator.Record) {
+func (r *Run) fate(rec *simulator.Record) error {
 	r.Events++
 	switch rec.Fate {
 	case simulator.FateDelivered:
@@ -422,15 +467,15 @@ func (r *Run) fate(rec *simulator.Record) {
 	default:
 		r.Lost++
 	}
-	if ev := r.live[rec.Seq]; ev != nil {
-		if ev.timeline != nil {
-			ev.timeline.Fate = rec.Fate
-		}
-		if ev.need > 0 {
-			r.eventNeed.add(ev.need)
-		}
-		delete(r.live, rec.Seq)
+	ev := r.live[rec.Seq]
+	if ev == nil {
+		return nil
 	}
+	if ev.need > 0 {
+		r.eventNeed.add(ev.need)
+	}
+	delete(r.live, rec.Seq)
+	return r.endTimeline(ev, rec)
 }
 
 // outageFault is the fault name of an injected outage in attempt records.

@@ -102,10 +102,11 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	for _, l := range r.headroomLines(rep.Timeouts) {
 		w.printf("    %s\n", l)
 	}
-	if rep.Timeline > 0 && len(r.Timeline) > 0 {
-		n := min(rep.Timeline, len(r.Timeline))
-		w.printf("\n  timeline of the first %d of %d events (+ virtual time since the event's first attempt):\n", n, r.Events)
-		for _, ev := range r.Timeline[:n] {
+	if rep.Timeline > 0 && r.TimelineCount() > 0 {
+		evs, err := r.FirstTimelines(rep.Timeline)
+		w.fail(err)
+		w.printf("\n  timeline of the first %d of %d events (+ virtual time since the event's first attempt):\n", len(evs), r.Events)
+		for _, ev := range evs {
 			w.printf("    %s  %s%s\n", shortID(ev.ID), timelineLine(ev), effectsMark(r, ev.ID))
 		}
 	}
@@ -362,6 +363,13 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 type errWriter struct {
 	w   io.Writer
 	err error
+}
+
+// fail keeps err as the writer's error unless it already has one.
+func (e *errWriter) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
 }
 
 func (e *errWriter) printf(format string, args ...any) {

@@ -37,7 +37,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":    cmdExits,
+			"emptydir": cmdEmptyDir,
 		},
 		Setup: func(env *testscript.Env) error {
 			for _, name := range []string{"PORT1", "PORT2"} {
@@ -73,6 +74,21 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdEmptyDir is "emptydir DIR": check that nothing is left in DIR.
+func cmdEmptyDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: emptydir DIR")
+	}
+	left, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range left {
+		ts.Logf("left in %s: %s", args[0], e.Name())
+	}
+	if len(left) > 0 {
+		ts.Fatalf("%s is not empty", args[0])
 	}
 }
 

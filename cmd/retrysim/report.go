@@ -214,7 +214,7 @@ Examples:
 	return cmd
 }
 
-func runReport(cmd *cobra.Command, o *reportFlags, path string) error {
+func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
@@ -240,6 +240,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) error {
 		return badInput(errors.Join(errs...))
 	}
 	agg := report.NewAggregator(report.WithTimeline(out.keep), report.WithTTLs(out.ttls))
+	defer closeAggregator(agg, &err)
 	if err := report.ReadJSONL(in, agg.Add); err != nil {
 		return badInput(fmt.Errorf("results %s: %w", path, err))
 	}
@@ -278,4 +279,13 @@ func writeSchedulesChart(path string, all []policies.Policy) error {
 		return fmt.Errorf("--chart: %w", err)
 	}
 	return nil
+}
+
+// closeAggregator removes the temporary file agg spooled the per-event
+// timelines to (deferred, so an error or an interrupt removes it too), and
+// reports a failure to unless the command failed first.
+func closeAggregator(agg *report.Aggregator, err *error) {
+	if cerr := agg.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
 }

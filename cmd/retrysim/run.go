@@ -300,7 +300,7 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 	return out, nil
 }
 
-func runRun(cmd *cobra.Command, f *runFlags) error {
+func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
@@ -322,6 +322,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 		}
 	}
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
+	defer closeAggregator(agg, &err)
 	prog := &report.Progress{}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {

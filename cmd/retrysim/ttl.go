@@ -65,7 +65,7 @@ Examples:
 	return cmd
 }
 
-func runTTL(cmd *cobra.Command, f *ttlFlags) error {
+func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
@@ -132,6 +132,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
 	defer stop()
 	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)), report.WithTTLs(ttls))
+	defer closeAggregator(agg, &err)
 	prog := &report.Progress{}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {

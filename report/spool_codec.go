@@ -1,0 +1,412 @@
+package report
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// The spool's encoding of a record: varints, floats with their bytes
+// reversed (so round numbers are short varints), names that repeat across
+// records (kinds, runs, outcomes, faults, errors) said once per spool and
+// then referred to by number, and the event's own id and object referred
+// to after its first record. A black-hole attempt takes about 30 bytes.
+
+// errSpoolCorrupt is returned, wrapped, when a spooled timeline does not
+// decode: the spool file was changed or cut under the report.
+var errSpoolCorrupt = errors.New("report: spooled timeline is corrupt")
+
+// String codes: "", a string written out (length and bytes follow), the
+// event's id, the event's object, or (from strTable on) a string of the
+// spool's table.
+const (
+	strEmpty = iota
+	strInline
+	strID
+	strObject
+	strTable
+)
+
+// The spool's table of repeated strings is bounded: past these, strings are
+// written out in full each time.
+const (
+	maxTableStrings = 4096
+	maxTableLen     = 256
+)
+
+// Time codes.
+const (
+	timeZero  = 0
+	timeUTC   = 1
+	timeLocal = 2
+	timeFixed = 3 // zone name and offset follow
+)
+
+// Record flags: the record's bools, and which groups of rarely set fields
+// follow.
+const (
+	flagReached = 1 << iota
+	flagManual
+	flagProbe
+	flagInterrupted
+	flagEffectsKnown
+	flagAttack   // the attack fields follow
+	flagFate     // Fate and Effects follow
+	flagRunBlock // the run and end fields follow
+	flagEffectsUnsettled
+)
+
+// spoolStrings is the spool's table of repeated strings, shared by its
+// encoder and decoder: the spool is read back by the process that wrote it.
+type spoolStrings struct {
+	index map[string]uint64
+	list  []string
+}
+
+// spoolEncoder appends records to b. id, object and seq are the event's
+// (its first attempt's), which its records refer to.
+type spoolEncoder struct {
+	b          []byte
+	strs       *spoolStrings
+	id, object string
+	seq        int
+}
+
+func (e *spoolEncoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *spoolEncoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *spoolEncoder) float(f float64) {
+	e.uint(bits.ReverseBytes64(math.Float64bits(f)))
+}
+
+func (e *spoolEncoder) inline(s string) {
+	e.uint(strInline)
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+// str writes a string likely to repeat across events: through the table.
+func (e *spoolEncoder) str(s string) {
+	if s == "" {
+		e.uint(strEmpty)
+		return
+	}
+	t := e.strs
+	k, ok := t.index[s]
+	if !ok {
+		if len(t.list) >= maxTableStrings || len(s) > maxTableLen {
+			e.inline(s)
+			return
+		}
+		if t.index == nil {
+			t.index = map[string]uint64{}
+		}
+		k = uint64(len(t.list))
+		s = string([]byte(s)) // not the record's string, which may hold more
+		t.index[s] = k
+		t.list = append(t.list, s)
+	}
+	e.uint(strTable + k)
+}
+
+// name writes a string that names one event: its id or object, or else
+// written out.
+func (e *spoolEncoder) name(s string) {
+	switch s {
+	case "":
+		e.uint(strEmpty)
+	case e.id:
+		e.uint(strID)
+	case e.object:
+		e.uint(strObject)
+	default:
+		e.inline(s)
+	}
+}
+
+func (e *spoolEncoder) time(t time.Time) {
+	switch loc := t.Location(); {
+	case t.IsZero() && loc == time.UTC:
+		e.uint(timeZero)
+		return
+	case loc == time.UTC:
+		e.uint(timeUTC)
+	case loc == time.Local:
+		e.uint(timeLocal)
+	default:
+		name, off := t.Zone()
+		e.uint(timeFixed)
+		e.str(name)
+		e.int(int64(off))
+	}
+	e.int(t.Unix())
+	e.uint(uint64(t.Nanosecond()))
+}
+
+func (e *spoolEncoder) timePtr(t *time.Time) {
+	if t == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(1)
+	e.time(*t)
+}
+
+// record encodes every field of r: a field added to simulator.Record must be
+// added here and in spoolDecoder.record (the round-trip test says so).
+func (e *spoolEncoder) record(r *simulator.Record) {
+	var flags uint64
+	set := func(on bool, bit uint64) {
+		if on {
+			flags |= bit
+		}
+	}
+	set(r.Reached, flagReached)
+	set(r.Manual, flagManual)
+	set(r.Probe, flagProbe)
+	set(r.Interrupted, flagInterrupted)
+	set(r.EffectsKnown, flagEffectsKnown)
+	set(r.EffectsUnsettled, flagEffectsUnsettled)
+	set(hasAttackFields(r), flagAttack)
+	set(r.Fate != "" || r.Effects != 0, flagFate)
+	set(hasRunFields(r), flagRunBlock)
+	e.uint(flags)
+	e.str(r.Kind)
+	e.str(r.Provider)
+	e.str(r.Policy)
+	e.str(r.Scenario)
+	e.uint(r.Seed)
+	e.name(r.Event)
+	e.int(int64(r.Seq) - int64(e.seq))
+	e.int(int64(r.N))
+	e.time(r.Time)
+	e.float(r.AtSeconds)
+	e.str(string(r.Outcome))
+	e.int(int64(r.Status))
+	e.int(int64(r.HandlerStatus))
+	e.float(r.LatencyMS)
+	e.float(r.AddedLatencyMS)
+	e.str(r.Fault)
+	e.name(r.Object)
+	e.int(int64(r.Copy))
+	e.str(r.Error)
+	e.str(r.Signal)
+	if flags&flagAttack != 0 {
+		e.str(r.Attack)
+		e.str(r.AttackChange)
+		e.str(r.AttackDetail)
+		e.int(int64(r.ProbeExpect))
+		e.str(r.NotApplicable)
+		e.str(r.Undetectable)
+		e.int(int64(r.OriginalStatus))
+	}
+	if flags&flagFate != 0 {
+		e.str(r.Fate)
+		e.int(int64(r.Effects))
+	}
+	if flags&flagRunBlock != 0 {
+		e.str(r.Target)
+		e.int(int64(r.Events))
+		e.str(r.Summary)
+		e.int(int64(r.MaxAttempt))
+		e.float(r.WindowS)
+		e.float(r.TimeoutS)
+		e.float(r.ManualS)
+		e.int(int64(r.DisableN))
+		e.float(r.DisableS)
+		e.str(r.DisableRule)
+		e.str(r.DedupField)
+		if r.ScheduleS == nil {
+			e.uint(0)
+		} else {
+			e.uint(uint64(len(r.ScheduleS)) + 1)
+			for _, s := range r.ScheduleS {
+				e.float(s)
+			}
+		}
+		e.timePtr(r.Start)
+		e.timePtr(r.DisabledAt)
+		e.str(r.DisabledBy)
+		e.str(r.EffectsSource)
+		e.int(int64(r.HandlersRunning))
+	}
+}
+
+// hasAttackFields reports whether any attack field but Probe is set.
+func hasAttackFields(r *simulator.Record) bool {
+	return r.Attack != "" || r.AttackChange != "" || r.AttackDetail != "" || r.ProbeExpect != 0 ||
+		r.NotApplicable != "" || r.Undetectable != "" || r.OriginalStatus != 0
+}
+
+// hasRunFields reports whether any field of run and end records but the
+// bools is set.
+func hasRunFields(r *simulator.Record) bool {
+	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
+		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
+		r.DedupField != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0
+}
+
+// spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
+// err and every later read returns zero.
+type spoolDecoder struct {
+	b          []byte
+	strs       *spoolStrings
+	id, object string
+	seq        int
+	err        error
+}
+
+func (d *spoolDecoder) fail() {
+	if d.err == nil {
+		d.err = errSpoolCorrupt
+	}
+	d.b = nil
+}
+
+func (d *spoolDecoder) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *spoolDecoder) int() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *spoolDecoder) float() float64 {
+	return math.Float64frombits(bits.ReverseBytes64(d.uint()))
+}
+
+func (d *spoolDecoder) str() string {
+	switch c := d.uint(); {
+	case c == strEmpty:
+		return ""
+	case c == strInline:
+		n := d.uint()
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return ""
+		}
+		s := string(d.b[:n])
+		d.b = d.b[n:]
+		return s
+	case c == strID:
+		return d.id
+	case c == strObject:
+		return d.object
+	case c-strTable < uint64(len(d.strs.list)):
+		return d.strs.list[c-strTable]
+	}
+	d.fail()
+	return ""
+}
+
+func (d *spoolDecoder) time() time.Time {
+	var loc *time.Location
+	switch d.uint() {
+	case timeZero:
+		return time.Time{}
+	case timeUTC:
+		loc = time.UTC
+	case timeLocal:
+		loc = time.Local
+	case timeFixed:
+		name := d.str()
+		loc = time.FixedZone(name, int(d.int()))
+	default:
+		d.fail()
+		return time.Time{}
+	}
+	sec := d.int()
+	return time.Unix(sec, int64(d.uint())).In(loc)
+}
+
+func (d *spoolDecoder) timePtr() *time.Time {
+	if d.uint() == 0 {
+		return nil
+	}
+	t := d.time()
+	return &t
+}
+
+func (d *spoolDecoder) record(r *simulator.Record) {
+	flags := d.uint()
+	r.Reached, r.Manual, r.Probe = flags&flagReached != 0, flags&flagManual != 0, flags&flagProbe != 0
+	r.Interrupted, r.EffectsKnown = flags&flagInterrupted != 0, flags&flagEffectsKnown != 0
+	r.EffectsUnsettled = flags&flagEffectsUnsettled != 0
+	r.Kind = d.str()
+	r.Provider = d.str()
+	r.Policy = d.str()
+	r.Scenario = d.str()
+	r.Seed = d.uint()
+	r.Event = d.str()
+	r.Seq = int(int64(d.seq) + d.int())
+	r.N = int(d.int())
+	r.Time = d.time()
+	r.AtSeconds = d.float()
+	r.Outcome = simulator.Outcome(d.str())
+	r.Status = int(d.int())
+	r.HandlerStatus = int(d.int())
+	r.LatencyMS = d.float()
+	r.AddedLatencyMS = d.float()
+	r.Fault = d.str()
+	r.Object = d.str()
+	r.Copy = int(d.int())
+	r.Error = d.str()
+	r.Signal = d.str()
+	if flags&flagAttack != 0 {
+		r.Attack = d.str()
+		r.AttackChange = d.str()
+		r.AttackDetail = d.str()
+		r.ProbeExpect = int(d.int())
+		r.NotApplicable = d.str()
+		r.Undetectable = d.str()
+		r.OriginalStatus = int(d.int())
+	}
+	if flags&flagFate != 0 {
+		r.Fate = d.str()
+		r.Effects = int(d.int())
+	}
+	if flags&flagRunBlock != 0 {
+		r.Target = d.str()
+		r.Events = int(d.int())
+		r.Summary = d.str()
+		r.MaxAttempt = int(d.int())
+		r.WindowS = d.float()
+		r.TimeoutS = d.float()
+		r.ManualS = d.float()
+		r.DisableN = int(d.int())
+		r.DisableS = d.float()
+		r.DisableRule = d.str()
+		r.DedupField = d.str()
+		if n := d.uint(); n > 0 {
+			if n-1 > uint64(len(d.b)) {
+				d.fail()
+				return
+			}
+			r.ScheduleS = make([]float64, n-1)
+			for i := range r.ScheduleS {
+				r.ScheduleS[i] = d.float()
+			}
+		}
+		r.Start = d.timePtr()
+		r.DisabledAt = d.timePtr()
+		r.DisabledBy = d.str()
+		r.EffectsSource = d.str()
+		r.HandlersRunning = int(d.int())
+	}
+}
