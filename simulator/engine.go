@@ -533,6 +533,9 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 		o.outcome = ConnectionFailed
 	default:
 		o.outcome, o.status = classify(a.status), a.status
+		if o.outcome == Redirect && a.redirects > 0 {
+			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects)
+		}
 	}
 	if a.status == 0 {
 		return
@@ -565,7 +568,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		return answer{err: err}
 	}
 	// In-flight attempts finish even when the run is interrupted.
-	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
+	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
 }
 
 func (e *engine) sendURL() string {
