@@ -485,7 +485,10 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 	}
 	var signedAt time.Time
 	if !e.cfg.DryRun {
-		signedAt = e.cfg.WallClock.Now()
+		// Every attempt signed afresh, later than the one before, even on
+		// a wall clock that has not moved since (see SigningTime); one
+		// more attempt than the schedule's for a manual redelivery.
+		signedAt = policies.SigningTime(e.cfg.WallClock.Now(), d.n(), e.cfg.Policy.MaxAttempts()+1)
 		if st.req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
 			// concurrently rather than one after another between waves.

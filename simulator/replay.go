@@ -415,7 +415,8 @@ func (r *replay) request(n int) (*http.Request, error) {
 	if r.cfg.Secret != "" {
 		fresh := http.Header{}
 		r.wire.Header(fresh, policies.Delivery{
-			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret, SignedAt: r.cfg.WallClock.Now(),
+			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret,
+			SignedAt: policies.SigningTime(r.cfg.WallClock.Now(), n, r.cfg.Times),
 		})
 		for _, k := range r.sigs {
 			req.Header[k] = fresh[k]
