@@ -532,6 +532,8 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	switch {
 	case a.timeout:
 		o.outcome = Timeout
+	case a.invalid:
+		o.outcome = InvalidResponse
 	case a.err != nil:
 		o.outcome = ConnectionFailed
 	default:
@@ -605,6 +607,8 @@ func slackReason(o Outcome) string {
 	case ConnectionFailed:
 		return "connection_failed"
 	}
+	// InvalidResponse: Slack names no reason for an answer that is not
+	// HTTP; it has one for what it cannot name.
 	return "unknown_error"
 }
 

@@ -235,28 +235,35 @@ func TestHostileHandlers(t *testing.T) {
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerAndClose("HTTP/1.1 200 OK\r\nX-Huge: "+strings.Repeat("h", 2<<20)+"\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "exceeded",
+			want: InvalidResponse, reached: reachedYes, errHas: "exceeded",
 		},
 		{
 			name: "invalid HTTP (another protocol's banner)",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerThenHang("SSH-2.0-OpenSSH_9.6\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed HTTP",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed HTTP",
 		},
 		{
 			name: "garbage status code",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerThenHang("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed HTTP status code",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed HTTP status code",
 		},
 		{
 			name: "closes in the middle of the headers",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerAndClose("HTTP/1.1 200 OK\r\nContent-Ty")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed MIME header",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed MIME header",
+		},
+		{
+			name: "closes in the middle of the status line",
+			start: func(t *testing.T) target {
+				return plain(startRaw(t, answerAndClose("HTTP/1.1 20")))
+			},
+			want: InvalidResponse, reached: reachedYes,
 		},
 		{
 			name: "closes without answering",
@@ -300,7 +307,7 @@ func TestHostileHandlers(t *testing.T) {
 					<-done
 				}))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "exceeded",
+			want: InvalidResponse, reached: reachedYes, errHas: "exceeded",
 		},
 		{
 			name: "Content-Length promises more than is sent, then closes",

@@ -59,6 +59,9 @@ type answer struct {
 	stop    http.Header // the answer's headers, for stop signals
 	// redirects is how many redirects were followed to get the answer.
 	redirects int
+	// invalid says an answer began to arrive and was not valid HTTP (a
+	// malformed or cut-off status line or headers, headers too large).
+	invalid bool
 }
 
 // exchange sends one request, following up to follow redirects as the
@@ -75,12 +78,19 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 	}
 	var wrote atomic.Bool
 	var wroteAt atomic.Int64 // when the first request was written, in wall-clock nanoseconds
-	trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
-		if i.Err == nil {
-			wroteAt.CompareAndSwap(0, wall.Now().UnixNano())
-			wrote.Store(true)
-		}
-	}}
+	// answering says the answer to the latest request (of a redirect
+	// chain) had begun to arrive: an error after that is in the answer.
+	var answering atomic.Bool
+	trace := &httptrace.ClientTrace{
+		GetConn: func(string) { answering.Store(false) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				wroteAt.CompareAndSwap(0, wall.Now().UnixNano())
+				wrote.Store(true)
+			}
+		},
+		GotFirstResponseByte: func() { answering.Store(true) },
+	}
 	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
 	start := wall.Now()
 	resp, hops, err := doFollowing(client, req, follow)
@@ -110,6 +120,7 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 		if a.timeout {
 			a.status = 0
 		}
+		a.invalid = !a.timeout && a.status == 0 && answering.Load()
 	}
 	return a
 }
