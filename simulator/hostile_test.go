@@ -340,6 +340,20 @@ func TestHostileHandlers(t *testing.T) {
 			follow: 3, want: Redirect, status: 307, reached: reachedYes,
 		},
 		{
+			name: "redirects slowly: each hop within the timeout, the chain not",
+			start: func(t *testing.T) target {
+				return plain(httpServer(t, func(w http.ResponseWriter, r *http.Request) {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(hostileTimeout * 6 / 10):
+					}
+					http.Redirect(w, r, r.URL.Path, http.StatusFound)
+				}))
+			},
+			follow: 2, want: Timeout, reached: reachedYes,
+		},
+		{
 			name: "redirect loop, provider follows none",
 			start: func(t *testing.T) target {
 				return plain(httpServer(t, func(w http.ResponseWriter, r *http.Request) {
