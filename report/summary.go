@@ -86,6 +86,12 @@ type Run struct {
 	Interrupted    bool
 	EffectsKnown   bool
 	EffectsError   string
+	// HandlersRunning counts the handler calls still running when the
+	// effects were read (in-process targets); EffectsUnsettled says the
+	// oracle was still changing when retrysim stopped reading it (URL
+	// targets). Either way the effects may miss late work.
+	HandlersRunning  int
+	EffectsUnsettled bool
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -479,6 +485,7 @@ func (r *Run) end(rec *simulator.Record) {
 		r.Effects = map[string]int{}
 	}
 	r.EffectsError = rec.Error
+	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
 }
 
 // Percentile returns the p-th percentile (0..100) of the handler's response

@@ -56,7 +56,7 @@ Examples:
 			if err := simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote); err != nil {
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			redactGiven(cmd.Context(), secrets)
+			redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
 			sec, err := parseSecrets(secrets)
 			if err != nil {
 				return badInput(err)
