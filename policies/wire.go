@@ -41,7 +41,13 @@ type Delivery struct {
 	URL string
 	// Secret is the signing secret.
 	Secret string
-	// SignedAt is the wall-clock time put in signature timestamps.
+	// SignedAt is the wall-clock time put in signature timestamps. The
+	// engine (and replay) sign attempt n at SigningTime(now, n, attempts):
+	// the wall clock to the whole second, less one second for each attempt
+	// that can still follow, at most MaxSigningLag; so every attempt of an
+	// event carries a later timestamp, and a different signature, than the
+	// one before, as the provider's do, and each is within a minute of the
+	// real time. An attack signs a stale request by setting it further back.
 	SignedAt time.Time
 	// RetryReason says why the previous attempt failed, in Slack's words
 	// ("http_timeout", "http_error", ...); empty on the first attempt.
@@ -128,4 +134,24 @@ func CheckEventType(w Wire, t string) error {
 		return nil
 	}
 	return fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownEventType, t, w.Name(), joinNames(types))
+}
+
+// MaxSigningLag is the furthest behind the wall clock SigningTime puts a
+// signature timestamp: well inside the five minutes the providers' own
+// verifiers accept.
+const MaxSigningLag = time.Minute
+
+// SigningTime is when attempt n (from 1) of an event is signed, for an event
+// that can have at most attempts attempts, when the wall clock says now: now
+// to the whole second, less one second for each attempt that can still
+// follow n, and never more than MaxSigningLag. A provider signs every
+// attempt afresh, hours apart; a simulated schedule runs within a wall-clock
+// second, where now alone would sign every attempt alike. This rule keeps
+// an event's timestamps (whole seconds, as the schemes carry them) distinct
+// and increasing from attempt to attempt even on a clock standing still,
+// for up to MaxSigningLag/time.Second+1 attempts, and never in the future,
+// so a careful handler accepts every one.
+func SigningTime(now time.Time, n, attempts int) time.Time {
+	lag := time.Duration(max(0, attempts-n)) * time.Second
+	return now.Truncate(time.Second).Add(-min(lag, MaxSigningLag))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -229,5 +230,31 @@ func TestGeneratedSecrets(t *testing.T) {
 	}
 	if _, ok := PublicKey("stripe", "x"); ok {
 		t.Error("stripe has a public key")
+	}
+}
+
+// SigningTime keeps every attempt's timestamp in the past, within
+// MaxSigningLag of the wall clock, in whole seconds, and later for each
+// attempt than the one before, as long as the lag allows.
+func TestSigningTime(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 999_000_000, time.UTC)
+	for _, attempts := range []int{1, 4, 27, 61, 62, 1000} {
+		t.Run(fmt.Sprint(attempts), func(t *testing.T) {
+			var last time.Time
+			for n := 1; n <= attempts; n++ {
+				at := SigningTime(now, n, attempts)
+				if at.After(now) || now.Sub(at) > MaxSigningLag+time.Second || at.Nanosecond() != 0 {
+					t.Fatalf("attempt %d signed at %s: want whole seconds within %s before %s", n, at, MaxSigningLag, now)
+				}
+				distinct := attempts-n < int(MaxSigningLag/time.Second)
+				if n > 1 && distinct && !at.After(last) {
+					t.Errorf("attempt %d signed at %s, not after attempt %d's %s", n, at, n-1, last)
+				}
+				last = at
+			}
+			if !last.Equal(now.Truncate(time.Second)) {
+				t.Errorf("the last attempt signed at %s, want the wall clock's second %s", last, now.Truncate(time.Second))
+			}
+		})
 	}
 }

@@ -33,6 +33,7 @@ var outcomeStyles = []outcomeStyle{
 	{simulator.LostResponse, "answer lost (handler did the work)", draw.PyramidGlyph{}, colOrange},
 	{simulator.Timeout, "timeout", draw.BoxGlyph{}, colVermilion},
 	{simulator.HTTPError, "HTTP error", thickCross{width: vg.Points(3)}, colRed},
+	{simulator.InvalidResponse, "answer not valid HTTP", draw.PlusGlyph{}, colBlack},
 	{simulator.Redirect, "redirect (not followed)", thickSquare{width: vg.Points(2.5)}, colPurple},
 	{simulator.ConnectionFailed, "connection failed (never reached)", thickRing{width: vg.Points(2)}, colDarkGrey},
 }

@@ -63,6 +63,9 @@ type Run struct {
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
+	// InvalidAnswer is what was wrong with the first answer that was not
+	// valid HTTP (an invalid_response attempt), in the transport's words.
+	InvalidAnswer string
 	// Unreachable counts attempts whose connection failed before the request
 	// was sent with no fault injected: nothing answered at the target.
 	Unreachable int
@@ -391,6 +394,9 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	r.Outcomes[rec.Outcome]++
 	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
 		r.Unreachable++
+	}
+	if rec.Outcome == simulator.InvalidResponse && r.InvalidAnswer == "" {
+		r.InvalidAnswer = rec.Error
 	}
 	r.End = rec.Time
 	r.outage(rec)

@@ -150,7 +150,7 @@ func ms(d time.Duration) string {
 
 var outcomeOrder = []simulator.Outcome{
 	simulator.Delivered, simulator.LostResponse, simulator.Timeout, simulator.HTTPError,
-	simulator.Redirect, simulator.ConnectionFailed,
+	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
 }
 
 func outcomeLine(r *Run) string {
@@ -172,6 +172,7 @@ var causeWords = map[simulator.Outcome]string{
 	simulator.LostResponse:     "the answer was lost after your handler answered",
 	simulator.Timeout:          "your handler answered after the provider's timeout",
 	simulator.HTTPError:        "your handler answered with an error status",
+	simulator.InvalidResponse:  "your handler's answer was not valid HTTP",
 	simulator.Redirect:         "your endpoint answered with a redirect the provider does not follow",
 	simulator.ConnectionFailed: "the connection broke after the request was sent",
 	simulator.Delivered:        "the provider delivered an already delivered event again",
@@ -343,6 +344,13 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
 	}
+	if n := r.Outcomes[simulator.InvalidResponse]; n > 0 {
+		where := "your endpoint"
+		if r.Target != "" {
+			where = r.Target
+		}
+		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %d times (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", n, answerFault(r.InvalidAnswer), where))
+	}
 	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
 	}
@@ -356,6 +364,18 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
 	}
 	return out
+}
+
+// answerFault says what was wrong with an answer that was not HTTP, without
+// the transport's preamble.
+func answerFault(err string) string {
+	for _, p := range []string{"net/http: HTTP/1.x transport connection broken: ", "net/http: "} {
+		err = strings.TrimPrefix(err, p)
+	}
+	if err == "" {
+		return "no detail recorded"
+	}
+	return err
 }
 
 // errWriter keeps the first write error, so the writers can print freely and

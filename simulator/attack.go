@@ -185,7 +185,7 @@ func (e *engine) exchangeAttack(ctx context.Context, body []byte, ctype string, 
 	req.Header = h.Clone()
 	req.Header.Set("Content-Type", ctype)
 	req.Header.Set(VirtualTimeHeader, virtual.UTC().Format(time.RFC3339Nano))
-	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
+	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
 }
 
 // probe sends the provider's own invalid-signature probe when the endpoint

@@ -11,7 +11,6 @@ import (
 type clientOptions struct {
 	timeout     time.Duration
 	connect     time.Duration
-	follow      int // redirects followed
 	allowRemote bool
 	noKeepAlive bool // one request at a time, far apart: keep no idle connection
 	tls         *tls.Config
@@ -24,9 +23,10 @@ type clientOptions struct {
 
 // guardedClient builds every client retrysim sends with (the engine's,
 // replay's and the effects oracle's): the given timeout as a real client
-// timeout, the redirect rule, no proxy from the environment, and, unless
-// allowRemote, a dialer that refuses every address that is not loopback,
-// whatever name or redirect led there.
+// timeout, no redirect followed by the client itself (exchange follows them
+// as the provider does, see doFollowing), no proxy from the environment,
+// and, unless allowRemote, a dialer that refuses every address that is not
+// loopback, whatever name or redirect led there.
 func guardedClient(o clientOptions) *http.Client {
 	var rt http.RoundTripper
 	if o.handler != nil {
@@ -60,11 +60,8 @@ func guardedClient(o clientOptions) *http.Client {
 	return &http.Client{
 		Transport: rt,
 		Timeout:   o.timeout,
-		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-			if len(via) > o.follow {
-				return http.ErrUseLastResponse
-			}
-			return nil
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
 		},
 	}
 }

@@ -101,7 +101,11 @@ type Config struct {
 	// TLS configures HTTPS targets (custom CA, or skipping verification).
 	TLS *tls.Config
 	// Client, when set, replaces the HTTP client the engine builds. Its
-	// timeout and redirect rule are the caller's to set.
+	// timeout is the caller's to set. The engine follows the policy's
+	// redirects itself, re-sending the same POST; a client that follows
+	// redirects on its own (the default) turns a POST into a bodyless GET
+	// on a 301, 302 or 303, so give it a CheckRedirect that returns
+	// http.ErrUseLastResponse.
 	Client *http.Client
 
 	// Sink receives the records. Nil discards them.

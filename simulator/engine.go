@@ -500,7 +500,10 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 	}
 	var signedAt time.Time
 	if !e.cfg.DryRun {
-		signedAt = e.cfg.WallClock.Now()
+		// Every attempt signed afresh, later than the one before, even on
+		// a wall clock that has not moved since (see SigningTime); one
+		// more attempt than the schedule's for a manual redelivery.
+		signedAt = policies.SigningTime(e.cfg.WallClock.Now(), d.n(), e.cfg.Policy.MaxAttempts()+1)
 		if st.req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
 			// concurrently rather than one after another between waves.
@@ -544,10 +547,15 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	switch {
 	case a.timeout:
 		o.outcome = Timeout
+	case a.invalid:
+		o.outcome = InvalidResponse
 	case a.err != nil:
 		o.outcome = ConnectionFailed
 	default:
 		o.outcome, o.status = classify(a.status), a.status
+		if o.outcome == Redirect && a.redirects > 0 {
+			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects)
+		}
 	}
 	if a.status == 0 {
 		return
@@ -580,7 +588,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		return answer{err: err}
 	}
 	// In-flight attempts finish even when the run is interrupted.
-	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req)
+	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
 }
 
 func (e *engine) sendURL() string {
@@ -614,6 +622,8 @@ func slackReason(o Outcome) string {
 	case ConnectionFailed:
 		return "connection_failed"
 	}
+	// InvalidResponse: Slack names no reason for an answer that is not
+	// HTTP; it has one for what it cannot name.
 	return "unknown_error"
 }
 

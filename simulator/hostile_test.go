@@ -235,28 +235,35 @@ func TestHostileHandlers(t *testing.T) {
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerAndClose("HTTP/1.1 200 OK\r\nX-Huge: "+strings.Repeat("h", 2<<20)+"\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "exceeded",
+			want: InvalidResponse, reached: reachedYes, errHas: "exceeded",
 		},
 		{
 			name: "invalid HTTP (another protocol's banner)",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerThenHang("SSH-2.0-OpenSSH_9.6\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed HTTP",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed HTTP",
 		},
 		{
 			name: "garbage status code",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerThenHang("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed HTTP status code",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed HTTP status code",
 		},
 		{
 			name: "closes in the middle of the headers",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, answerAndClose("HTTP/1.1 200 OK\r\nContent-Ty")))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "malformed MIME header",
+			want: InvalidResponse, reached: reachedYes, errHas: "malformed MIME header",
+		},
+		{
+			name: "closes in the middle of the status line",
+			start: func(t *testing.T) target {
+				return plain(startRaw(t, answerAndClose("HTTP/1.1 20")))
+			},
+			want: InvalidResponse, reached: reachedYes,
 		},
 		{
 			name: "closes without answering",
@@ -300,7 +307,7 @@ func TestHostileHandlers(t *testing.T) {
 					<-done
 				}))
 			},
-			want: ConnectionFailed, reached: reachedYes, errHas: "exceeded",
+			want: InvalidResponse, reached: reachedYes, errHas: "exceeded",
 		},
 		{
 			name: "Content-Length promises more than is sent, then closes",
@@ -331,6 +338,20 @@ func TestHostileHandlers(t *testing.T) {
 				}))
 			},
 			follow: 3, want: Redirect, status: 307, reached: reachedYes,
+		},
+		{
+			name: "redirects slowly: each hop within the timeout, the chain not",
+			start: func(t *testing.T) target {
+				return plain(httpServer(t, func(w http.ResponseWriter, r *http.Request) {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(hostileTimeout * 6 / 10):
+					}
+					http.Redirect(w, r, r.URL.Path, http.StatusFound)
+				}))
+			},
+			follow: 2, want: Timeout, reached: reachedYes,
 		},
 		{
 			name: "redirect loop, provider follows none",

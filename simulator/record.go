@@ -18,8 +18,15 @@ const (
 	// Timeout: no answer within the provider's timeout.
 	Timeout Outcome = "timeout"
 	// ConnectionFailed: the connection failed; Reached says whether the
-	// request had been sent before it did.
+	// request had been sent before it did (a connection closed or reset
+	// before any answer came back).
 	ConnectionFailed Outcome = "connection_failed"
+	// InvalidResponse: the request reached the handler and an answer began
+	// to come back, but it was not valid HTTP (another protocol, a
+	// malformed status line or header, an answer cut off in its headers,
+	// headers over the provider's size limit); the provider counts it as a
+	// failure. Error says what was wrong with it.
+	InvalidResponse Outcome = "invalid_response"
 	// LostResponse: the handler answered but the answer was lost on the way
 	// back; the provider saw a timeout.
 	LostResponse Outcome = "lost_response"

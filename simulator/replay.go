@@ -183,7 +183,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	r.client = cfg.Client
 	if r.client == nil {
 		r.client = guardedClient(clientOptions{
-			timeout: pol.Timeout.D(), connect: pol.ConnectTimeout.D(), follow: pol.FollowRedirects,
+			timeout: pol.Timeout.D(), connect: pol.ConnectTimeout.D(),
 			allowRemote: cfg.AllowRemote, tls: cfg.TLS, handler: cfg.Handler,
 		})
 	}
@@ -402,7 +402,7 @@ func (r *replay) send(ctx context.Context, n int) ReplaySend {
 }
 
 func (r *replay) exchange(ctx context.Context, req *http.Request, n int) ReplaySend {
-	a := exchange(ctx, r.client, r.cfg.WallClock, req)
+	a := exchange(ctx, r.client, r.cfg.WallClock, req, r.cfg.Policy.FollowRedirects)
 	now := r.clock.Now()
 	s := ReplaySend{
 		N: n, Time: now, AtSeconds: now.Sub(r.start).Seconds(), Status: a.status, Reached: a.reached,
@@ -428,7 +428,8 @@ func (r *replay) request(n int) (*http.Request, error) {
 	if r.cfg.Secret != "" {
 		fresh := http.Header{}
 		r.wire.Header(fresh, policies.Delivery{
-			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret, SignedAt: r.cfg.WallClock.Now(),
+			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret,
+			SignedAt: policies.SigningTime(r.cfg.WallClock.Now(), n, r.cfg.Times),
 		})
 		for _, k := range r.sigs {
 			req.Header[k] = fresh[k]

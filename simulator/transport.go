@@ -26,7 +26,8 @@ const maxBody = 64 << 10
 const VirtualTimeHeader = "Retrysim-Virtual-Time"
 
 // newClient builds the client the engine sends with: the provider's timeout
-// as a real client timeout, its redirect rule, no proxy from the
+// as a real client timeout, no redirect followed by itself (exchange follows
+// the provider's), no proxy from the
 // environment, a keep-alive pool of at most two connections per attempt in
 // flight, and, unless remote targets are allowed, a dialer that connects to
 // loopback addresses only (checked on the resolved address of every
@@ -34,7 +35,7 @@ const VirtualTimeHeader = "Retrysim-Virtual-Time"
 func newClient(cfg *Config) *http.Client {
 	p := &cfg.Policy
 	return guardedClient(clientOptions{
-		timeout: p.Timeout.D(), connect: p.ConnectTimeout.D(), follow: p.FollowRedirects,
+		timeout: p.Timeout.D(), connect: p.ConnectTimeout.D(),
 		allowRemote: cfg.AllowRemote, tls: cfg.TLS, handler: cfg.Handler, pool: cfg.Concurrency,
 	})
 }
@@ -56,25 +57,44 @@ type answer struct {
 	err     error
 	timeout bool
 	stop    http.Header // the answer's headers, for stop signals
+	// redirects is how many redirects were followed to get the answer.
+	redirects int
+	// invalid says an answer began to arrive and was not valid HTTP (a
+	// malformed or cut-off status line or headers, headers too large).
+	invalid bool
 }
 
-// exchange sends one request and reads at most maxBody of the answer.
+// exchange sends one request, following up to follow redirects as the
+// provider does (see doFollowing), and reads at most maxBody of the answer.
+// The client's timeout bounds the whole exchange, redirects included.
 func exchange(ctx context.Context, client *http.Client, wall interface {
 	Since(time.Time) time.Duration
 	Now() time.Time
-}, req *http.Request) answer {
+}, req *http.Request, follow int) answer {
+	if follow > 0 && client.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, client.Timeout)
+		defer cancel()
+	}
 	var wrote atomic.Bool
-	var wroteAt atomic.Int64 // when the request was written, in wall-clock nanoseconds
-	trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
-		if i.Err == nil {
-			wroteAt.Store(wall.Now().UnixNano())
-			wrote.Store(true)
-		}
-	}}
+	var wroteAt atomic.Int64 // when the first request was written, in wall-clock nanoseconds
+	// answering says the answer to the latest request (of a redirect
+	// chain) had begun to arrive: an error after that is in the answer.
+	var answering atomic.Bool
+	trace := &httptrace.ClientTrace{
+		GetConn: func(string) { answering.Store(false) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				wroteAt.CompareAndSwap(0, wall.Now().UnixNano())
+				wrote.Store(true)
+			}
+		},
+		GotFirstResponseByte: func() { answering.Store(true) },
+	}
 	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
 	start := wall.Now()
-	resp, err := client.Do(req)
-	var a answer
+	resp, hops, err := doFollowing(client, req, follow)
+	a := answer{redirects: hops}
 	if err == nil {
 		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
 		resp.Body.Close()
@@ -100,6 +120,7 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 		if a.timeout {
 			a.status = 0
 		}
+		a.invalid = !a.timeout && a.status == 0 && answering.Load()
 	}
 	return a
 }

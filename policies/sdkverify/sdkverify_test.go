@@ -32,18 +32,21 @@ var verifiers = []struct {
 	policy   string
 	fragment string // appended to the URL (Twilio's connection overrides)
 	verify   verifier
+	// stamped names the signature header of a scheme that signs a
+	// timestamp: every attempt must carry a signature of its own there.
+	stamped string
 }{
-	{policy: "stripe", verify: func(r *http.Request, body []byte, secret string) error {
+	{policy: "stripe", stamped: "Stripe-Signature", verify: func(r *http.Request, body []byte, secret string) error {
 		return webhook.ValidatePayload(body, r.Header.Get("Stripe-Signature"), secret)
 	}},
-	{policy: "stripe-test", verify: func(r *http.Request, body []byte, secret string) error {
+	{policy: "stripe-test", stamped: "Stripe-Signature", verify: func(r *http.Request, body []byte, secret string) error {
 		return webhook.ValidatePayload(body, r.Header.Get("Stripe-Signature"), secret)
 	}},
 	{policy: "github", verify: func(r *http.Request, _ []byte, secret string) error {
 		_, err := github.ValidatePayload(r, []byte(secret))
 		return err
 	}},
-	{policy: "slack", verify: func(r *http.Request, body []byte, secret string) error {
+	{policy: "slack", stamped: "X-Slack-Signature", verify: func(r *http.Request, body []byte, secret string) error {
 		sv, err := slack.NewSecretsVerifier(r.Header, secret)
 		if err != nil {
 			return err
@@ -71,14 +74,14 @@ var verifiers = []struct {
 		}
 		return nil
 	}},
-	{policy: "standard-webhooks", verify: func(r *http.Request, body []byte, secret string) error {
+	{policy: "standard-webhooks", stamped: "webhook-signature", verify: func(r *http.Request, body []byte, secret string) error {
 		wh, err := standardwebhooks.NewWebhook(secret)
 		if err != nil {
 			return err
 		}
 		return wh.Verify(body, r.Header)
 	}},
-	{policy: "svix", verify: func(r *http.Request, body []byte, secret string) error {
+	{policy: "svix", stamped: "svix-signature", verify: func(r *http.Request, body []byte, secret string) error {
 		if r.Header.Get("webhook-id") != "" {
 			return fmt.Errorf("svix sends svix-* headers, got webhook-id")
 		}
@@ -93,8 +96,8 @@ var verifiers = []struct {
 		}
 		return wh.Verify(body, h)
 	}},
-	{policy: "discord-events", verify: verifyDiscord},
-	{policy: "discord", verify: verifyDiscord},
+	{policy: "discord-events", stamped: "X-Signature-Ed25519", verify: verifyDiscord},
+	{policy: "discord", stamped: "X-Signature-Ed25519", verify: verifyDiscord},
 }
 
 func verifyDiscord(r *http.Request, body []byte, secret string) error {
@@ -119,8 +122,9 @@ func verifyDiscord(r *http.Request, body []byte, secret string) error {
 
 // arrival is one request as the handler saw it.
 type arrival struct {
-	dedup string
-	err   error
+	dedup  string
+	err    error
+	header http.Header
 }
 
 // handler verifies every request, answers the first arrival of each event
@@ -150,7 +154,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		verr = derr
 	}
 	h.mu.Lock()
-	h.arrivals = append(h.arrivals, arrival{dedup: id, err: verr})
+	h.arrivals = append(h.arrivals, arrival{dedup: id, err: verr, header: r.Header.Clone()})
 	h.seen[id]++
 	first := h.seen[id] == 1
 	h.mu.Unlock()
@@ -260,8 +264,50 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 					t.Errorf("handler saw dedup id %q (%d times) that no attempt record carries", id, n)
 				}
 			}
+			if tc.stamped != "" {
+				signedOnce(t, tc.stamped, records, h.arrivals, probes)
+			}
 			t.Logf("%s: %d attempts, %d reached the handler (%d retries), all verified", tc.policy, res.Attempts, len(h.arrivals), retried)
 		})
+	}
+}
+
+// signedOnce checks that each attempt of an event that reached the handler
+// carried a signature of its own in header: the provider signs every
+// attempt afresh, with a new timestamp. (The two requests of a duplicated
+// attempt are one attempt sent twice, with one signature.)
+func signedOnce(t *testing.T, header string, records []simulator.Record, arrivals []arrival, probes map[string]bool) {
+	t.Helper()
+	attempts := map[string]map[int]bool{}
+	for _, r := range records {
+		if r.Kind == simulator.KindAttempt && r.Reached {
+			if attempts[r.Event] == nil {
+				attempts[r.Event] = map[int]bool{}
+			}
+			attempts[r.Event][r.N] = true
+		}
+	}
+	sigs := map[string]map[string]bool{}
+	for _, a := range arrivals {
+		if probes[a.dedup] {
+			continue
+		}
+		if sigs[a.dedup] == nil {
+			sigs[a.dedup] = map[string]bool{}
+		}
+		sigs[a.dedup][a.header.Get(header)] = true
+	}
+	retried := 0
+	for id, ns := range attempts {
+		if len(ns) > 1 {
+			retried++
+		}
+		if got := len(sigs[id]); got != len(ns) {
+			t.Errorf("event %s: %d attempts reached the handler with %d different %s values; want one each", id, len(ns), got, header)
+		}
+	}
+	if retried == 0 && len(attempts) > 0 && len(records) > 0 && records[0].MaxAttempt > 1 {
+		t.Errorf("no event reached the handler twice: the signatures of retries were not compared")
 	}
 }
 

@@ -1,0 +1,71 @@
+package simulator
+
+import (
+	"io"
+	"net/http"
+)
+
+// followable reports whether a provider that follows redirects follows an
+// answer with status: the five statuses that carry a Location to go to.
+func followable(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// doFollowing sends req and, while the answer is a redirect and fewer than
+// follow have been followed, sends the same request again to the answer's
+// Location (resolved against the URL that answered): the same method, the
+// same headers (the signature too: a provider signs once per attempt) and
+// the same body. Go's client would turn a POST into a bodyless GET on a 301,
+// 302 or 303, so the client never follows by itself (see guardedClient).
+// Every request goes through client, whose dialer refuses addresses that
+// are not loopback unless remote targets are allowed, so a redirect cannot
+// lead anywhere the target could not. It returns the last answer and how
+// many redirects were followed; a redirect still there after follow of them
+// is returned as it is, for the engine to classify.
+func doFollowing(client *http.Client, req *http.Request, follow int) (*http.Response, int, error) {
+	resp, err := client.Do(req)
+	hops := 0
+	for ; err == nil && hops < follow; hops++ {
+		next := redirectOf(req, resp)
+		if next == nil {
+			break
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+		resp.Body.Close()
+		req = next
+		resp, err = client.Do(req)
+	}
+	return resp, hops, err
+}
+
+// redirectOf is req sent again to where resp redirects it, or nil when resp
+// is no redirect a provider follows (or req's body cannot be sent again).
+func redirectOf(req *http.Request, resp *http.Response) *http.Request {
+	if !followable(resp.StatusCode) {
+		return nil
+	}
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return nil
+	}
+	u, err := req.URL.Parse(loc)
+	if err != nil {
+		return nil
+	}
+	next := req.Clone(req.Context())
+	next.URL, next.Host = u, ""
+	switch {
+	case req.GetBody != nil:
+		if next.Body, err = req.GetBody(); err != nil {
+			return nil
+		}
+	case req.Body != nil && req.Body != http.NoBody:
+		return nil
+	}
+	return next
+}

@@ -1,0 +1,208 @@
+package simulator
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// seenRequest is one request as a loopback server saw it.
+type seenRequest struct {
+	method, path string
+	header       http.Header
+	body         []byte
+}
+
+// requestLog serves routes on 127.0.0.1 and keeps every request it saw.
+type requestLog struct {
+	mu   sync.Mutex
+	seen []seenRequest
+}
+
+func (l *requestLog) serve(t *testing.T, route func(w http.ResponseWriter, r *http.Request)) string {
+	t.Helper()
+	return newLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		l.mu.Lock()
+		l.seen = append(l.seen, seenRequest{method: r.Method, path: r.URL.Path, header: r.Header.Clone(), body: body})
+		l.mu.Unlock()
+		route(w, r)
+	}))
+}
+
+func (l *requestLog) requests() []seenRequest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]seenRequest(nil), l.seen...)
+}
+
+// slackPolicy is the built-in Slack policy: it follows up to two redirects.
+func slackPolicy(t *testing.T) policies.Policy {
+	t.Helper()
+	p, err := policies.Lookup("slack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.FollowRedirects != 2 {
+		t.Fatalf("slack follows %d redirects; these tests assume 2", p.FollowRedirects)
+	}
+	return p
+}
+
+// TestFollowedRedirectKeepsThePost sends Slack events to an endpoint that
+// has moved: the request the handler finally gets must be the provider's
+// POST, with the same body and a signature that verifies, whatever the
+// redirect status (Go's client would turn a 301, 302 or 303 into a bodyless
+// GET).
+func TestFollowedRedirectKeepsThePost(t *testing.T) {
+	wall := clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	const secret = "slack-redirect-secret"
+	cases := []struct {
+		name  string
+		hops  []int // the statuses of the redirects in turn
+		final string
+	}{
+		{name: "301", hops: []int{301}},
+		{name: "302", hops: []int{302}},
+		{name: "303", hops: []int{303}},
+		{name: "307", hops: []int{307}},
+		{name: "308", hops: []int{308}},
+		{name: "301 then 302", hops: []int{301, 302}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var log requestLog
+			url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+				var hop int
+				if _, err := fmt.Sscanf(r.URL.Path, "/hop%d", &hop); err != nil {
+					hop = 0
+				}
+				if r.URL.Path == "/final" {
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				next := "/final"
+				if hop+1 < len(tc.hops) {
+					next = fmt.Sprintf("hop%d", hop+1) // relative: resolved against the request URL
+				}
+				w.Header().Set("Location", next)
+				w.WriteHeader(tc.hops[hop])
+			})
+			var recs []Record
+			pol := slackPolicy(t)
+			res, err := Run(context.Background(), Config{
+				Policy: pol, URL: url + "/hop0", Events: 2, Secret: secret, WallClock: wall,
+				Sink: func(r Record) error { recs = append(recs, r); return nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Delivered != 2 {
+				t.Errorf("delivered %d of 2 events", res.Delivered)
+			}
+			seen := log.requests()
+			if want := 2 * (len(tc.hops) + 1); len(seen) != want {
+				t.Fatalf("the server saw %d requests, want %d (each event: the original and %d redirect(s))", len(seen), want, len(tc.hops))
+			}
+			wire := pol.Wire()
+			finals := 0
+			for i := 0; i < len(seen); i += len(tc.hops) + 1 {
+				first := seen[i]
+				for j, r := range seen[i : i+len(tc.hops)+1] {
+					if r.method != http.MethodPost {
+						t.Errorf("request %d (%s) was a %s, want the provider's POST", i+j+1, r.path, r.method)
+					}
+					if !bytes.Equal(r.body, first.body) {
+						t.Errorf("request %d (%s) carried %d bytes, want the same %d bytes as the original", i+j+1, r.path, len(r.body), len(first.body))
+					}
+					if err := wire.Verify(r.header, r.body, "", secret, wall.Now()); err != nil {
+						t.Errorf("request %d (%s): signature does not verify: %v", i+j+1, r.path, err)
+					}
+					if r.path == "/final" {
+						finals++
+					}
+				}
+			}
+			if finals != 2 {
+				t.Errorf("%d requests reached /final, want 2", finals)
+			}
+			for _, r := range recs {
+				if r.Kind == KindAttempt && (r.Outcome != Delivered || r.Status != 200) {
+					t.Errorf("attempt %d of %s: %s %d (%s), want delivered 200", r.N, r.Event, r.Outcome, r.Status, r.Error)
+				}
+			}
+		})
+	}
+}
+
+// TestRedirectLoopEndsAsTooManyRedirects points Slack at an endpoint that
+// redirects to itself: each attempt sends the original and two follows, all
+// POSTs, and then fails as a redirect; the next attempt says
+// too_many_redirects.
+func TestRedirectLoopEndsAsTooManyRedirects(t *testing.T) {
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			var log requestLog
+			url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Location", r.URL.Path)
+				w.WriteHeader(status)
+			})
+			pol := slackPolicy(t)
+			var recs []Record
+			res, err := Run(context.Background(), Config{
+				Policy: pol, URL: url + "/loop", Events: 1, Secret: "loop-secret",
+				Sink: func(r Record) error { recs = append(recs, r); return nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Delivered != 0 {
+				t.Errorf("delivered %d events through a redirect loop", res.Delivered)
+			}
+			attempts := pol.MaxAttempts()
+			if res.Attempts != attempts {
+				t.Errorf("%d attempts, want the whole schedule of %d", res.Attempts, attempts)
+			}
+			seen := log.requests()
+			if want := attempts * (pol.FollowRedirects + 1); len(seen) != want {
+				t.Errorf("the server saw %d requests, want %d (%d attempts × the original and %d follows)", len(seen), want, attempts, pol.FollowRedirects)
+			}
+			for i, r := range seen {
+				if r.method != http.MethodPost || len(r.body) == 0 {
+					t.Errorf("request %d was a %s with %d bytes, want a POST with the payload", i+1, r.method, len(r.body))
+				}
+			}
+			for _, r := range recs {
+				if r.Kind != KindAttempt {
+					continue
+				}
+				if r.Outcome != Redirect || r.Status != status {
+					t.Errorf("attempt %d: %s %d, want redirect %d", r.N, r.Outcome, r.Status, status)
+				}
+				if !strings.Contains(r.Error, "redirect") {
+					t.Errorf("attempt %d: error %q does not say the redirects ran out", r.N, r.Error)
+				}
+			}
+			for i, r := range seen {
+				attempt := i/(pol.FollowRedirects+1) + 1
+				want := ""
+				if attempt > 1 {
+					want = "too_many_redirects"
+				}
+				if got := r.header.Get("X-Slack-Retry-Reason"); got != want {
+					t.Errorf("request %d (attempt %d): X-Slack-Retry-Reason %q, want %q", i+1, attempt, got, want)
+				}
+			}
+		})
+	}
+}
