@@ -83,6 +83,13 @@ type Run struct {
 	Interrupted    bool
 	EffectsKnown   bool
 	EffectsError   string
+	// HandlerDelivered counts the events the handler answered 2xx at
+	// least once; EffectsMatched those of them the effects oracle reports
+	// processed at least once (see OracleBlind).
+	HandlerDelivered, EffectsMatched int
+	// DefaultScenario says nobody chose Scenario: it was the command's
+	// default.
+	DefaultScenario bool
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -130,6 +137,11 @@ type Run struct {
 	attackIDs   map[string]bool
 	ended       bool
 	inOutage    bool
+
+	// keyed holds a hash of each event the handler answered 2xx, for
+	// matching the oracle's ids; sampleDelivered is the first one's id.
+	keyed           []uint64
+	sampleDelivered string
 }
 
 // Span is a stretch of virtual time.
@@ -169,7 +181,7 @@ type eventAgg struct {
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
 func (r *Run) Verdict() string {
-	if !r.EffectsKnown {
+	if !r.EffectsKnown || r.Modelled() || r.OracleBlind() {
 		return Unknown
 	}
 	if len(r.Offenders()) > 0 {
@@ -193,7 +205,7 @@ func (r *Run) Offenders() []string {
 // DuplicateEffects is the number of events processed more than once, or -1
 // when unknown.
 func (r *Run) DuplicateEffects() int {
-	if !r.EffectsKnown {
+	if r.Verdict() == Unknown {
 		return -1
 	}
 	return len(r.Offenders())
@@ -308,6 +320,7 @@ func (a *Aggregator) Runs() []*Run {
 func (r *Run) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
 	r.Timeout = seconds(rec.TimeoutS)
@@ -390,6 +403,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) {
 		ev.need = max(ev.need, after)
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = at, true
+		r.noteKeyed(rec.Event)
 	}
 }
 
@@ -473,6 +487,7 @@ func (r *Run) end(rec *simulator.Record) {
 		r.Effects = map[string]int{}
 	}
 	r.EffectsError = rec.Error
+	r.matchEffects()
 }
 
 // Percentile returns the p-th percentile (0..100) of the handler's response

@@ -14,6 +14,7 @@ package simulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -245,6 +246,7 @@ func (e *engine) runRecord() Record {
 	r := e.base
 	r.Kind = KindRun
 	r.Target = e.cfg.TargetName
+	r.DefaultScenario = e.cfg.DefaultScenario
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
@@ -876,9 +878,12 @@ func (e *engine) finish(ctx context.Context) error {
 		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		m, err := e.cfg.Effects(qctx)
 		cancel()
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrEffects):
+			end.Error = err.Error() // it says "effects oracle" already
+		case err != nil:
 			end.Error = "effects oracle: " + err.Error()
-		} else {
+		default:
 			e.res.Effects = m
 			end.EffectsKnown = true
 			ids := make([]string, 0, len(m))
