@@ -488,8 +488,9 @@ func interrupted(ctx context.Context) bool {
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
 // the run stops new attempts, lets those in flight finish, and still writes
 // its report and results, marked interrupted; note says so on stderr
-// (commands that write no report say what they do instead). A second signal removes any
-// half-written output file and exits at once with status 130.
+// (commands that write no report say what they do instead). A second
+// signal removes any half-written output file and exits at once with
+// status 130.
 func interruptible(parent context.Context, stderr io.Writer, note interruptNote) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
