@@ -170,14 +170,19 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 	return p, nil
 }
 
-// traceChanges keeps a changed built-in's figures traceable: the summary is
-// worked out again when the schedule changed and no summary was given, and
-// the source and notes say where the changes come from, unless the entry
-// wrote its own.
+// traceChanges keeps a changed built-in's figures traceable: unless the
+// entry wrote its own, the summary is worked out again when the schedule
+// changed and names what changed and where, and the source and notes say
+// where the changes come from.
 func traceChanges(p *Policy, from, where string, changed []string) {
 	set := func(k string) bool { return slices.Contains(changed, k) }
 	if !set("summary") && (set("schedule") || set("retries")) {
 		p.Summary = fmt.Sprintf("%d attempts over %s", p.MaxAttempts(), FormatDuration(p.Window()))
+	}
+	if !set("summary") && len(changed) > 0 && from == p.Name {
+		// The summary heads every report: a run on a changed built-in says
+		// so where a reader looks first.
+		p.Summary = fmt.Sprintf("%s; %s changed in %s", p.Summary, strings.Join(changed, ", "), where)
 	}
 	what := fmt.Sprintf("%s from %s", strings.Join(changed, ", "), where)
 	if from != p.Name {

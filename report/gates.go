@@ -129,8 +129,11 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 				continue
 			}
 			status, msg := check(r, opts)
-			if r.Interrupted && status == GatePass {
+			switch {
+			case r.Interrupted && status == GatePass:
 				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
+			case g == GateDuplicateEffects && status == GatePass && r.EffectsCaveat() != "":
+				status, msg = GateUnknown, "cannot be vouched for: "+r.EffectsCaveat()
 			}
 			out = append(out, GateResult{Gate: g, Run: r, Status: status, Message: msg})
 		}

@@ -29,6 +29,10 @@ type jsonRun struct {
 	Verdict     string     `json:"verdict"`
 	Detail      string     `json:"verdict_detail"`
 	Offenders   []Offender `json:"offenders,omitempty"`
+	// HandlersRunning and EffectsUnsettled say the effects were read while
+	// the handler may still have been at work (see Run.EffectsCaveat).
+	HandlersRunning  int  `json:"handlers_running,omitempty"`
+	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
 	// SignatureCheck is the second verdict: enforced, not_enforced or
 	// not_tested; SignatureAccepted names the attacks that got through.
 	SignatureCheck    string       `json:"signature_check"`
@@ -182,6 +186,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		jr := jsonRun{
 			Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
 			Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+			HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
 			SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
 			SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
 			Latency: jsonLatencyOf(r, rep.Timeouts),

@@ -83,6 +83,12 @@ type Run struct {
 	Interrupted    bool
 	EffectsKnown   bool
 	EffectsError   string
+	// HandlersRunning counts the handler calls still running when the
+	// effects were read (in-process targets); EffectsUnsettled says the
+	// oracle was still changing when retrysim stopped reading it (URL
+	// targets). Either way the effects may miss late work.
+	HandlersRunning  int
+	EffectsUnsettled bool
 	// HandlerDelivered counts the events the handler answered 2xx at
 	// least once; EffectsMatched those of them the effects oracle reports
 	// processed at least once (see OracleBlind).
@@ -487,6 +493,7 @@ func (r *Run) end(rec *simulator.Record) {
 		r.Effects = map[string]int{}
 	}
 	r.EffectsError = rec.Error
+	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
 	r.matchEffects()
 }
 

@@ -31,6 +31,30 @@ func (r *Run) OffenderCounts() []Offender {
 // IDEMPOTENT with the offending ids and counts, or UNKNOWN with what the
 // user can do to get a verdict.
 func (r *Run) VerdictLine() string {
+	line := r.verdictLine()
+	if c := r.EffectsCaveat(); c != "" {
+		line += "; " + c
+	}
+	return line
+}
+
+// EffectsCaveat says, when the effects were read while the handler may
+// still have been at work, why the verdict may miss effects; "" otherwise.
+func (r *Run) EffectsCaveat() string {
+	if r.Verdict() == Unknown {
+		return "" // no verdict to qualify
+	}
+	switch {
+	case r.HandlersRunning > 0:
+		return fmt.Sprintf("%d handler %s still running when the effects were read; the verdict may miss their effects",
+			r.HandlersRunning, plural(r.HandlersRunning, "call was", "calls were"))
+	case r.EffectsUnsettled:
+		return "your handler may still have been at work on requests it never answered when retrysim stopped reading the effects (they were still changing, or the run was interrupted); the verdict may miss their effects"
+	}
+	return ""
+}
+
+func (r *Run) verdictLine() string {
 	switch r.Verdict() {
 	case Idempotent:
 		if r.DuplicateArrivals == 0 {

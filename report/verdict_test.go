@@ -40,6 +40,16 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass, []string{"does not report"}},
 		{"not idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 3}), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail, nil},
+		{"idempotent, handler calls still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 2, false), report.Idempotent, 0.0, nil,
+			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
+				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown, nil},
+		{"idempotent, effects still changing", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Idempotent, 0.0, nil,
+			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); your handler may still have been at work on requests it never answered", "the verdict may miss their effects",
+				"? duplicate-effects  cannot be vouched for: your handler may still"}, report.GateUnknown, nil},
+		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
+			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
+		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.Unknown, nil, nil,
+			[]string{"pass --effects-url to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
 		{"unknown", recs(nil), report.Unknown, nil, nil,
 			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
 		// An oracle that answers for none of the delivered events cannot
@@ -108,13 +118,18 @@ func TestVerdictInEveryFormat(t *testing.T) {
 					Gates     []struct {
 						Gate, Status, Message string
 					} `json:"gates"`
-					Summary map[string]any `json:"summary"`
+					Summary          map[string]any `json:"summary"`
+					HandlersRunning  int            `json:"handlers_running"`
+					EffectsUnsettled bool           `json:"effects_unsettled"`
 				} `json:"runs"`
 			}
 			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 				t.Fatal(err)
 			}
 			r := doc.Runs[0]
+			if r.HandlersRunning != runs[0].HandlersRunning || r.EffectsUnsettled != runs[0].EffectsUnsettled {
+				t.Errorf("JSON handlers_running %d effects_unsettled %v, want %d %v", r.HandlersRunning, r.EffectsUnsettled, runs[0].HandlersRunning, runs[0].EffectsUnsettled)
+			}
 			if r.Verdict != tc.verdict || r.Detail != runs[0].VerdictLine() {
 				t.Errorf("JSON verdict %q detail %q, want %q %q", r.Verdict, r.Detail, tc.verdict, runs[0].VerdictLine())
 			}
@@ -129,4 +144,13 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// caveat marks a stream's end record as read while the handler may still
+// have been at work: calls still running in process, or an oracle still
+// changing.
+func caveat(recs []simulator.Record, running int, unsettled bool) []simulator.Record {
+	end := &recs[len(recs)-1]
+	end.HandlersRunning, end.EffectsUnsettled = running, unsettled
+	return recs
 }

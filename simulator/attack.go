@@ -236,6 +236,9 @@ func (e *engine) recordAttack(d *due, at time.Time, res *attackResult, expect in
 	r.Status, r.HandlerStatus, r.Reached = res.a.status, res.a.status, res.a.reached
 	r.LatencyMS = float64(res.a.latency.Microseconds()) / 1000
 	r.Error = describe(res.a.err)
+	if res.a.reached && res.a.status == 0 {
+		e.noteCutOff()
+	}
 	if res.notApplicable == "" {
 		e.res.Attacks++
 	}

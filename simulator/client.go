@@ -30,7 +30,7 @@ type clientOptions struct {
 func guardedClient(o clientOptions) *http.Client {
 	var rt http.RoundTripper
 	if o.handler != nil {
-		rt = handlerTransport{o.handler}
+		rt = &handlerTransport{h: o.handler}
 	} else {
 		connect := o.connect
 		if connect == 0 {

@@ -57,6 +57,16 @@ type Result struct {
 	// Effects is how many times the handler processed each event, by dedup
 	// id, when an effects oracle was given and answered; else nil.
 	Effects map[string]int
+	// HandlersRunning is how many in-process handler calls were still
+	// running when the effects were read and Run returned: calls the
+	// provider cut off that did not finish within one more timeout. Their
+	// effects, if they ever happen, are not in Effects.
+	HandlersRunning int
+	// EffectsUnsettled says the effects oracle was still changing (or
+	// could not be read again) when retrysim stopped reading it, after a
+	// request had reached the handler and got no answer: Effects may miss
+	// the handler's late work.
+	EffectsUnsettled bool
 }
 
 // Run simulates one provider delivering cfg.Events events to the target and
@@ -134,6 +144,11 @@ type engine struct {
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int
+	// cutOff counts the requests that reached the handler and got no
+	// answer: the handler may still have been at work on them; lastCutOff
+	// is when the last one was recorded, on the wall clock.
+	cutOff     int
+	lastCutOff time.Time
 }
 
 func newEngine(cfg Config) *engine {
@@ -746,6 +761,9 @@ func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string
 	e.res.Attempts++
 	if o.reached {
 		e.res.Arrivals++
+		if o.handlerStatus == 0 {
+			e.noteCutOff() // the handler may still be at work on it
+		}
 	}
 	return nil
 }
@@ -864,7 +882,8 @@ func (e *engine) drain(fate string, all bool) error {
 	return nil
 }
 
-// finish asks the effects oracle and closes the run.
+// finish lets the handler settle, asks the effects oracle and closes the
+// run.
 func (e *engine) finish(ctx context.Context) error {
 	end := e.base
 	end.Kind, end.Interrupted = KindEnd, e.res.Interrupted
@@ -874,10 +893,12 @@ func (e *engine) finish(ctx context.Context) error {
 		end.DisabledAt = &t
 		end.DisabledBy = e.disabledBy
 	}
+	// The handler calls the provider cut off may still be running: give
+	// them their time before their effects are read and Run returns.
+	e.res.HandlersRunning = e.waitForHandler(ctx)
+	end.HandlersRunning = e.res.HandlersRunning
 	if e.cfg.Effects != nil {
-		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		m, err := e.cfg.Effects(qctx)
-		cancel()
+		m, unsettled, err := e.readEffects(ctx)
 		switch {
 		case errors.Is(err, ErrEffects):
 			end.Error = err.Error() // it says "effects oracle" already
@@ -885,6 +906,7 @@ func (e *engine) finish(ctx context.Context) error {
 			end.Error = "effects oracle: " + err.Error()
 		default:
 			e.res.Effects = m
+			e.res.EffectsUnsettled, end.EffectsUnsettled = unsettled, unsettled
 			end.EffectsKnown = true
 			ids := make([]string, 0, len(m))
 			for id := range m {

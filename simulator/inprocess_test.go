@@ -40,7 +40,7 @@ func TestInProcessBodyIsCapped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, err := handlerTransport{h}.RoundTrip(req)
+			resp, err := (&handlerTransport{h: h}).RoundTrip(req)
 			if err != nil {
 				t.Fatal(err)
 			}

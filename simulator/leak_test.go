@@ -66,9 +66,11 @@ func TestLongRunLeaksNothing(t *testing.T) {
 	mu.Lock()
 	n := opened
 	mu.Unlock()
-	// Two per attempt in flight at the most (a duplicated attempt sends two
-	// requests together); none of these is duplicated.
-	if n > 2*concurrency {
+	// Without reuse every attempt would open its own connection. With it,
+	// about one per attempt in flight; a loaded machine adds a few more,
+	// when a request is sent just before another one's connection is back
+	// in the pool (seen: 66 at concurrency 32), so the bound leaves room.
+	if n > 4*concurrency {
 		t.Errorf("%d connections opened for %d attempts at concurrency %d: connections are not reused", n, res.Attempts, concurrency)
 	}
 	// The handler sees each connection closed once the run has closed it.

@@ -176,4 +176,14 @@ type Record struct {
 	DisabledBy    string `json:"disabled_by,omitempty"`
 	EffectsKnown  bool   `json:"effects_known,omitempty"`
 	EffectsSource string `json:"effects_source,omitempty"`
+	// HandlersRunning counts the in-process handler calls still running
+	// when the effects were read and the run ended: calls the provider cut
+	// off that did not return within one more timeout. The effects, and so
+	// the verdict, may miss theirs.
+	HandlersRunning int `json:"handlers_running,omitempty"`
+	// EffectsUnsettled says the effects may miss the handler's late work:
+	// requests had reached it and got no answer, and the oracle's answer
+	// was still changing (or could not be read again, or the run was
+	// interrupted) when retrysim stopped reading it.
+	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
 }

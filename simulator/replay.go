@@ -258,8 +258,7 @@ func (r *replay) chooseTarget(ctx context.Context) error {
 func DetectWire(c Capture) (policies.Wire, error) {
 	best, bestN, tie := "", 0, false
 	for _, name := range policies.WireNames() {
-		w, _ := policies.WireFor(name)
-		sigs, _ := signatureHeaders(w, policies.Event{ID: "x", Type: w.DefaultEventType()}, c.Body, "http://localhost/")
+		sigs := wireSignatureHeaders()[name]
 		n := 0
 		for _, h := range sigs {
 			if c.Header.Get(h) != "" {
@@ -279,6 +278,20 @@ func DetectWire(c Capture) (policies.Wire, error) {
 	w, _ := policies.WireFor(best)
 	return w, nil
 }
+
+// wireSignatureHeaders is every wire's signature headers, found once: the
+// names do not depend on the body, and finding them signs three times,
+// which DetectWire would otherwise do for every wire on every call (RSA for
+// PayPal) — a demo handler detecting the provider per request spent most of
+// its time there.
+var wireSignatureHeaders = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, name := range policies.WireNames() {
+		w, _ := policies.WireFor(name)
+		out[name], _ = signatureHeaders(w, policies.Event{ID: "x", Type: w.DefaultEventType()}, []byte("{}"), "http://localhost/")
+	}
+	return out
+})
 
 // signatureHeaders finds the headers a wire derives from the secret or the
 // signing time, by signing one delivery three ways (two secrets, two times)

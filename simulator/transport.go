@@ -151,10 +151,16 @@ func describe(err error) string {
 
 // handlerTransport sends requests through an http.Handler in process, with
 // no socket, honouring the request's context so that a handler that hangs
-// still times out.
-type handlerTransport struct{ h http.Handler }
+// still times out. A handler cut off that way goes on running, as a real
+// server goes on after its client hangs up: calls counts every handler call
+// still running, so that the engine can wait for them before it reads the
+// effects and returns.
+type handlerTransport struct {
+	h     http.Handler
+	calls handlerCalls
+}
 
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := cappedRecorder{httptest.NewRecorder()}
 	done := make(chan struct{})
 	in := req.Clone(req.Context())
@@ -165,8 +171,12 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if trace := httptrace.ContextClientTrace(req.Context()); trace != nil && trace.WroteRequest != nil {
 		trace.WroteRequest(httptrace.WroteRequestInfo{})
 	}
+	t.calls.add()
 	go func() {
+		// Counted out before done is closed, so that a call that answered
+		// is never counted as still running.
 		defer close(done)
+		defer t.calls.done()
 		defer func() {
 			if r := recover(); r != nil {
 				rec.Code = http.StatusInternalServerError

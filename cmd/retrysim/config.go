@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -62,36 +63,15 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		if err := v.ReadInConfig(); err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
-		// One file serves every command: a key is known when some command
-		// has a flag of that name, and each command takes the keys it has.
-		known := allFlagNames(cmd.Root())
-		var unknown []string
-		for _, k := range v.AllKeys() {
-			top, _, _ := strings.Cut(k, ".")
-			if !known[top] && !slices.Contains(configSections, top) {
-				unknown = append(unknown, top)
-			}
-		}
-		if len(unknown) > 0 {
-			slices.Sort(unknown)
-			unknown = slices.Compact(unknown)
-			valid := make([]string, 0, len(known))
-			for name := range known {
-				valid = append(valid, name)
-			}
-			slices.Sort(valid)
-			return nil, badInput(fmt.Errorf("config %s: unknown key(s) %s (valid: the flags of any command, %s; or %s)",
-				path, strings.Join(unknown, ", "), strings.Join(valid, ", "), strings.Join(configSections, ", ")))
-		}
 	}
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
 	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
+	var errs []error
 	if path != "" {
-		if err := loadSections(path); err != nil {
-			return nil, badInput(err)
+		if err := loadSections(path, allFlagNames(cmd.Root())); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	var errs []error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
 			return
@@ -114,12 +94,15 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	return v, nil
 }
 
-// loadSections reads the config file's sections that are not flags:
-// "policies:" (custom policies, decoded strictly by the policies package),
-// "secrets:" (provider: secret) and "scenarios:" (name: scenario, decoded
-// strictly by the scenarios package). Errors name the file, the key and the
-// value, except a secret's value, which is never repeated.
-func loadSections(path string) error {
+// loadSections checks the config file's keys and reads its sections that
+// are not flags: "policies:" (custom policies, decoded strictly by the
+// policies package), "secrets:" (provider: secret) and "scenarios:" (name:
+// scenario, decoded strictly by the scenarios package). One file serves
+// every command: a key is known when some command has a flag of that name
+// (known), and each command takes the keys it has. Every problem is
+// reported at once, naming the file, the line, the key and the value,
+// except a secret's value, which is never repeated.
+func loadSections(path string, known map[string]bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
@@ -135,6 +118,11 @@ func loadSections(path string) error {
 	var errs []error
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, val := top.Content[i], top.Content[i+1]
+		if name := strings.ToLower(key.Value); !known[name] && !slices.Contains(configSections, name) {
+			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (valid: the flags of any command, %s; or %s)",
+				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections, ", ")))
+			continue
+		}
 		switch key.Value {
 		case "policies":
 			cat, err := catalogue.Extend(path, val)

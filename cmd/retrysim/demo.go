@@ -61,7 +61,7 @@ Examples:
 				}
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			redactGiven(cmd.Context(), secrets)
+			redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
 			sec, err := parseSecrets(secrets)
 			if err != nil {
 				return badInput(err)

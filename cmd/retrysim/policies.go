@@ -26,6 +26,7 @@ func checkPolicyFormat(format string) error {
 
 func newPoliciesCmd() *cobra.Command {
 	var format, chart string
+	var full bool
 	cmd := &cobra.Command{
 		Use:   "policies",
 		Short: "List the providers' retry policies",
@@ -33,11 +34,12 @@ func newPoliciesCmd() *cobra.Command {
 variants side by side, with the custom ones of the config file (policies: in retrysim.yaml
 or --config FILE): attempts, the span of the schedule, the timeout, when the provider
 disables the endpoint, and how long manual redelivery stays possible. 'policies show NAME'
-prints one policy's worked schedule and its sources.
+prints one policy's worked schedule and its sources; --all prints every policy that way after
+the list (the JSON always carries each schedule's delays and elapsed times).
 
 Examples:
   retrysim policies
-  retrysim policies --format markdown
+  retrysim policies --format markdown --all > policies.md
   retrysim policies show stripe
   retrysim policies show shopify-2024 --format json
   retrysim policies --chart schedules.png`,
@@ -67,12 +69,35 @@ Examples:
 				}
 				return writeJSON(cmd.OutOrStdout(), out)
 			case "markdown":
-				return writePolicyMarkdownTable(cmd.OutOrStdout(), all)
+				if err := writePolicyMarkdownTable(cmd.OutOrStdout(), all); err != nil || !full {
+					return err
+				}
+				for i := range all {
+					if _, err := io.WriteString(cmd.OutOrStdout(), "\n"); err != nil {
+						return err
+					}
+					if err := writePolicyMarkdown(cmd.OutOrStdout(), &all[i]); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
-			return writePolicyTable(cmd.OutOrStdout(), all)
+			if err := writePolicyTable(cmd.OutOrStdout(), all, !full); err != nil || !full {
+				return err
+			}
+			for i := range all {
+				if _, err := io.WriteString(cmd.OutOrStdout(), "\n"); err != nil {
+					return err
+				}
+				if err := writePolicyText(cmd.OutOrStdout(), &all[i]); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(policyFormats, ", "))
+	cmd.Flags().BoolVar(&full, "all", false, "after the list, print every policy in full: worked schedule, rules and sources")
 	cmd.Flags().StringVar(&chart, "chart", "", "also draw every policy's attempt times on one time axis to FILE (.png or .svg)")
 	var showFormat string
 	show := &cobra.Command{
@@ -114,10 +139,13 @@ Examples:
 
 // policyJSON is the JSON contract of `retrysim policies show NAME --format json`.
 type policyJSON struct {
-	Name                    string       `json:"name"`
-	Provider                string       `json:"provider"`
-	MaxAttempts             int          `json:"max_attempts"`
-	DelaysSeconds           []float64    `json:"delays_seconds"`
+	Name          string    `json:"name"`
+	Provider      string    `json:"provider"`
+	MaxAttempts   int       `json:"max_attempts"`
+	DelaysSeconds []float64 `json:"delays_seconds"`
+	// OffsetsSeconds is the worked table's elapsed column: when each
+	// attempt comes after the first, every attempt failing.
+	OffsetsSeconds          []float64    `json:"offsets_seconds"`
 	TimeoutSeconds          float64      `json:"timeout_seconds"`
 	WindowSeconds           float64      `json:"window_seconds"`
 	Disable                 *disableJSON `json:"disable"`
@@ -175,6 +203,9 @@ func toPolicyJSON(p *policies.Policy) policyJSON {
 	}
 	for _, d := range p.Delays() {
 		out.DelaysSeconds = append(out.DelaysSeconds, d.Seconds())
+	}
+	for n := 1; n <= p.MaxAttempts(); n++ {
+		out.OffsetsSeconds = append(out.OffsetsSeconds, p.Offset(n).Seconds())
 	}
 	if p.Disable != nil {
 		out.Disable = &disableJSON{ConsecutiveFailures: p.Disable.ConsecutiveFailures, WithinSeconds: p.Disable.Within.D().Seconds(),
@@ -315,7 +346,9 @@ func orDash(d policies.Duration) string {
 	return d.String()
 }
 
-func writePolicyTable(w io.Writer, all []policies.Policy) error {
+// writePolicyTable writes the overview, one line a policy; hint adds where
+// the details are.
+func writePolicyTable(w io.Writer, all []policies.Policy, hint bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tATTEMPTS\tSPAN\tTIMEOUT\tDISABLED\tMANUAL RESEND\tSUMMARY")
 	for i := range all {
@@ -323,10 +356,10 @@ func writePolicyTable(w io.Writer, all []policies.Policy) error {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.MaxAttempts(), policies.FormatDuration(p.Window()),
 			p.Timeout, disableText(p), orDash(p.ManualRedelivery), p.Summary)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tw.Flush(); err != nil || !hint {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\n'retrysim policies show NAME' prints a policy's worked schedule and sources.")
+	_, err := fmt.Fprintln(w, "\n'retrysim policies show NAME' prints a policy's worked schedule and sources; --all prints them all.")
 	return err
 }
 

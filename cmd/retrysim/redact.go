@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -17,10 +19,12 @@ import (
 // redacted stands in for a secret in anything retrysim writes.
 const redacted = "[REDACTED]"
 
-// minRedacted is the shortest secret that is redacted: replacing every
-// occurrence of a one- or two-letter "secret" would garble the output and
-// hide nothing.
-const minRedacted = 4
+// minRedacted is the shortest secret that is redacted. Redaction replaces
+// every occurrence, and a short secret is often an ordinary word of the
+// output ("test" in stripe-test, "delivered" as a fate, "retrysim"):
+// replacing those garbled reports and JSON enums. No provider issues secrets
+// this short; a user who picks one is told (see redactGiven).
+const minRedacted = 12
 
 // secretSet is the signing secrets of one command line. Every writer made by
 // writer replaces them, and the ways they are spelled in JSON, Go-quoted
@@ -179,13 +183,26 @@ func secretValues(pairs []string) []string {
 // redactGiven registers the secrets the user gave, which must never be
 // written: --secret values (well-formed or not), RETRYSIM_SECRET_<PROVIDER>
 // and the config file's secrets. Generated secrets are not secret: they are
-// printed on purpose.
-func redactGiven(ctx context.Context, flagPairs []string) {
+// printed on purpose. A secret too short to redact is named on w by its
+// provider and length, never its value.
+func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 	s := secretsOf(ctx)
 	s.add(secretValues(flagPairs)...)
+	short := map[string]int{}
+	for _, p := range flagPairs {
+		if prov, v, ok := strings.Cut(p, "="); ok && v != "" && len(v) < minRedacted {
+			short[prov] = len(v)
+		}
+	}
 	for _, prov := range policies.WireNames() {
 		if v, ok := configuredSecret(prov); ok {
 			s.add(v)
+			if _, given := short[prov]; !given && v != "" && len(v) < minRedacted {
+				short[prov] = len(v)
+			}
 		}
+	}
+	for _, prov := range slices.Sorted(maps.Keys(short)) {
+		fmt.Fprintf(w, "retrysim: the %s secret is %d characters long: too short to be safe, and too short to redact from the output (under %d characters it would garble ordinary words); it is used as given\n", prov, short[prov], minRedacted)
 	}
 }

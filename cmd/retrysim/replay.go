@@ -90,7 +90,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if _, err := loadConfig(cmd); err != nil {
 		return err
 	}
-	redactGiven(cmd.Context(), f.secrets)
+	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())

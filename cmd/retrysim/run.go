@@ -96,7 +96,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' (see 'retrysim policies')")
+	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the six named defaults (stripe, github, shopify, twilio, slack, discord; see 'retrysim policies')")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
@@ -152,11 +152,11 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, formatSet bool) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
-	redactGiven(ctx, f.secrets)
+	redactGiven(ctx, stderr, f.secrets)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -314,7 +314,7 @@ func runRun(cmd *cobra.Command, f *runFlags) error {
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	p, err := f.validate(ctx, cmd.Flags().Changed("format"))
+	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
 	if err != nil {
 		return err
 	}
@@ -457,12 +457,19 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 		return
 	}
 	told[provider] = true
-	if generated {
+	pub, keyed := policies.PublicKey(provider, secret)
+	switch {
+	case generated && keyed:
+		// The handler needs only the public key: the private one is
+		// printed so the user can pass it back with --secret.
+		fmt.Fprintf(w, "retrysim: no private key given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  (the same seed gives the same key; your handler does not need it)\n",
+			provider, provider, secretEnv(provider), configFile, seed, secret)
+	case generated:
 		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
 			provider, provider, secretEnv(provider), configFile, seed, secret)
 	}
-	if pub, ok := policies.PublicKey(provider, secret); ok {
-		fmt.Fprintf(w, "retrysim: %s signs with a private key; verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+	if keyed {
+		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
 	}
 }
 

@@ -92,7 +92,7 @@ func TestRemoteTargetRefused(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			useDNS(t, tc.hosts)
-			args := append([]string{"run", "--provider", "stripe", "--secret", "stripe=whsec_x1234"}, tc.args...)
+			args := append([]string{"run", "--provider", "stripe", "--secret", "stripe=whsec_x1234567890"}, tc.args...)
 			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
 			if code != exitBadInput {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
