@@ -56,6 +56,8 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		// vouch for the handler: a stub, all zeros, or another key.
 		{"oracle knows no event", recs(map[string]int{}), report.Unknown, nil, nil,
 			[]string{blind, `e.g. {"evt_a": 1}`, "? duplicate-effects  cannot be checked: the effects oracle knows none of the 2 delivered events"}, report.GateUnknown, []string{"IDEMPOTENT"}},
+		{"oracle knows no event, a handler call still running: no verdict to qualify", caveat(recs(map[string]int{}), 1, false), report.Unknown, nil, nil,
+			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "handler call was still running"}},
 		{"oracle counts every event 0", recs(map[string]int{"evt_a": 0, "evt_b": 0}), report.Unknown, nil, nil,
 			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT"}},
 		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.Unknown, nil, nil,
