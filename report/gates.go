@@ -177,7 +177,7 @@ var gateChecks = map[Gate]gateCheck{
 func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 	switch r.Verdict() {
 	case Idempotent:
-		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
 	case NotIdempotent:
 		off := r.OffenderCounts()
 		parts := make([]string, 0, 5)
@@ -190,8 +190,9 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 		}
 		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
 	}
-	if r.EffectsError != "" {
-		return GateUnknown, "cannot be checked: " + r.EffectsError
+	switch {
+	case r.Modelled() || r.EffectsError != "" || r.OracleBlind():
+		return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(), "UNKNOWN — ")
 	}
 	return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
 }
@@ -223,8 +224,20 @@ func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
 		}
 		return GatePass, msg
 	}
-	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s): the provider gave up and will deliver again while the handler still works",
-		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), figures)
+	// The percentiles leave out the attempts the timeout cut off, which
+	// are the slow ones: name those first.
+	var parts []string
+	if r.HandlerTimeouts > 0 {
+		parts = append(parts, fmt.Sprintf("%d got no answer within %s", r.HandlerTimeouts, dur(r.Timeout)))
+	}
+	if late := own.Over - r.HandlerTimeouts; late > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s slower than that", late, plural(late, "was answered", "were answered")))
+	}
+	if r.Answers() > 0 {
+		figures = "the answers that came had " + figures
+	}
+	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
+		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
 func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, string) {

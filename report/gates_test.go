@@ -105,7 +105,13 @@ func TestGates(t *testing.T) {
 		{"slow-responses fails when the handler did not answer in time",
 			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 0, true, 30*time.Second).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
-			report.GateSlowResponses, report.GateOptions{}, report.GateFail, "1 of 2 attempts that reached the handler waited past stripe's 30s timeout"},
+			report.GateSlowResponses, report.GateOptions{}, report.GateFail,
+			"1 of 2 attempts that reached the handler waited past stripe's 30s timeout (1 got no answer within 30s; the answers that came had p99 1.0ms, max 1.0ms)"},
+		{"slow-responses names answers slower than the timeout",
+			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 200, true, 31*time.Second).
+				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
+			report.GateSlowResponses, report.GateOptions{}, report.GateFail,
+			"1 of 2 attempts that reached the handler waited past stripe's 30s timeout (1 was answered slower than that; the answers that came had p99 31.00s, max 31.00s)"},
 		{"slow-responses ignores latency a scenario injected (the handler answered)",
 			newRecStream(1).attempt(0, 1, 0, simulator.Timeout, 200, true, 2*ms).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),

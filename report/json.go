@@ -23,15 +23,18 @@ type jsonReport struct {
 }
 
 type jsonRun struct {
-	Provider    string     `json:"provider"`
-	Policy      string     `json:"policy"`
-	Scenario    string     `json:"scenario"`
-	Seed        uint64     `json:"seed"`
-	Target      string     `json:"target"`
-	Interrupted bool       `json:"interrupted"`
-	Verdict     string     `json:"verdict"`
-	Detail      string     `json:"verdict_detail"`
-	Offenders   []Offender `json:"offenders,omitempty"`
+	Provider string `json:"provider"`
+	Policy   string `json:"policy"`
+	Scenario string `json:"scenario"`
+	// DefaultScenario says the scenario was not chosen: it is the
+	// command's default.
+	DefaultScenario bool       `json:"default_scenario,omitempty"`
+	Seed            uint64     `json:"seed"`
+	Target          string     `json:"target"`
+	Interrupted     bool       `json:"interrupted"`
+	Verdict         string     `json:"verdict"`
+	Detail          string     `json:"verdict_detail"`
+	Offenders       []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
@@ -266,7 +269,8 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 	t := r.TTL(rep.TTLs)
 	jr := jsonRun{
 		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
-		Interrupted: r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+		DefaultScenario: r.DefaultScenario,
+		Interrupted:     r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
 		SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
 		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),

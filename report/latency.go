@@ -122,7 +122,7 @@ func (r *Run) headroom(t Timeout) Headroom {
 // latencyLine says the handler's response-time distribution in one line.
 func (r *Run) latencyLine() string {
 	if !r.Measured() {
-		if strings.HasPrefix(r.Target, "model (dry run") {
+		if r.Modelled() {
 			return "not measured (nothing was sent: a dry run models the handler as answering at once)"
 		}
 		return "not measured: no delivery got an answer from your handler"

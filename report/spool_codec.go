@@ -58,6 +58,7 @@ const (
 	flagFate     // Fate and Effects follow
 	flagRunBlock // the run and end fields follow
 	flagEffectsUnsettled
+	flagDefaultScenario
 )
 
 // spoolStrings is the spool's table of repeated strings, shared by its
@@ -170,6 +171,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.Interrupted, flagInterrupted)
 	set(r.EffectsKnown, flagEffectsKnown)
 	set(r.EffectsUnsettled, flagEffectsUnsettled)
+	set(r.DefaultScenario, flagDefaultScenario)
 	set(hasAttackFields(r), flagAttack)
 	set(r.Fate != "" || r.Effects != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
@@ -348,6 +350,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Reached, r.Manual, r.Probe = flags&flagReached != 0, flags&flagManual != 0, flags&flagProbe != 0
 	r.Interrupted, r.EffectsKnown = flags&flagInterrupted != 0, flags&flagEffectsKnown != 0
 	r.EffectsUnsettled = flags&flagEffectsUnsettled != 0
+	r.DefaultScenario = flags&flagDefaultScenario != 0
 	r.Kind = d.str()
 	r.Provider = d.str()
 	r.Policy = d.str()

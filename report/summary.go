@@ -92,6 +92,13 @@ type Run struct {
 	// targets). Either way the effects may miss late work.
 	HandlersRunning  int
 	EffectsUnsettled bool
+	// HandlerDelivered counts the events the handler answered 2xx at
+	// least once; EffectsMatched those of them the effects oracle reports
+	// processed at least once (see OracleBlind).
+	HandlerDelivered, EffectsMatched int
+	// DefaultScenario says nobody chose Scenario: it was the command's
+	// default.
+	DefaultScenario bool
 	// Effects is how often the handler processed each event (oracle).
 	Effects map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
@@ -152,6 +159,10 @@ type Run struct {
 	// held counts the records held in memory for the timeline; peakHeld
 	// is its highest.
 	held, peakHeld int
+	// keyed holds a hash of each event the handler answered 2xx, for
+	// matching the oracle's ids; sampleDelivered is the first one's id.
+	keyed           []uint64
+	sampleDelivered string
 }
 
 // Span is a stretch of virtual time.
@@ -192,7 +203,7 @@ type eventAgg struct {
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
 func (r *Run) Verdict() string {
-	if !r.EffectsKnown {
+	if !r.EffectsKnown || r.Modelled() || r.OracleBlind() {
 		return Unknown
 	}
 	if len(r.Offenders()) > 0 {
@@ -216,7 +227,7 @@ func (r *Run) Offenders() []string {
 // DuplicateEffects is the number of events processed more than once, or -1
 // when unknown.
 func (r *Run) DuplicateEffects() int {
-	if !r.EffectsKnown {
+	if r.Verdict() == Unknown {
 		return -1
 	}
 	return len(r.Offenders())
@@ -360,6 +371,7 @@ func (a *Aggregator) Runs() []*Run {
 func (r *Run) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
 	r.Timeout = seconds(rec.TimeoutS)
@@ -446,6 +458,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 		ev.need = max(ev.need, after)
 	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
 		ev.key, ev.hasKey = at, true
+		r.noteKeyed(rec.Event)
 	}
 	return nil
 }
@@ -531,6 +544,7 @@ func (r *Run) end(rec *simulator.Record) {
 	}
 	r.EffectsError = rec.Error
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
+	r.matchEffects()
 }
 
 // Percentile returns the p-th percentile (0..100) of the handler's response

@@ -84,7 +84,7 @@ func WriteTTLText(w io.Writer, rep *Report) error {
 	ew := &errWriter{w: w}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("retrysim ttl · %s · seed %d · %d events per provider · %s\n", r.Scenario, r.Seed, r.Planned, r.Target)
+		ew.printf("retrysim ttl · %s · seed %d · %d events per provider · %s\n", r.scenarioWords(), r.Seed, r.Planned, r.Target)
 	}
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)

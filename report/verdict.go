@@ -12,8 +12,12 @@ type Offender struct {
 }
 
 // OffenderCounts lists the events processed more than once with how many
-// times each was, by id.
+// times each was, by id; none when the verdict is not NotIdempotent (an
+// oracle that knows none of the delivered events names no offender).
 func (r *Run) OffenderCounts() []Offender {
+	if r.Verdict() != NotIdempotent {
+		return []Offender{}
+	}
 	ids := r.Offenders()
 	out := make([]Offender, len(ids))
 	for i, id := range ids {
@@ -37,7 +41,7 @@ func (r *Run) VerdictLine() string {
 // EffectsCaveat says, when the effects were read while the handler may
 // still have been at work, why the verdict may miss effects; "" otherwise.
 func (r *Run) EffectsCaveat() string {
-	if !r.EffectsKnown {
+	if r.Verdict() == Unknown {
 		return "" // no verdict to qualify
 	}
 	switch {
@@ -57,7 +61,7 @@ func (r *Run) verdictLine() string {
 			// Nothing was delivered twice, so nothing was put to the test.
 			return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (a scenario with lost answers does: --scenario flaky-network)"
 		}
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)", r.DuplicateArrivals)
+		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
 	case NotIdempotent:
 		off := r.Offenders()
 		extra := 0
@@ -72,18 +76,9 @@ func (r *Run) verdictLine() string {
 		if len(off) > 3 {
 			more = fmt.Sprintf(", and %d more", len(off)-3)
 		}
-		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more)
+		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more, r.oracleMissing())
 	}
-	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-	if r.EffectsError != "" {
-		msg += " (" + r.EffectsError + ")"
-	}
-	if r.DuplicateArrivals > 0 {
-		msg = fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
-	} else {
-		msg += "; pass --effects-url for a verdict"
-	}
-	return msg
+	return r.unknownLine()
 }
 
 // clipID shortens a long id for a line of text.

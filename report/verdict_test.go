@@ -19,6 +19,13 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered)
 		return lostResponse(s, 1, 5*time.Minute).end(effects, false)
 	}
+	// failed is a run whose oracle answered 501; modelled one that only
+	// modelled the handler (a dry run, or retrysim ttl).
+	failed := recs(nil)
+	failed[len(failed)-1].Error = "effects oracle: GET http://127.0.0.1:9/effects: 501 Not Implemented"
+	modelled := recs(nil)
+	modelled[0].Target = "model (dry run: the handler answers 200 at once)"
+	const blind = `UNKNOWN — the effects oracle knows none of the 2 delivered events (those your handler answered 2xx): it must answer {"<dedup id>": <times processed>}`
 	for _, tc := range []struct {
 		name       string
 		recs       []simulator.Record
@@ -27,23 +34,44 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		offenders  []report.Offender
 		text       []string
 		gate       report.GateStatus
+		absent     []string // in no format
 	}{
 		{"idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 1}), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass},
+			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass, []string{"does not report"}},
 		{"not idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 3}), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
-			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail},
+			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail, nil},
 		{"idempotent, handler calls still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 2, false), report.Idempotent, 0.0, nil,
 			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
-				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown},
+				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown, nil},
 		{"idempotent, effects still changing", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Idempotent, 0.0, nil,
 			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); your handler may still have been at work on requests it never answered", "the verdict may miss their effects",
-				"? duplicate-effects  cannot be vouched for: your handler may still"}, report.GateUnknown},
+				"? duplicate-effects  cannot be vouched for: your handler may still"}, report.GateUnknown, nil},
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
-			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail},
+			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.Unknown, nil, nil,
-			[]string{"pass --effects-url to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown},
+			[]string{"pass --effects-url to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
 		{"unknown", recs(nil), report.Unknown, nil, nil,
-			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown},
+			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
+		// An oracle that answers for none of the delivered events cannot
+		// vouch for the handler: a stub, all zeros, or another key.
+		{"oracle knows no event", recs(map[string]int{}), report.Unknown, nil, nil,
+			[]string{blind, `e.g. {"evt_a": 1}`, "? duplicate-effects  cannot be checked: the effects oracle knows none of the 2 delivered events"}, report.GateUnknown, []string{"IDEMPOTENT"}},
+		{"oracle knows no event, a handler call still running: no verdict to qualify", caveat(recs(map[string]int{}), 1, false), report.Unknown, nil, nil,
+			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "handler call was still running"}},
+		{"oracle counts every event 0", recs(map[string]int{"evt_a": 0, "evt_b": 0}), report.Unknown, nil, nil,
+			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT"}},
+		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.Unknown, nil, nil,
+			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "ord_1"}},
+		{"oracle knows some events", recs(map[string]int{"evt_b": 1}), report.Idempotent, 0.0, nil,
+			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); but the effects oracle does not report 1 of the 2 events your handler answered 2xx (no id, or 0 times processed), so they were not checked",
+				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrivals absorbed); but the effects oracle does not report 1 of the 2"}, report.GatePass, nil},
+		{"oracle failed", failed, report.Unknown, nil, nil,
+			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
+				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
+			[]string{"effects oracle: effects oracle", "--effects-url"}},
+		{"modelled run", modelled, report.Unknown, nil, nil,
+			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
+			[]string{"--effects-url"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)
@@ -76,6 +104,13 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			var js bytes.Buffer
 			if err := report.WriteJSON(&js, rep); err != nil {
 				t.Fatal(err)
+			}
+			for _, out := range []string{text.String(), md.String(), runs[0].VerdictLine()} {
+				for _, no := range tc.absent {
+					if strings.Contains(out, no) {
+						t.Errorf("report says %q:\n%s", no, out)
+					}
+				}
 			}
 			var doc struct {
 				Runs []struct {

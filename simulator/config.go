@@ -52,6 +52,9 @@ type Config struct {
 	Policy policies.Policy
 	// Scenario is the fault model; the zero Scenario injects nothing.
 	Scenario scenarios.Scenario
+	// DefaultScenario says Scenario is the caller's default, not one the
+	// user chose; run records carry it so reports can say so.
+	DefaultScenario bool
 
 	// URL is the handler's address. Exactly one of URL, Handler and DryRun
 	// names the target.

@@ -14,6 +14,7 @@ package simulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -260,6 +261,7 @@ func (e *engine) runRecord() Record {
 	r := e.base
 	r.Kind = KindRun
 	r.Target = e.cfg.TargetName
+	r.DefaultScenario = e.cfg.DefaultScenario
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
@@ -907,9 +909,12 @@ func (e *engine) finish(ctx context.Context) error {
 	end.HandlersRunning = e.res.HandlersRunning
 	if e.cfg.Effects != nil {
 		m, unsettled, err := e.readEffects(ctx)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrEffects):
+			end.Error = err.Error() // it says "effects oracle" already
+		case err != nil:
 			end.Error = "effects oracle: " + err.Error()
-		} else {
+		default:
 			e.res.Effects = m
 			e.res.EffectsUnsettled, end.EffectsUnsettled = unsettled, unsettled
 			end.EffectsKnown = true

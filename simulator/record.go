@@ -172,6 +172,10 @@ type Record struct {
 	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
 	Start     *time.Time `json:"start,omitempty"`
 
+	// DefaultScenario says nobody chose the scenario: it is the command's
+	// default (run records).
+	DefaultScenario bool `json:"default_scenario,omitempty"`
+
 	// End records.
 	Interrupted bool       `json:"interrupted,omitempty"`
 	DisabledAt  *time.Time `json:"disabled_at,omitempty"`

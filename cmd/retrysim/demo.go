@@ -54,6 +54,11 @@ Examples:
 				return badInput(fmt.Errorf("--mode: %w", err))
 			}
 			if err := simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote); err != nil {
+				if errors.Is(err, simulator.ErrRemoteTarget) {
+					// The check is the one for targets; its advice is about
+					// sending, and this is about listening.
+					return badInput(fmt.Errorf("--addr %s is not a loopback address (127.0.0.1, ::1, localhost): the demo handler would take requests from other machines; pass --allow-remote to listen on it", addr))
+				}
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
 			redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
@@ -81,7 +86,7 @@ Examples:
 			if err != nil {
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interruptNote{first: "stopping the demo handler"})
 			defer stop()
 			srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 			go func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -65,6 +66,30 @@ func junitFormat(of *outputFlags) (junit bool, errs []error) {
 		errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
 	}
 	return true, errs
+}
+
+// addConfiguredTTL adds the dedup TTL the handler uses (--ttl-configured)
+// to the TTL choices the report compares, in order, so the table shows what
+// that TTL lets through even without the ttl-too-short gate; and the
+// timeline chart draws it unless --ttl named others.
+func (o *output) addConfiguredTTL(ttl time.Duration) {
+	if ttl <= 0 {
+		return
+	}
+	given := len(o.ttls) > 0
+	if !given {
+		o.ttls = slices.Clone(report.DefaultTTLs)
+	}
+	if !slices.Contains(o.ttls, ttl) {
+		i := 0
+		for i < len(o.ttls) && o.ttls[i] < ttl {
+			i++
+		}
+		o.ttls = slices.Insert(o.ttls, i, ttl)
+	}
+	if !given {
+		o.chart.TTL = ttl
+	}
 }
 
 // reportFormats are the formats run and report write: every report format,

@@ -142,3 +142,40 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 		t.Errorf("files left behind: %v", left)
 	}
 }
+
+// TestDemoInterrupt: the demo handler writes no report and has no attempts
+// in flight; Ctrl-C says what it does do, and it stops cleanly.
+func TestDemoInterrupt(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "demo", "--addr", "127.0.0.1:0")
+	cmd.Dir = t.TempDir()
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stdout, stderr := lines(outPipe), lines(errPipe)
+	waitForLine(t, stdout, "demo handler (naive) on http://127.0.0.1:")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	line := waitForLine(t, stderr, "interrupted")
+	if !strings.Contains(line, "interrupted: stopping the demo handler") || strings.Contains(line, "report") || strings.Contains(line, "attempts") {
+		t.Errorf("on Ctrl-C the demo says %q, want that it stops the demo handler", line)
+	}
+	go func() {
+		for range stdout {
+		}
+	}()
+	code, rest := exitCode(t, cmd, stderr)
+	if code != 0 {
+		t.Errorf("exit code %d, want 0; stderr:\n%s", code, rest)
+	}
+}

@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memhandler": memHandlerMain,
+		"okhandler":  okHandlerMain,
 		// The example programs under examples/handlers, as --exec starts them.
 		"handler-memory": func() { os.Exit(demo.Program(context.Background(), demo.Memory, os.Args[1:], os.Stdout, os.Stderr)) },
 		"handler-idempotent": func() {

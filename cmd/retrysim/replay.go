@@ -91,7 +91,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return err
 	}
 	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
 	if err != nil {

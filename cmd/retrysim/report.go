@@ -52,13 +52,16 @@ func (o *outputFlags) validate(formatSet bool) (*output, []error) {
 	var errs []error
 	out := &output{format: o.format, file: o.out}
 	if err := report.CheckFormat(o.format, report.Formats); err != nil {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(report.Formats, ", ")))
+		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(reportFormats(), ", ")))
 	}
 	if o.out != "" {
 		f, err := report.FormatForPath(o.out)
+		werr := checkWritable(o.out)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))
+		case werr != nil:
+			errs = append(errs, fmt.Errorf("--out: %w", werr))
 		case report.IsChart(f):
 			out.fileChart = true
 			if report.IsChart(o.format) && o.format != f {
@@ -224,6 +227,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	errs = append(errs, outErrs...)
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
+	out.addConfiguredTTL(gateOpts.TTLConfigured)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()

@@ -192,7 +192,7 @@ func TestOutputBadInput(t *testing.T) {
 	}{
 		{"unknown extension", []string{"run", "--dry-run", "--out", filepath.Join(dir, "x.gif")}, "x.gif"},
 		{"format and extension disagree", []string{"run", "--dry-run", "--format", "markdown", "--out", filepath.Join(dir, "x.json")}, "--format is markdown"},
-		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, png, svg"},
+		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, png, svg, junit"},
 		{"unknown chart", []string{"run", "--dry-run", "--chart", "pie"}, "--chart"},
 		{"unknown rows", []string{"run", "--dry-run", "--by", "hour"}, "--by"},
 		{"missing results", []string{"report", filepath.Join(dir, "none.jsonl")}, "none.jsonl"},

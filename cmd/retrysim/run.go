@@ -36,7 +36,7 @@ type runFlags struct {
 	dryRun      bool
 	secrets     []string
 	eventType   string
-	retries     int
+	retries     retriesFlag
 	effectsURL  string
 	results     string
 	allowRemote bool
@@ -46,6 +46,9 @@ type runFlags struct {
 	exec        string
 	gateFlags
 	outputFlags
+	// given reports whether a flag was set on the command line, in the
+	// environment or in the config file, rather than left at its default.
+	given func(name string) bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -106,7 +109,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
-	fl.IntVar(&f.retries, "retries", -1, "retries for policies that allow setting them (twilio: 0..3)")
+	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
@@ -171,12 +174,12 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
 		}
-		if f.retries >= 0 {
+		if f.retries.set {
 			if pol.Retries == nil {
 				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(), ", ")))
 				continue
 			}
-			if pol, err = pol.WithRetries(f.retries); err != nil {
+			if pol, err = pol.WithRetries(f.retries.n); err != nil {
 				errs = append(errs, fmt.Errorf("--retries: %w", err))
 				continue
 			}
@@ -191,8 +194,6 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	switch restarts := sc.Restarts(); {
 	case f.exec != "" && f.url == "":
 		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
-	case f.exec != "" && f.dryRun:
-		errs = append(errs, errors.New("--dry-run sends nothing: drop --exec, or drop --dry-run"))
 	case len(restarts) > 0 && f.url != "" && f.exec == "":
 		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
 	}
@@ -201,14 +202,12 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
 		}
 	}
-	if f.url != "" {
-		if f.dryRun {
-			errs = append(errs, errors.New("--dry-run sends nothing: drop --url, or drop --dry-run"))
-		} else if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
+	if f.url != "" && !f.dryRun {
+		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
 	}
-	if f.effectsURL != "" {
+	if f.effectsURL != "" && !f.dryRun {
 		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
@@ -236,6 +235,13 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	p.maxRPS = f.rateCap(ctx)
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
+	errs = append(errs, f.validateDryRun(p)...)
+	if f.results != "" && f.results != "-" {
+		if err := checkWritable(f.results); err != nil {
+			errs = append(errs, fmt.Errorf("--results: %w", err))
+		}
+	}
+	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -301,10 +307,12 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) (err error) {
-	if _, err := loadConfig(cmd); err != nil {
+	v, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
 	if err != nil {
@@ -388,7 +396,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		secret = policies.GenerateSecret(pol.Provider, f.seed)
 	}
 	cfg := simulator.Config{
-		Policy: pol, Scenario: p.scenario, Events: f.events, Over: p.over, Seed: f.seed,
+		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
 		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
 	}
@@ -466,6 +474,16 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 	}
 }
 
+// interruptNote is what a command says it does on the first interrupt,
+// and what exiting at the second one leaves out.
+type interruptNote struct{ first, again string }
+
+// runInterruptNote is what a command that writes a report says.
+var runInterruptNote = interruptNote{
+	first: "finishing the attempts in flight and writing the partial report",
+	again: ", without a report",
+}
+
 // errInterrupted is the cause of a run's context when the user interrupted
 // it.
 var errInterrupted = errors.New("interrupted")
@@ -477,9 +495,11 @@ func interrupted(ctx context.Context) bool {
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM:
 // the run stops new attempts, lets those in flight finish, and still writes
-// its report and results, marked interrupted. A second signal removes any
-// half-written output file and exits at once with status 130.
-func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
+// its report and results, marked interrupted; note says so on stderr
+// (commands that write no report say what they do instead). A second
+// signal removes any half-written output file and exits at once with
+// status 130.
+func interruptible(parent context.Context, stderr io.Writer, note interruptNote) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
 	}
@@ -496,11 +516,11 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 		// Stop new attempts before saying so: by the time the user reads
 		// the line, nothing new starts.
 		cancel(errInterrupted)
-		fmt.Fprintln(stderr, "\nretrysim: interrupted: finishing the attempts in flight and writing the partial report (interrupt again to exit now)")
+		fmt.Fprintf(stderr, "\nretrysim: interrupted: %s (interrupt again to exit now)\n", note.first)
 		select {
 		case <-sig:
 			removePending()
-			fmt.Fprintln(stderr, "retrysim: interrupted again: exiting now, without a report")
+			fmt.Fprintf(stderr, "retrysim: interrupted again: exiting now%s\n", note.again)
 			os.Exit(exitInterrupted)
 		case <-done:
 		}
@@ -517,7 +537,10 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 func (f *runFlags) validateGates(p *plan) []error {
 	gates, opts, errs := f.gateFlags.parse(p.junit)
 	p.gates, p.gateOpts = gates, opts
-	if slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && (f.url != "" || f.dryRun) {
+	switch {
+	case slices.Contains(gates, report.GateDuplicateEffects) && f.dryRun:
+		errs = append(errs, errors.New("--fail-on duplicate-effects: a dry run sends nothing, so there are no side effects to judge: drop --dry-run"))
+	case slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && f.url != "":
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
 	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {

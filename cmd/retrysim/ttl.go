@@ -66,9 +66,11 @@ Examples:
 }
 
 func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
-	if _, err := loadConfig(cmd); err != nil {
+	v, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
+	defaultScenario := !cmd.Flags().Changed("scenario") && !v.IsSet("scenario")
 	var errs []error
 	names, err := providerNames(f.providers)
 	if err != nil {
@@ -100,9 +102,12 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	chartFile := ""
 	if f.out != "" {
 		of, err := report.FormatForPath(f.out)
+		werr := checkWritable(f.out)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))
+		case werr != nil:
+			errs = append(errs, fmt.Errorf("--out: %w", werr))
 		case report.IsChart(of):
 			chartFile = f.out
 		case !slices.Contains(ttlFormats, of):
@@ -129,7 +134,10 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		return badInput(errors.Join(errs...))
 	}
 
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interruptNote{
+		first: "stopping the model and writing the tables for the events modelled so far",
+		again: ", without the tables",
+	})
 	defer stop()
 	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)), report.WithTTLs(ttls))
 	defer closeAggregator(agg, &err)
@@ -140,7 +148,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	for _, pol := range pols {
 		cfg := simulator.Config{
-			Policy: pol, Scenario: sc, Events: f.events, Over: over, Seed: f.seed, DryRun: true,
+			Policy: pol, Scenario: sc, DefaultScenario: defaultScenario, Events: f.events, Over: over, Seed: f.seed, DryRun: true,
 			Sink: func(r simulator.Record) error { prog.Add(r); return agg.Add(r) },
 		}
 		if _, err := simulator.Run(ctx, cfg); err != nil {
