@@ -139,7 +139,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		again: ", without the tables",
 	})
 	defer stop()
-	agg := report.NewAggregator(report.WithTimeline(report.Keep(format, chartFile != "", true)), report.WithTTLs(ttls))
+	agg := report.NewAggregator(report.WithTimeline(0), report.WithTTLs(ttls))
 	defer closeAggregator(agg, &err)
 	prog := &report.Progress{}
 	stopProgress := func() {}
