@@ -74,21 +74,29 @@ type vmark struct {
 	// row shifts the label down by this many label heights, so several
 	// marks close together do not print over each other.
 	row int
+	// rows, when set, limits the line to the data range [y0, y1]: the rows
+	// of the one run the mark is about.
+	rows   bool
+	y0, y1 float64
 }
 
 func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, _ := p.Transforms(&c)
+	tx, ty := p.Transforms(&c)
 	x := tx(m.x)
 	if !c.ContainsX(x) {
 		return
 	}
-	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+	bottom, top := c.Min.Y, c.Max.Y
+	if m.rows {
+		bottom, top = max(ty(m.y0), c.Min.Y), min(ty(m.y1), c.Max.Y)
+	}
+	c.StrokeLine2(m.style, x, bottom, x, top)
 	if m.label == "" {
 		return
 	}
 	sty := m.text
 	h := sty.Rectangle(m.label).Max.Y
-	y := c.Max.Y - h*vg.Length(1.4*float64(m.row+1))
+	y := top - h*vg.Length(1.4*float64(m.row+1))
 	// Flip the label to the left of the line near the right edge.
 	sty.XAlign = draw.XLeft
 	pad := vg.Points(4)

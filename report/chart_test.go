@@ -56,6 +56,9 @@ func TestChartsGolden(t *testing.T) {
 		{"timeline-by-provider-5m", "naive-flaky", report.ChartOptions{Chart: report.ChartTimeline, By: report.ByProvider, TTL: 5 * time.Minute}, nil},
 		{"timeline-outage-log", "outage-disabled", report.ChartOptions{Chart: report.ChartTimeline, Log: true}, nil},
 		{"ttl", "naive-flaky", report.ChartOptions{Chart: report.ChartTTL}, nil},
+		// Three runs, one outage: each run's outage and disable moment are
+		// drawn over its own row only.
+		{"timeline-three-outages", "outage-three", report.ChartOptions{Chart: report.ChartTimeline, By: report.ByProvider}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -234,15 +234,31 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	p.Add(grid, groups)
 
+	// With several runs, a run's outages and disable moment are drawn over
+	// its own rows only: one run's outage is not another's.
+	runRows := func(r *Run) (y0, y1 float64) {
+		if len(rep.Runs) == 1 {
+			return p.Y.Min, p.Y.Max
+		}
+		y0, y1 = p.Y.Max, p.Y.Min
+		for i, row := range rows {
+			if row.run == r {
+				y := float64(n - 1 - i)
+				y0, y1 = min(y0, y-0.5), max(y1, y+0.5)
+			}
+		}
+		return y0, y1
+	}
 	var outages rects
 	outages.colour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
 	for _, r := range rep.Runs {
+		y0, y1 := runRows(r)
 		for _, o := range r.Outages {
 			from, to := sec(r, o.From), sec(r, o.To)
 			if to-from < hi/400 {
 				to = from + hi/400 // a single attempt: still visible
 			}
-			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: p.Y.Min, y1: p.Y.Max})
+			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: y0, y1: y1})
 		}
 	}
 	if len(outages.rs) > 0 {
@@ -258,8 +274,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		if len(rep.Runs) > 1 {
 			label = r.Policy + ": " + label
 		}
+		y0, y1 := runRows(r)
 		m := &vmark{
-			x: sec(r, r.DisabledAt), label: label, row: len(marks),
+			x: sec(r, r.DisabledAt), label: label, row: len(marks), rows: len(rep.Runs) > 1, y0: y0, y1: y1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
 			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
