@@ -116,6 +116,10 @@ type ReplayResult struct {
 	// first send and after the last.
 	Before int `json:"effects_before"`
 	After  int `json:"effects_after"`
+	// HandlersRunning is the most in-process handler calls still running
+	// when the writes were counted, after waiting one timeout for them:
+	// their writes may be missing from the counts.
+	HandlersRunning int `json:"handlers_running,omitempty"`
 }
 
 // Replay sends a captured delivery cfg.Times times to the target: on the
@@ -373,6 +377,19 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 	return &r.res, nil
 }
 
+// settle waits, for at most the policy's timeout, for the in-process
+// handler calls a timeout cut off: a handler goes on after its client gave
+// up, and its write belongs to the send that caused it, not the next one.
+func (r *replay) settle(ctx context.Context) {
+	t, ok := r.client.Transport.(*handlerTransport)
+	if !ok || t.calls.running() == 0 {
+		return
+	}
+	timer := r.cfg.WallClock.NewTimer(r.cfg.Policy.Timeout.D())
+	defer timer.Stop()
+	r.res.HandlersRunning = max(r.res.HandlersRunning, t.calls.wait(ctx, timer.Chan()))
+}
+
 // sendAll sends every request at once: each is built and signed first, then
 // all are released together so that they overlap in the handler.
 func (r *replay) sendAll(ctx context.Context) {
@@ -444,6 +461,7 @@ func (r *replay) count(ctx context.Context) (int, bool) {
 	if r.cfg.Effects == nil {
 		return 0, false
 	}
+	r.settle(ctx)
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	m, err := r.cfg.Effects(qctx)

@@ -70,10 +70,15 @@ func (r *ReplayResult) VerdictLine() string {
 	n := len(r.Sends)
 	switch r.Verdict() {
 	case VerdictIdempotent:
-		if r.Before > 0 {
-			return fmt.Sprintf("IDEMPOTENT: no write for %d deliveries of %s, which had been processed before", n, r.DedupID)
+		caveat := ""
+		if r.HandlersRunning > 0 {
+			caveat = fmt.Sprintf("; %d handler %s still running when the writes were counted, so this may miss their writes",
+				r.HandlersRunning, map[bool]string{true: "call was", false: "calls were"}[r.HandlersRunning == 1])
 		}
-		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s", n, r.DedupID)
+		if r.Before > 0 {
+			return fmt.Sprintf("IDEMPOTENT: no write for %d deliveries of %s, which had been processed before%s", n, r.DedupID, caveat)
+		}
+		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s%s", n, r.DedupID, caveat)
 	case VerdictNotIdempotent:
 		w := r.Writes()
 		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d deliveries of one event (%s)", w, n, r.DedupID)

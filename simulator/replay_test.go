@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -336,5 +337,51 @@ func TestReplayResignsEveryWire(t *testing.T) {
 				t.Errorf("%d of %d sends verified with the same dedup id (last error: %v)", verified, sends, verr)
 			}
 		})
+	}
+}
+
+// A handler the timeout cut off goes on and writes late: the replay waits
+// for it before counting, so its write is credited to the send that caused
+// it and the next send is seen to write nothing.
+func TestReplayCreditsALateWriteToItsSend(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.Timeout = policies.Duration(100 * time.Millisecond)
+	var mu sync.Mutex
+	writes, calls := 0, 0
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		first := calls == 1
+		mu.Unlock()
+		if first {
+			<-r.Context().Done() // the provider gave up; the handler goes on
+		}
+		mu.Lock()
+		if writes == 0 { // dedups: only the first call writes
+			writes++
+		}
+		mu.Unlock()
+	})
+	effects := func(context.Context) (map[string]int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return map[string]int{"evt_1umcRD4VXxBs7KPBXpxgOSjw": writes}, nil
+	}
+	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+		Capture: mustCapture(t, "stripe.http"), Policy: pol, Handler: h, Times: 3, Effects: effects,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sends[0].Status != 0 || res.Sends[0].Writes != 1 || res.Sends[1].Writes != 0 || res.Sends[2].Writes != 0 {
+		t.Errorf("sends (status, writes): (%d, %d) (%d, %d) (%d, %d); want the cut-off send 1 to have written once and the others not",
+			res.Sends[0].Status, res.Sends[0].Writes, res.Sends[1].Status, res.Sends[1].Writes, res.Sends[2].Status, res.Sends[2].Writes)
+	}
+	if res.Verdict() != simulator.VerdictIdempotent || res.HandlersRunning != 0 {
+		t.Errorf("verdict %s with %d handler calls running, want idempotent with none: %s", res.Verdict(), res.HandlersRunning, res.VerdictLine())
 	}
 }
