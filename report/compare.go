@@ -17,7 +17,12 @@ var compareRows = []compareRow{
 	{"events delivered", func(r *Run) string { return fmt.Sprintf("%d/%d", r.Delivered, r.Events) }},
 	{"events lost", func(r *Run) string { return markIf(r.Lost > 0, fmt.Sprint(r.Lost)) }},
 	{"attempts", func(r *Run) string { return fmt.Sprint(r.Attempts) }},
-	{"handler reached", func(r *Run) string { return fmt.Sprint(r.HandlerArrivals) }},
+	{"handler reached", func(r *Run) string {
+		if r.RefusedArrivals > 0 {
+			return markIf(true, fmt.Sprintf("%d (%d refused with 4xx)", r.HandlerArrivals, r.RefusedArrivals))
+		}
+		return fmt.Sprint(r.HandlerArrivals)
+	}},
 	{"duplicate arrivals", func(r *Run) string {
 		if r.DuplicateArrivals == 0 {
 			return "0"

@@ -17,7 +17,9 @@ type Gate string
 const (
 	// GateDuplicateEffects fails when the handler processed an event more
 	// than once (the verdict is NOT IDEMPOTENT). It cannot pass without an
-	// effects oracle.
+	// effects oracle, nor when the run put idempotency to no test: the
+	// handler accepted no delivery, or no duplicate reached it (see
+	// Run.Untested).
 	GateDuplicateEffects Gate = "duplicate-effects"
 	// GateLostEvents fails when an event was never delivered: every attempt
 	// of the schedule failed, the endpoint was disabled first, or the
@@ -190,11 +192,10 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 		}
 		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
 	}
-	switch {
-	case r.Modelled() || r.EffectsError != "" || r.OracleBlind():
-		return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(), "UNKNOWN — ")
+	if !r.EffectsKnown && !r.Modelled() && r.EffectsError == "" {
+		return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
 	}
-	return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
+	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(), "UNKNOWN — ")
 }
 
 func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {

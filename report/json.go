@@ -98,12 +98,15 @@ type jsonHeadroom struct {
 }
 
 type jsonSummary struct {
-	Events                int      `json:"events"`
-	Attempts              int      `json:"attempts"`
-	Delivered             int      `json:"delivered"`
-	LostEvents            int      `json:"lost_events"`
-	HandlerArrivals       int      `json:"handler_arrivals"`
+	Events          int `json:"events"`
+	Attempts        int `json:"attempts"`
+	Delivered       int `json:"delivered"`
+	LostEvents      int `json:"lost_events"`
+	HandlerArrivals int `json:"handler_arrivals"`
+	// DuplicateArrivals counts arrivals after the handler took the event
+	// in; RefusedArrivals those it answered 4xx before that (see Run).
 	DuplicateArrivals     int      `json:"duplicate_arrivals"`
+	RefusedArrivals       int      `json:"refused_arrivals"`
 	DuplicateEffects      *int     `json:"duplicate_effects"`
 	DisabledAtSeconds     *float64 `json:"disabled_at_seconds"`
 	MaxArrivalSpanSeconds float64  `json:"max_arrival_span_seconds"`
@@ -277,7 +280,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 		Latency: jsonLatencyOf(r, rep.Timeouts),
 		Summary: jsonSummary{
 			Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
-			HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals,
+			HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals, RefusedArrivals: r.RefusedArrivals,
 			MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
 			LostToDisable:         r.LostToDisable, LostToDisableEvents: append([]string{}, r.LostToDisableIDs...),
 			Restarts: len(r.Restarts), RestartsAtSeconds: []float64{}, ReorderedPairs: r.ReorderedPairs,

@@ -108,9 +108,12 @@ func (r *Run) unknownLine() string {
 		return fmt.Sprintf("UNKNOWN — the effects oracle knows none of the %d delivered %s (those your handler answered 2xx): it must answer %s",
 			r.HandlerDelivered, plural(r.HandlerDelivered, "event", "events"), r.oracleShape())
 	}
-	msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-	if r.DuplicateArrivals > 0 {
-		return fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
+	if !r.EffectsKnown {
+		msg := "UNKNOWN — retrysim cannot see your handler's side effects"
+		if r.DuplicateArrivals > 0 {
+			return fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
+		}
+		return msg + "; pass --effects-url for a verdict"
 	}
-	return msg + "; pass --effects-url for a verdict"
+	return "UNKNOWN — " + r.Untested()
 }

@@ -45,9 +45,21 @@ type Run struct {
 	Lost              int // events never delivered (exhausted, disabled, stopped)
 	LostToDisable     int
 	InterruptedEvents int
-	HandlerArrivals   int
+	HandlerArrivals int
+	// DuplicateArrivals counts the arrivals of an event at the handler
+	// after one it did not turn away: one it answered 2xx, or one that may
+	// have done the work before failing (5xx, no answer in time, the answer
+	// lost). An arrival answered 4xx before any such one is refused, not a
+	// duplicate: the handler did not take the event in.
 	DuplicateArrivals int
-	DuplicateEvents   int // events that reached the handler more than once
+	DuplicateEvents   int // events with a duplicate arrival
+	// RefusedArrivals counts the arrivals the handler answered 4xx before
+	// it had taken their event in (a wrong secret, a wrong path): they
+	// delivered nothing, so they are not duplicates.
+	RefusedArrivals int
+	// HandlerStatuses counts the handler's answers to the deliveries by
+	// status (attacks and the provider's probe aside).
+	HandlerStatuses map[int]int
 	Outcomes          map[simulator.Outcome]int
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
@@ -197,17 +209,27 @@ type eventAgg struct {
 	hasKey            bool
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	engaged           bool           // an arrival was not turned away with a 4xx
+	duplicated        bool           // a duplicate arrival came
 	timeline          *EventTimeline // the timeline kept in memory, if any
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
+//
+// IDEMPOTENT needs a test that happened: a duplicate reached the handler
+// after it had taken its event in. A run in which the handler accepted no
+// delivery (a wrong secret or path answers 401 or 404 to all), or no
+// duplicate reached it, is Unknown however clean the oracle's answer.
 func (r *Run) Verdict() string {
 	if !r.EffectsKnown || r.Modelled() || r.OracleBlind() {
 		return Unknown
 	}
 	if len(r.Offenders()) > 0 {
 		return NotIdempotent
+	}
+	if r.Untested() != "" {
+		return Unknown
 	}
 	return Idempotent
 }
@@ -329,7 +351,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		}
 		marks := a.opts.marks()
 		run = &Run{
-			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, live: map[int]*eventAgg{},
+			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
 			objects: map[string][]firstArrival{}, spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
@@ -424,6 +446,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
 		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
+		r.HandlerStatuses[rec.HandlerStatus]++
 	}
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
@@ -432,22 +455,16 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 			r.firstArrival(rec.Object, firstArrival{seq: rec.Seq, at: at})
 		}
 	} else {
-		r.DuplicateArrivals++
-		if ev.arrivals == 1 {
-			r.DuplicateEvents++
-		}
-		switch {
-		case rec.Copy > 0:
-			r.CopyArrivals++
-		case rec.Manual:
-			r.ManualArrivals++
-		case ev.lastLateInjected:
-			r.InjectedLateArrivals++
-		default:
-			r.Causes[ev.lastReached]++
-		}
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
+	refused := rec.HandlerStatus >= 400 && rec.HandlerStatus < 500
+	switch {
+	case !ev.engaged && refused:
+		r.RefusedArrivals++
+	case ev.engaged:
+		r.duplicate(ev, rec)
+	}
+	ev.engaged = ev.engaged || !refused
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
 	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
@@ -461,6 +478,26 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 		r.noteKeyed(rec.Event)
 	}
 	return nil
+}
+
+// duplicate counts an arrival of an event the handler had taken in, by
+// why the provider sent it again.
+func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
+	r.DuplicateArrivals++
+	if !ev.duplicated {
+		ev.duplicated = true
+		r.DuplicateEvents++
+	}
+	switch {
+	case rec.Copy > 0:
+		r.CopyArrivals++
+	case rec.Manual:
+		r.ManualArrivals++
+	case ev.lastLateInjected:
+		r.InjectedLateArrivals++
+	default:
+		r.Causes[ev.lastReached]++
+	}
 }
 
 func (r *Run) fate(rec *simulator.Record) error {

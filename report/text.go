@@ -67,7 +67,11 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if r.Lost > 0 {
 		w.printf(" · LOST %d", r.Lost)
 	}
-	w.printf(" · your handler was reached %d times → %d duplicate arrivals", r.HandlerArrivals, r.DuplicateArrivals)
+	w.printf(" · your handler was reached %d times", r.HandlerArrivals)
+	if r.RefusedArrivals > 0 {
+		w.printf(", refused %d (4xx)", r.RefusedArrivals)
+	}
+	w.printf(" → %d duplicate arrivals", r.DuplicateArrivals)
 	if r.DuplicateEvents > 0 {
 		w.printf(" in %d events", r.DuplicateEvents)
 	}
@@ -326,7 +330,7 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 }
 
 func adviceLines(r *Run, timeouts []Timeout) []string {
-	out := r.signatureAdvice()
+	out := append(r.refusalAdvice(), r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
 	}

@@ -57,10 +57,6 @@ func (r *Run) EffectsCaveat() string {
 func (r *Run) verdictLine() string {
 	switch r.Verdict() {
 	case Idempotent:
-		if r.DuplicateArrivals == 0 {
-			// Nothing was delivered twice, so nothing was put to the test.
-			return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (a scenario with lost answers does: --scenario flaky-network)"
-		}
 		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
 	case NotIdempotent:
 		off := r.Offenders()
@@ -79,6 +75,34 @@ func (r *Run) verdictLine() string {
 		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more, r.oracleMissing())
 	}
 	return r.unknownLine()
+}
+
+// Untested says why the run put the handler's idempotency to no test, ""
+// when it did: no delivery reached the handler, it accepted none (a wrong
+// secret or path), or no duplicate reached it after it took an event in.
+// A modelled run sends nothing and is judged by Verdict alone.
+func (r *Run) Untested() string {
+	switch {
+	case r.Modelled():
+		return ""
+	case r.HandlerArrivals == 0:
+		return "no delivery reached your handler, so nothing was processed and idempotency was not tested"
+	case r.HandlerDelivered == 0:
+		s := fmt.Sprintf("your handler accepted none of the %d deliveries (%s): nothing was processed, so idempotency was not tested",
+			r.HandlerArrivals, r.answerList())
+		if r.RefusedArrivals < r.HandlerArrivals {
+			s = fmt.Sprintf("your handler answered none of the %d deliveries with 2xx (%s): it accepted nothing, so idempotency was not tested",
+				r.HandlerArrivals, r.answerList())
+		}
+		if h := r.refusalHint(); h != "" {
+			s += " — " + h
+		}
+		return s
+	case r.DuplicateArrivals == 0:
+		// Nothing was delivered twice, so nothing was put to the test.
+		return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (a scenario with lost answers does: --scenario flaky-network)"
+	}
+	return ""
 }
 
 // clipID shortens a long id for a line of text.
