@@ -45,7 +45,7 @@ type Run struct {
 	Lost              int // events never delivered (exhausted, disabled, stopped)
 	LostToDisable     int
 	InterruptedEvents int
-	HandlerArrivals int
+	HandlerArrivals   int
 	// DuplicateArrivals counts the arrivals of an event at the handler
 	// after one it did not turn away: one it answered 2xx, or one that may
 	// have done the work before failing (5xx, no answer in time, the answer
@@ -60,7 +60,7 @@ type Run struct {
 	// HandlerStatuses counts the handler's answers to the deliveries by
 	// status (attacks and the provider's probe aside).
 	HandlerStatuses map[int]int
-	Outcomes          map[simulator.Outcome]int
+	Outcomes        map[simulator.Outcome]int
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
