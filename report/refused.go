@@ -73,6 +73,9 @@ func (r *Run) refusalAdvice() []string {
 	if n, codes := r.refusedWith(404, 405); r.mostly(n) {
 		out = append(out, fmt.Sprintf("check the path in --url: your handler answered %s to %s", codeWords(codes), r.ofDeliveries(n)))
 	}
+	if len(out) == 0 && r.HandlerArrivals > 0 && r.HandlerDelivered == 0 && !r.Modelled() {
+		out = append(out, fmt.Sprintf("your handler accepted none of the %s (%s): it fails on every request, so look at its log; nothing can be tested until it answers 2xx", r.deliveries(), r.answerList()))
+	}
 	return out
 }
 
@@ -100,4 +103,13 @@ func (r *Run) answerList() string {
 		s += ", " + t
 	}
 	return s
+}
+
+// deliveries says "the 80 deliveries" that reached the handler, or "the
+// one delivery".
+func (r *Run) deliveries() string {
+	if r.HandlerArrivals == 1 {
+		return "one delivery"
+	}
+	return fmt.Sprintf("%d deliveries", r.HandlerArrivals)
 }

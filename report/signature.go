@@ -18,8 +18,11 @@ const (
 	// SignatureNotEnforced: an attack got a 2xx its signature should have
 	// prevented, or caused a side effect.
 	SignatureNotEnforced = "not_enforced"
-	// SignatureNotTested: no attack was answered (none was sent, or none
-	// reached the handler).
+	// SignatureNotTested: the run cannot tell whether the handler verifies:
+	// no attack was answered (none was sent, or none reached the handler),
+	// the handler failed on an attack (an error is not a rejection), or it
+	// accepted none of the genuine deliveries either (a handler that turns
+	// everything away, or is broken, rejects forgeries too).
 	SignatureNotTested = "not_tested"
 )
 
@@ -39,8 +42,10 @@ type AttackSummary struct {
 	// Detail says what the first request of the kind did, in words.
 	Detail string
 	// Sent counts the requests; Answered those the handler answered;
-	// Rejected those answered 4xx; Accepted those answered 2xx.
-	Sent, Answered, Rejected, Accepted int
+	// Rejected those answered 4xx; Accepted those answered 2xx; Errored
+	// those answered with anything else (a 5xx: the handler failed, it did
+	// not turn the request away).
+	Sent, Answered, Rejected, Accepted, Errored int
 	// Statuses counts the handler's answers by status.
 	Statuses map[int]int
 	// Effects counts the side effects the requests caused; -1 when the
@@ -152,6 +157,8 @@ func (r *Run) Attacks() []AttackSummary {
 			s.Accepted++
 		case a.status >= 400 && a.status < 500:
 			s.Rejected++
+		case a.status != 0:
+			s.Errored++
 		}
 		if r.EffectsKnown {
 			n := r.Effects[a.id]
@@ -167,19 +174,72 @@ func (r *Run) Attacks() []AttackSummary {
 
 // SignatureCheck is the run's second verdict: SignatureEnforced,
 // SignatureNotEnforced or SignatureNotTested.
+//
+// Only a 4xx is a rejection: a handler that fails on an attack (5xx) did
+// not verify it, and one that accepted none of the genuine deliveries
+// either (a wrong secret, a broken handler) rejects forgeries for no
+// reason of theirs. Neither proves the check, so both are not tested.
 func (r *Run) SignatureCheck() string {
-	answered, failed := 0, false
-	for _, a := range r.Attacks() {
-		answered += a.Answered
-		failed = failed || a.Failed()
-	}
-	switch {
-	case failed:
+	if r.sigFailed() {
 		return SignatureNotEnforced
-	case answered == 0:
+	}
+	if r.sigUntested() != "" {
 		return SignatureNotTested
 	}
 	return SignatureEnforced
+}
+
+func (r *Run) sigFailed() bool {
+	for _, a := range r.Attacks() {
+		if a.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// sigUntested says why the attacks' answers prove nothing, with the reason
+// in words; "" when they do (or an attack got through).
+func (r *Run) sigUntested() string {
+	attacks := r.Attacks()
+	answered, errored, na := 0, 0, 0
+	statuses, errStatuses := map[int]int{}, map[int]int{}
+	for _, a := range attacks {
+		answered += a.Answered
+		errored += a.Errored
+		if a.NotApplicable != "" {
+			na++
+		}
+		for c, n := range a.Statuses {
+			statuses[c] += n
+			if c < 200 || (c >= 300 && c < 400) || c >= 500 {
+				errStatuses[c] += n
+			}
+		}
+	}
+	switch {
+	case len(attacks) == 0:
+		return "no request your handler must reject was sent (--scenario forged sends forged, tampered, unsigned, stale and replayed ones)"
+	case na == len(attacks):
+		var names []string
+		for _, a := range attacks {
+			names = append(names, a.Attack)
+		}
+		return "none of the scenario's attacks applies to " + r.Provider + " (" + strings.Join(names, ", ") + ")"
+	case answered == 0:
+		return "no attack request reached your handler"
+	case r.HandlerDelivered == 0 && !r.Modelled():
+		genuine := "no genuine delivery reached your handler"
+		if r.HandlerArrivals > 0 {
+			genuine = fmt.Sprintf("your handler accepted none of the %d genuine %s either (%s)", r.HandlerArrivals, plural(r.HandlerArrivals, "delivery", "deliveries"), r.answerList())
+		}
+		return fmt.Sprintf("%s, so its answers to the requests it must not trust (%s) cannot tell signature verification from a handler that turns everything away or is broken", genuine, statusList(statuses))
+	case errored > 0:
+		them := plural(errored, "it", "them")
+		return fmt.Sprintf("your handler failed on %s it must not trust (%s) instead of rejecting %s with a 4xx: an error is not a rejection, so whether it verified %s is unknown",
+			counted(errored, "request", "requests"), statusList(errStatuses), them, them)
+	}
+	return ""
 }
 
 // ForgedAccepted names the attacks the handler let through.
@@ -260,19 +320,7 @@ func (r *Run) SignatureLine() string {
 		}
 		return line + ": " + strings.Join(what, ", ")
 	}
-	var na []string
-	for _, a := range attacks {
-		if a.NotApplicable != "" {
-			na = append(na, a.Attack)
-		}
-	}
-	switch {
-	case len(attacks) == 0:
-		return "not tested: no request your handler must reject was sent (--scenario forged sends forged, tampered, unsigned, stale and replayed ones)"
-	case len(na) == len(attacks):
-		return "not tested: none of the scenario's attacks applies to " + r.Provider + " (" + strings.Join(na, ", ") + ")"
-	}
-	return "not tested: no attack request reached your handler"
+	return "not tested: " + r.sigUntested()
 }
 
 // attackLine says what one kind of attack came to, for the per-attack
@@ -304,10 +352,13 @@ func attackLine(a *AttackSummary) (mark, text string) {
 		}
 		text += ")"
 	}
+	if a.Errored > 0 {
+		text += fmt.Sprintf(" (%d answered with an error, not a rejection: your handler failed on %s)", a.Errored, plural(a.Errored, "it", "them"))
+	}
 	switch {
 	case a.Failed():
 		mark = "✗"
-	case a.Answered == 0:
+	case a.Answered == 0 || a.Errored > 0:
 		mark = "?"
 	default:
 		mark = "✓"
@@ -336,6 +387,9 @@ func (r *Run) signatureAdvice() []string {
 	var out []string
 	forged, stale, replayEffects := false, false, false
 	for _, a := range r.Attacks() {
+		if a.Errored > 0 && !a.Probe && r.HandlerDelivered > 0 {
+			forged = true // it failed on the attack instead of rejecting it
+		}
 		if !a.Failed() {
 			continue
 		}

@@ -99,9 +99,12 @@ func TestSignatureCheck(t *testing.T) {
 		{"a 2xx without an effect still lets a forgery through", func(s *sigStream) {
 			s.attack("stale-timestamp", "x1", 200)
 		}, report.SignatureNotEnforced, []string{"stale-timestamp"}, "1 request answered 2xx"},
-		{"an error that is no 4xx is no acceptance", func(s *sigStream) {
-			s.attack("bad-signature", "x1", 500)
-		}, report.SignatureEnforced, nil, "500 ×1"},
+		// An error is no acceptance, and no rejection either: the handler
+		// failed, it did not verify.
+		{"an error is no rejection", func(s *sigStream) {
+			s.attack("bad-signature", "x1", 500).attack("missing-signature", "x2", 401)
+		}, report.SignatureNotTested, nil,
+			"not tested: your handler failed on 1 request it must not trust (500 ×1) instead of rejecting it with a 4xx: an error is not a rejection, so whether it verified it is unknown"},
 		{"a replay a scheme cannot catch, absorbed by dedup", func(s *sigStream) {
 			s.attack("replayed", "x1", 200, undetectable, original(200))
 			s.effects["x1"] = 1
@@ -143,6 +146,76 @@ func TestSignatureCheck(t *testing.T) {
 			}
 			if r.Verdict() == report.NotIdempotent {
 				t.Errorf("verdict %s: the attacks' own side effects must not count as duplicates", r.Verdict())
+			}
+		})
+	}
+}
+
+// A handler that accepted none of the genuine deliveries proves nothing by
+// rejecting forgeries: with the wrong secret it answers 401 to all, and a
+// broken one 500. The report says the check was not tested, and the
+// forged-accepted gate cannot pass.
+func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
+	genuine := func(status int) func(s *sigStream) {
+		return func(s *sigStream) {
+			s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_a", Seq: 0, N: 1,
+				Outcome: simulator.HTTPError, Status: status, HandlerStatus: status, Reached: true, LatencyMS: 1})
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		policy string
+		build  func(s *sigStream)
+		line   string
+		attack string // the per-attack line, "" for none
+	}{
+		{"a handler that answers 500 to everything", "stripe", func(s *sigStream) {
+			genuine(500)(s)
+			s.attack("bad-signature", "x1", 500).attack("missing-signature", "x2", 500)
+		}, "not tested: your handler accepted none of the 1 genuine delivery either (500 ×1), so its answers to the requests it must not trust (500 ×2) cannot tell signature verification from a handler that turns everything away or is broken",
+			"? bad-signature: 1 sent, answered 500 ×1, no side effect (1 answered with an error, not a rejection: your handler failed on it)"},
+		{"a handler with the wrong secret", "stripe", func(s *sigStream) {
+			genuine(401)(s)
+			s.attack("bad-signature", "x1", 401)
+		}, "not tested: your handler accepted none of the 1 genuine delivery either (401 ×1), so its answers to the requests it must not trust (401 ×1) cannot tell",
+			"✓ bad-signature: 1 sent, answered 401 ×1, no side effect"},
+		// Discord removes an endpoint that answers its probe with anything
+		// but 401, before any event is sent.
+		{"discord's probe answered 500", "discord", func(s *sigStream) {
+			s.attack("bad-signature", "p1", 500, func(r *simulator.Record) { r.Probe, r.ProbeExpect = true, 401 })
+		}, "not tested: no genuine delivery reached your handler, so its answers to the requests it must not trust (500 ×1) cannot tell", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSigStream(tc.policy, 30*time.Second)
+			tc.build(s)
+			r := s.run(t)
+			if got := r.SignatureCheck(); got != report.SignatureNotTested {
+				t.Errorf("signature check %s, want not_tested", got)
+			}
+			if !strings.HasPrefix(r.SignatureLine(), tc.line) {
+				t.Errorf("line %q, want %q", r.SignatureLine(), tc.line)
+			}
+			rep := &report.Report{Runs: []*report.Run{r}, Gates: report.CheckGates([]*report.Run{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
+			if g := rep.Gates[0]; g.Status != report.GateUnknown || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
+				t.Errorf("forged-accepted %s: %s", g.Status, g.Message)
+			}
+			var text, md strings.Builder
+			if err := report.WriteText(&text, rep); err != nil {
+				t.Fatal(err)
+			}
+			if err := report.WriteMarkdown(&md, rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"signature check: " + tc.line, tc.attack} {
+				if !strings.Contains(text.String(), want) {
+					t.Errorf("text lacks %q:\n%s", want, text.String())
+				}
+			}
+			if !strings.Contains(md.String(), "**Signature check: not tested**") {
+				t.Errorf("markdown lacks the verdict:\n%s", md.String())
+			}
+			if strings.Contains(text.String()+md.String(), "ENFORCED") {
+				t.Errorf("report says ENFORCED:\n%s", text.String())
 			}
 		})
 	}

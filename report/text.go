@@ -345,7 +345,7 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 	if r.HandlerRedirects > 0 {
 		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
 	}
-	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 {
+	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 && r.HandlerDelivered > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
 	}
 	if n := r.Outcomes[simulator.InvalidResponse]; n > 0 {

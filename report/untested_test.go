@@ -59,8 +59,9 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				"UNKNOWN — your handler answered none of the 6 deliveries with 2xx (500 ×6): it accepted nothing, so idempotency was not tested",
 				"your handler was reached 6 times → 4 duplicate arrivals in 2 events",
 				"? duplicate-effects  cannot be checked: your handler answered none of the 6 deliveries with 2xx",
+				"- your handler accepted none of the 6 deliveries (500 ×6): it fails on every request, so look at its log",
 			},
-			[]string{"IDEMPOTENT (", "--secret", "check the path"}},
+			[]string{"IDEMPOTENT (", "--secret", "check the path", "answer 2xx for events you have already processed"}},
 		{"no duplicate reached the handler", func() []simulator.Record {
 			s := newRecStream(2)
 			s.attempt(0, 1, 0, simulator.ConnectionFailed, 0, false, 0).

@@ -88,11 +88,11 @@ func (r *Run) Untested() string {
 	case r.HandlerArrivals == 0:
 		return "no delivery reached your handler, so nothing was processed and idempotency was not tested"
 	case r.HandlerDelivered == 0:
-		s := fmt.Sprintf("your handler accepted none of the %d deliveries (%s): nothing was processed, so idempotency was not tested",
-			r.HandlerArrivals, r.answerList())
+		s := fmt.Sprintf("your handler accepted none of the %s (%s): nothing was processed, so idempotency was not tested",
+			r.deliveries(), r.answerList())
 		if r.RefusedArrivals < r.HandlerArrivals {
-			s = fmt.Sprintf("your handler answered none of the %d deliveries with 2xx (%s): it accepted nothing, so idempotency was not tested",
-				r.HandlerArrivals, r.answerList())
+			s = fmt.Sprintf("your handler answered none of the %s with 2xx (%s): it accepted nothing, so idempotency was not tested",
+				r.deliveries(), r.answerList())
 		}
 		if h := r.refusalHint(); h != "" {
 			s += " — " + h
