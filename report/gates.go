@@ -31,7 +31,8 @@ const (
 	// (its headroom, see Run.Headroom, is negative). A p99 above the timeout
 	// is such a case. Latency a scenario injects is not the handler's and
 	// does not count. Its message names the other providers
-	// (GateOptions.Timeouts) the handler would be too slow for.
+	// (GateOptions.Timeouts) the handler would be too slow for. A modelled
+	// run (a dry run) measures nothing, so the gate cannot be checked.
 	GateSlowResponses Gate = "slow-responses"
 	// GateRedirects fails when an attempt failed because the endpoint
 	// answered with a redirect the provider does not follow.
@@ -210,6 +211,9 @@ func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {
 }
 
 func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
+	if r.Modelled() {
+		return GateUnknown, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
+	}
 	own := r.Headroom(nil)[0]
 	figures := "no answer was measured"
 	if r.Answers() > 0 {

@@ -79,11 +79,13 @@ type jsonLatency struct {
 	Answers  int  `json:"answers"`
 	// CutOff counts attempts that reached the handler and got no answer
 	// within the run's timeout (not in the percentiles).
-	CutOff   int            `json:"cut_off"`
-	P50MS    float64        `json:"p50_ms"`
-	P95MS    float64        `json:"p95_ms"`
-	P99MS    float64        `json:"p99_ms"`
-	MaxMS    float64        `json:"max_ms"`
+	CutOff int `json:"cut_off"`
+	// The percentiles are null when no answer came (nothing was sent, or
+	// every attempt was cut off): there is no time to give.
+	P50MS    *float64       `json:"p50_ms"`
+	P95MS    *float64       `json:"p95_ms"`
+	P99MS    *float64       `json:"p99_ms"`
+	MaxMS    *float64       `json:"max_ms"`
 	Headroom []jsonHeadroom `json:"headroom"`
 }
 
@@ -360,12 +362,20 @@ func jsonLatencyOf(r *Run, timeouts []Timeout) jsonLatency {
 	if !l.Measured {
 		return l
 	}
-	l.P50MS, l.P95MS, l.P99MS, l.MaxMS = msf(r.Percentile(50)), msf(r.Percentile(95)), msf(r.Percentile(99)), msf(r.Percentile(100))
+	if l.Answers > 0 {
+		l.P50MS, l.P95MS, l.P99MS, l.MaxMS = msp(r.Percentile(50)), msp(r.Percentile(95)), msp(r.Percentile(99)), msp(r.Percentile(100))
+	}
 	for _, h := range r.Headroom(timeouts) {
 		l.Headroom = append(l.Headroom, jsonHeadroom{Policy: h.Policy, InUse: h.InUse, TimeoutSeconds: h.Timeout.Seconds(),
 			HeadroomMS: msf(h.Spare), Over: h.Over, Unmeasured: h.Unmeasured, Verdict: h.Verdict})
 	}
 	return l
+}
+
+// msp is msf of d, for a figure that may be null.
+func msp(d time.Duration) *float64 {
+	f := msf(d)
+	return &f
 }
 
 // msf is a duration in milliseconds, to the microsecond.

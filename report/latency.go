@@ -61,8 +61,14 @@ func (r *Run) Measured() bool {
 	return r.HandlerTimeouts > 0 || r.Percentile(100) > 0
 }
 
-// Answers is how many response times the run measured.
-func (r *Run) Answers() int { return r.latencies.len() }
+// Answers is how many response times the run measured: none in a
+// modelled run, whose handler answers at once by assumption.
+func (r *Run) Answers() int {
+	if r.Modelled() {
+		return 0
+	}
+	return r.latencies.len()
+}
 
 // Headroom compares the handler's response times with the run's own
 // timeout and with each of timeouts: the run's policy first, then the
@@ -126,6 +132,11 @@ func (r *Run) latencyLine() string {
 			return "not measured (nothing was sent: a dry run models the handler as answering at once)"
 		}
 		return "not measured: no delivery got an answer from your handler"
+	}
+	if r.Answers() == 0 {
+		// Every attempt that reached the handler was cut off: there is no
+		// time to show, only that none came.
+		return fmt.Sprintf("no answer came: all %s that reached your handler got none within %s's %s", counted(r.HandlerTimeouts, "attempt", "attempts"), r.Policy, dur(r.Timeout))
 	}
 	s := fmt.Sprintf("p50 %s · p95 %s · p99 %s · max %s over %s (real time, measured by retrysim)",
 		ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), counted(r.Answers(), "answer", "answers"))
