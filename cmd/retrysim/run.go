@@ -543,6 +543,9 @@ func (f *runFlags) validateGates(p *plan) []error {
 	case slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && f.url != "":
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
+	if slices.Contains(gates, report.GateSlowResponses) && f.dryRun {
+		errs = append(errs, errors.New("--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run"))
+	}
 	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
 		probes := false
 		for _, pol := range p.policies {
