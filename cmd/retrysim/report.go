@@ -85,8 +85,8 @@ func (o *outputFlags) validate(formatSet bool) (*output, []error) {
 	}
 	if o.ttls != "" {
 		var err error
-		if out.ttls, err = policies.ParseDurationList(o.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		if out.ttls, err = parseTTLs(o.ttls); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	out.chart = report.ChartOptions{Chart: o.chart, By: o.by, Log: o.logTime}

@@ -91,8 +91,8 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	var ttls []time.Duration
 	if f.ttls != "" {
-		if ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		if ttls, err = parseTTLs(f.ttls); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	format := f.format
