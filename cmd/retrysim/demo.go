@@ -42,7 +42,7 @@ event was processed, for run's --effects-url.
 Examples:
   retrysim demo --mode naive --addr 127.0.0.1:8080
   retrysim demo --mode ttl --ttl 24h --addr 127.0.0.1:8080
-  retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
+  retrysim run --provider stripe --scenario late-redelivery --url http://127.0.0.1:8080/webhooks/stripe \
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -69,14 +69,14 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
-  retrysim run --provider stripe,github --scenario outage --events 100 --format json
+  retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
   retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
-  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery
   retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
