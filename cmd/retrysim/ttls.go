@@ -32,7 +32,7 @@ func parseTTLs(s string) ([]time.Duration, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--ttl: %q names no TTL (give positive durations such as 5m,24h,7d)", s)
+		return nil, fmt.Errorf("--ttl: empty list %q (give positive durations such as 5m,24h,7d)", s)
 	}
 	return out, nil
 }
