@@ -99,18 +99,30 @@ func DecodeMap(file string, data []byte, key string) (map[string]Scenario, error
 
 type decoder struct {
 	file string
-	errs []string
+	errs []problem
+}
+
+// problem is one mistake, at its line.
+type problem struct {
+	line int
+	msg  string
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	d.errs = append(d.errs, fmt.Sprintf("%s:%d: %s", d.file, n.Line, fmt.Sprintf(format, args...)))
+	d.errs = append(d.errs, problem{n.Line, fmt.Sprintf("%s:%d: %s", d.file, n.Line, fmt.Sprintf(format, args...))})
 }
 
+// err reports every problem, in the order of their lines in the file.
 func (d *decoder) err() error {
 	if len(d.errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s: %d problem(s):\n  %s", ErrInvalid, d.file, len(d.errs), strings.Join(d.errs, "\n  "))
+	slices.SortStableFunc(d.errs, func(a, b problem) int { return a.line - b.line })
+	msgs := make([]string, len(d.errs))
+	for i, p := range d.errs {
+		msgs[i] = p.msg
+	}
+	return fmt.Errorf("%w: %s: %d problem(s):\n  %s", ErrInvalid, d.file, len(d.errs), strings.Join(msgs, "\n  "))
 }
 
 // scenario decodes one scenario mapping. prefix goes before every key in
@@ -256,6 +268,7 @@ func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 		}
 	}
 	allowed := paramKeys(f.Kind)
+	beforeParams := len(d.errs)
 	for i := 0; i < len(params); i += 2 {
 		k, v := params[i], params[i+1]
 		if !slices.Contains(allowed, k.Value) {
@@ -267,7 +280,10 @@ func (d *decoder) fault(n *yaml.Node, key string) (Fault, bool) {
 			d.errorf(v, "%s.%s: %s is not valid here: %s", key, k.Value, describeNode(v), trimYAMLErr(err))
 		}
 	}
-	if len(d.errs) == before {
+	// The fault's own checks need its parameters decoded; a mistake in the
+	// envelope (probability, from, …) does not stop them, so every mistake
+	// of the file is reported at once.
+	if len(d.errs) == beforeParams {
 		all := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Content: params}
 		if err := all.Decode(f.Kind); err != nil {
 			d.errorf(n, "%s (%s): %s", key, f.Type, trimYAMLErr(err))

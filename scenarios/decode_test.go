@@ -41,6 +41,41 @@ faults:
 	}
 }
 
+// A mistake in a fault's envelope does not hide one in its parameters, and
+// the problems come in the order of their lines.
+func TestDecodeEnvelopeAndParameterProblemsTogether(t *testing.T) {
+	src := `name: broken
+faults:
+  - type: outage
+    probability: 3
+  - type: flapping
+    every: 0
+    down: 5m
+`
+	_, err := Decode("my.yaml", []byte(src))
+	want := []string{
+		`my.yaml:3: faults[1] (outage): duration: must be positive`,
+		`my.yaml:4: faults[1].probability: 3 is not between 0 and 1`,
+		`my.yaml:5: faults[2] (flapping): up: must be positive`,
+		`my.yaml:6: faults[2].every: 0 is not allowed`,
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	at := 0
+	for _, w := range want {
+		i := strings.Index(msg, w)
+		if i < 0 {
+			t.Fatalf("error lacks %q:\n%s", w, msg)
+		}
+		if i < at {
+			t.Errorf("%q comes before an earlier line's problem:\n%s", w, msg)
+		}
+		at = i
+	}
+}
+
 func TestDecodeProblems(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"empty", ``, "a scenario is a mapping"},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -60,8 +61,12 @@ type Config struct {
 	// names the target.
 	URL string
 	// Handler is an in-process target: requests go through ServeHTTP with no
-	// socket.
+	// socket, to HandlerPath.
 	Handler http.Handler
+	// HandlerPath is the path (and query) the in-process Handler's requests
+	// are sent to; empty means /webhooks/<provider>, as in the URL form
+	// srv.URL + "/webhooks/stripe". Twilio signs the whole URL, path included.
+	HandlerPath string
 	// DryRun models the handler as answering 200 at once; nothing is sent.
 	DryRun bool
 	// TargetName labels the target in records; it defaults to URL.
@@ -155,6 +160,9 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Handler != nil {
 		targets++
 	}
+	if cfg.HandlerPath != "" && (cfg.Handler == nil || !strings.HasPrefix(cfg.HandlerPath, "/")) {
+		errs = append(errs, fmt.Errorf("HandlerPath %q needs a Handler and must start with /", cfg.HandlerPath))
+	}
 	if cfg.DryRun {
 		targets++
 	}
@@ -189,7 +197,7 @@ func (c *Config) withDefaults() (Config, error) {
 		case cfg.DryRun:
 			cfg.TargetName = "model (dry run: the handler answers 200 at once)"
 		default:
-			cfg.TargetName = "in-process http.Handler"
+			cfg.TargetName = "in-process http.Handler " + cfg.handlerPath()
 		}
 	}
 	if cfg.WallClock == nil {
@@ -213,4 +221,12 @@ func (c *Config) withDefaults() (Config, error) {
 		cfg.Sink = func(Record) error { return nil }
 	}
 	return cfg, nil
+}
+
+// handlerPath is where the in-process Handler's requests go.
+func (cfg *Config) handlerPath() string {
+	if cfg.HandlerPath != "" {
+		return cfg.HandlerPath
+	}
+	return "/webhooks/" + cfg.Policy.Provider
 }

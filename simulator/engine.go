@@ -162,7 +162,7 @@ func newEngine(cfg Config) *engine {
 		target:       signedURL(cfg.URL),
 	}
 	if cfg.Handler != nil {
-		e.target = "http://in-process/webhooks"
+		e.target = "http://in-process" + cfg.handlerPath()
 	}
 	// A manual redelivery is an attempt caused by another: the lookahead
 	// must not reach past the earliest one either.

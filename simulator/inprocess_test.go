@@ -51,3 +51,35 @@ func TestInProcessBodyIsCapped(t *testing.T) {
 		})
 	}
 }
+
+// TestInProcessPath: an in-process handler routed like the URL form
+// (POST /webhooks/<provider>) gets every delivery, and HandlerPath sends
+// them elsewhere; a mux answers 404 to any other path.
+func TestInProcessPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, route, path string
+	}{
+		{"default: /webhooks/<provider>", "POST /webhooks/stripe", ""},
+		{"HandlerPath", "POST /hooks/payments", "/hooks/payments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			mux.HandleFunc(tc.route, func(http.ResponseWriter, *http.Request) {})
+			var recs []Record
+			res, err := Run(t.Context(), Config{
+				Policy: mustPolicy(t, "stripe"), Handler: mux, HandlerPath: tc.path, Events: 5, Sink: Collect(&recs),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Delivered != 5 || res.Attempts != 5 {
+				t.Errorf("%d of 5 events delivered in %d attempts, want all at the first attempt", res.Delivered, res.Attempts)
+			}
+			for _, r := range recs {
+				if r.Kind == KindAttempt && r.Status == http.StatusNotFound {
+					t.Fatalf("attempt %d of %s answered 404: the request did not go to %s", r.N, r.Event, tc.route)
+				}
+			}
+		})
+	}
+}
