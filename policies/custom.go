@@ -161,13 +161,80 @@ func decodeCustom(c *Catalogue, file string, kn, vn *yaml.Node) (Policy, error) 
 	if len(errs) > 0 {
 		return Policy{}, errors.Join(errs...)
 	}
-	if err := p.Init(); err != nil {
-		return Policy{}, fmt.Errorf("%s: %w", at, err)
+	if errs := checkCustom(&p, file, kn, vn, exists); len(errs) > 0 {
+		return Policy{}, errors.Join(errs...)
 	}
 	if exists {
 		traceChanges(&p, from, fmt.Sprintf("%s:%d", file, kn.Line), changed)
 	}
 	return p, nil
+}
+
+// requiredKeys are the keys a policy defined from scratch must give.
+var requiredKeys = []string{"provider", "schedule", "timeout"}
+
+// checkCustom validates a config file's policy p (entry kn: vn) and points
+// each problem at the file, the line and the key it is about: the key's
+// own line when the entry gives it, else the entry's line. A key a new
+// policy needs and does not give is called missing.
+func checkCustom(p *Policy, file string, kn, vn *yaml.Node, exists bool) []error {
+	var errs []error
+	given := map[string]int{}
+	for i := 0; i+1 < len(vn.Content); i += 2 {
+		given[vn.Content[i].Value] = vn.Content[i].Line
+	}
+	missing := map[string]bool{}
+	if !exists {
+		for _, k := range requiredKeys {
+			if _, ok := given[k]; !ok {
+				missing[k] = true
+				errs = append(errs, invalid(fmt.Errorf("%s:%d: policies.%s.%s: missing: a new policy needs %s, %s and %s (or base: NAME to start from another policy)",
+					file, kn.Line, kn.Value, k, requiredKeys[0], requiredKeys[1], requiredKeys[2])))
+			}
+		}
+	}
+	delays, problems := p.check()
+	for _, e := range problems {
+		path, rest := splitKey(e.Error())
+		top := strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' })
+		key := path
+		if len(top) > 0 {
+			key = top[0]
+		}
+		if missing[key] {
+			continue // said above, in words that fit a key not given
+		}
+		line, ok := given[key]
+		if !ok {
+			line = kn.Line
+		}
+		errs = append(errs, invalid(fmt.Errorf("%s:%d: policies.%s.%s: %s", file, line, kn.Value, path, rest)))
+	}
+	if len(errs) == 0 {
+		p.delays = delays
+	}
+	return errs
+}
+
+// invalidError is a problem of a policy that is ErrInvalidPolicy without
+// saying so first: the message starts with the file and line.
+type invalidError struct{ error }
+
+func (e invalidError) Is(target error) bool { return target == ErrInvalidPolicy }
+
+func invalid(err error) error { return invalidError{err} }
+
+// splitKey splits a problem of Policy.check into the key path it starts
+// with (disable.failure_rate, stop[1].status) and the rest of the message.
+func splitKey(msg string) (path, rest string) {
+	i := strings.IndexFunc(msg, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '[' || r == ']')
+	})
+	if i <= 0 {
+		return "", msg
+	}
+	path, rest = msg[:i], strings.TrimLeft(msg[i:], ": ")
+	return path, rest
 }
 
 // traceChanges keeps a changed built-in's figures traceable: unless the

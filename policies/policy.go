@@ -81,6 +81,19 @@ var ErrInvalidPolicy = errors.New("invalid policy")
 // Init validates p and expands its schedule. Catalogue loading calls it; a
 // Policy built by hand must call it before use.
 func (p *Policy) Init() error {
+	delays, errs := p.check()
+	if len(errs) > 0 {
+		return fmt.Errorf("%w %q: %w", ErrInvalidPolicy, p.Name, errors.Join(errs...))
+	}
+	p.delays = delays
+	return nil
+}
+
+// check validates p and returns its expanded schedule, or its problems,
+// each message starting with the key it is about (timeout, schedule,
+// disable.failure_rate, stop[1].status) so that a config file's entry can
+// point each at its line.
+func (p *Policy) check() ([]time.Duration, []error) {
 	var errs []error
 	if p.Name == "" {
 		errs = append(errs, errors.New("name is empty"))
@@ -117,11 +130,7 @@ func (p *Policy) Init() error {
 			delays = delays[:*p.Retries]
 		}
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%w %q: %w", ErrInvalidPolicy, p.Name, errors.Join(errs...))
-	}
-	p.delays = delays
-	return nil
+	return delays, errs
 }
 
 // WithRetries returns a copy of p that makes n retries, up to the length of

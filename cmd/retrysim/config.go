@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -67,8 +68,10 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
 	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
 	var errs []error
+	var lines map[string]int
 	if path != "" {
-		if err := loadSections(path, allFlagNames(cmd.Root())); err != nil {
+		var err error
+		if lines, err = loadSections(path, allFlagNames(cmd.Root())); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -76,16 +79,13 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
 			return
 		}
-		var vals []string
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			vals = v.GetStringSlice(f.Name)
-			if err := sv.Replace(vals); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
+		raw := v.Get(f.Name)
+		if err := setFromConfig(f, raw); err != nil {
+			val := fmt.Sprintf("%q", configText(raw))
+			if f.Name == "secret" {
+				val = "(value not shown)"
 			}
-			return
-		}
-		if err := f.Value.Set(v.GetString(f.Name)); err != nil {
-			errs = append(errs, fmt.Errorf("config or environment value for %s %q: %w", f.Name, v.GetString(f.Name), err))
+			errs = append(errs, fmt.Errorf("%s: %s: %w", configSource(f.Name, path, lines), val, err))
 		}
 	})
 	if len(errs) > 0 {
@@ -102,22 +102,27 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 // (known), and each command takes the keys it has. Every problem is
 // reported at once, naming the file, the line, the key and the value,
 // except a secret's value, which is never repeated.
-func loadSections(path string, known map[string]bool) error {
+//
+// It returns the line of each top-level key, by lower-case name, so that a
+// flag's bad value can be pointed at.
+func loadSections(path string, known map[string]bool) (map[string]int, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
+		return nil, nil
 	}
 	top := doc.Content[0]
+	lines := map[string]int{}
 	var errs []error
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, val := top.Content[i], top.Content[i+1]
+		lines[strings.ToLower(key.Value)] = key.Line
 		if name := strings.ToLower(key.Value); !known[name] && !slices.Contains(configSections, name) {
 			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (valid: the flags of any command, %s; or %s)",
 				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections, ", ")))
@@ -142,7 +147,80 @@ func loadSections(path string, known map[string]bool) error {
 			fileScenarios, fileScenariosFrom = m, path
 		}
 	}
-	return errors.Join(errs...)
+	return lines, errors.Join(errs...)
+}
+
+// setFromConfig sets flag f from a config file or environment value, the
+// way the command line would: a string is one flag value, so a slice flag
+// splits "stripe,github" on commas as --provider stripe,github does; a
+// YAML list is the flag given once per element (a list given to a flag
+// that takes one value is its elements joined by commas, as --ttl takes
+// them).
+func setFromConfig(f *pflag.Flag, raw any) error {
+	list, isList := raw.([]any)
+	_, slice := f.Value.(pflag.SliceValue)
+	switch {
+	case !isList:
+		if slice {
+			// Setting a slice flag appends from its second value on: start
+			// from empty so the value replaces the default.
+			if err := f.Value.(pflag.SliceValue).Replace(nil); err != nil {
+				return err
+			}
+		}
+		return setAll(f, []string{configText(raw)})
+	case slice:
+		if err := f.Value.(pflag.SliceValue).Replace(nil); err != nil {
+			return err
+		}
+		vals := make([]string, len(list))
+		for i, e := range list {
+			vals[i] = configText(e)
+		}
+		return setAll(f, vals)
+	default:
+		return f.Value.Set(configText(raw))
+	}
+}
+
+// setAll sets f once per value, as a flag given that many times.
+func setAll(f *pflag.Flag, vals []string) error {
+	for _, s := range vals {
+		if err := f.Value.Set(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// configText renders a config or environment value as the command line
+// would spell it; a list becomes its elements joined by commas.
+func configText(raw any) string {
+	if list, ok := raw.([]any); ok {
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = configText(e)
+		}
+		return strings.Join(parts, ",")
+	}
+	if f, ok := raw.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64) // 1e6 in YAML is 1000000
+	}
+	return fmt.Sprint(raw)
+}
+
+// configSource names where flag name's value came from, for an error: the
+// environment variable when it is set (it beats the file), else the config
+// file and the key's line.
+func configSource(name, path string, lines map[string]int) string {
+	env := "RETRYSIM_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+	if os.Getenv(env) != "" {
+		return env
+	}
+	if line, ok := lines[name]; ok {
+		return fmt.Sprintf("%s:%d: %s", path, line, name)
+	}
+	return fmt.Sprintf("%s: %s", path, name)
 }
 
 // lookupScenario resolves a --scenario value: a scenario from the config

@@ -42,7 +42,7 @@ event was processed, for run's --effects-url.
 Examples:
   retrysim demo --mode naive --addr 127.0.0.1:8080
   retrysim demo --mode ttl --ttl 24h --addr 127.0.0.1:8080
-  retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
+  retrysim run --provider stripe --scenario late-redelivery --url http://127.0.0.1:8080/webhooks/stripe \
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,8 +53,18 @@ Examples:
 			if err != nil {
 				return badInput(fmt.Errorf("--mode: %w", err))
 			}
-			if err := simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote); err != nil {
-				if errors.Is(err, simulator.ErrRemoteTarget) {
+			host, port, err := net.SplitHostPort(addr)
+			if err != nil || port == "" {
+				return badInput(fmt.Errorf("--addr %s: give host:port to listen on, e.g. 127.0.0.1:8080", addr))
+			}
+			notLoopback := errors.New("every interface")
+			if host == "" && !allowRemote {
+				err = notLoopback
+			} else if host != "" {
+				err = simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote)
+			}
+			if err != nil {
+				if errors.Is(err, simulator.ErrRemoteTarget) || err == notLoopback {
 					// The check is the one for targets; its advice is about
 					// sending, and this is about listening.
 					return badInput(fmt.Errorf("--addr %s is not a loopback address (127.0.0.1, ::1, localhost): the demo handler would take requests from other machines; pass --allow-remote to listen on it", addr))

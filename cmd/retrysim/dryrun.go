@@ -35,6 +35,9 @@ func (f *runFlags) validateDryRun(p *plan) []error {
 	if f.effectsURL != "" {
 		refuse("--effects-url", "a dry run sends nothing, so there are no side effects to ask about")
 	}
+	if f.realtime {
+		refuse("--realtime", "a dry run has no handler to give real time to, and would only wait the schedule out on the wall clock")
+	}
 	if f.allowRemote {
 		refuse("--allow-remote", "a dry run connects to no machine")
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -101,4 +102,19 @@ Examples:
 	})
 	root.AddCommand(newRunCmd(), newPoliciesCmd(), newScenariosCmd(), newDemoCmd(), newReportCmd(), newTTLCmd(), newReplayCmd())
 	return root
+}
+
+// oneArg is a command's positional-argument check for exactly one argument:
+// without it, or with more, the error says what the argument is (need), and
+// the command exits 2.
+func oneArg(need string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch len(args) {
+		case 1:
+			return nil
+		case 0:
+			return badInput(fmt.Errorf("%s needs %s", strings.TrimPrefix(cmd.CommandPath(), "retrysim "), need))
+		}
+		return badInput(fmt.Errorf("%s takes one argument, %s; got %d: %s", strings.TrimPrefix(cmd.CommandPath(), "retrysim "), need, len(args), strings.Join(args, " ")))
+	}
 }

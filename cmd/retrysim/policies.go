@@ -111,7 +111,7 @@ Examples:
   retrysim policies show stripe
   retrysim policies show github --format json
   retrysim policies show svix --format markdown`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("the name of a policy, e.g. stripe ('retrysim policies' lists them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := loadConfig(cmd); err != nil {
 				return err
@@ -121,7 +121,7 @@ Examples:
 			}
 			p, err := lookupPolicy(args[0])
 			if err != nil {
-				return badInput(err)
+				return badInput(fmt.Errorf("unknown policy %q (valid: %s)", args[0], strings.Join(catalogue.Names(), ", ")))
 			}
 			switch showFormat {
 			case "json":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,8 @@ type replayFlags struct {
 	format      string
 	allowRemote bool
 	failOn      []string
+	// captured is the capture file's content, once read.
+	captured []byte
 }
 
 func newReplayCmd() *cobra.Command {
@@ -105,6 +108,9 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if provider == "" {
 		w, err := simulator.DetectWire(cfg.Capture)
 		if err != nil {
+			if c := cfg.Capture; c.Method != http.MethodPost {
+				return badInput(notADelivery(f, c))
+			}
 			return badInput(fmt.Errorf("--request: %w (pass --provider)", err))
 		}
 		provider = w.Name()
@@ -168,7 +174,7 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
 	if f.request == "" {
 		errs = append(errs, errors.New("--request: name the captured delivery (a raw HTTP request file, a HAR file, or a curl command line)"))
-	} else if c, err := readCapture(f.request, f.entry, stdin); err != nil {
+	} else if c, err := readCapture(f, stdin); err != nil {
 		errs = append(errs, fmt.Errorf("--request %s: %w", f.request, err))
 	} else {
 		cfg.Capture = c
@@ -212,9 +218,12 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 
 // readCapture reads the capture file (or stdin for -); a curl command line
 // may name @files, read relative to the capture's directory.
-func readCapture(path string, entry int, stdin io.Reader) (simulator.Capture, error) {
+//
+// It keeps the bytes read in f.captured, for an error about the capture.
+func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
 	var data []byte
 	var err error
+	path := f.request
 	dir := filepath.Dir(path)
 	if path == "-" {
 		data, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
@@ -225,8 +234,9 @@ func readCapture(path string, entry int, stdin io.Reader) (simulator.Capture, er
 	if err != nil {
 		return simulator.Capture{}, err
 	}
+	f.captured = data
 	return simulator.ParseCapture(data, simulator.CaptureOptions{
-		Entry: entry,
+		Entry: f.entry,
 		ReadFile: func(name string) ([]byte, error) {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
@@ -234,6 +244,49 @@ func readCapture(path string, entry int, stdin io.Reader) (simulator.Capture, er
 			return os.ReadFile(name)
 		},
 	})
+}
+
+// notADelivery explains a capture that is not a webhook delivery: a
+// request other than a POST that carries no provider's signature header
+// (a health check, a page load), and for a HAR file, which entries are
+// POSTs to choose from with --entry.
+func notADelivery(f *replayFlags, c simulator.Capture) error {
+	what := "--request " + f.request
+	if f.entry > 0 {
+		what = fmt.Sprintf("%s --entry %d", what, f.entry)
+	}
+	msg := fmt.Sprintf("%s: this is a %s request without a signature header of any provider (%s), not a webhook delivery, which is a POST",
+		what, c.Method, strings.Join(policies.WireNames(), ", "))
+	if c.Format != simulator.FormatHAR {
+		return errors.New(msg)
+	}
+	var har struct {
+		Log struct {
+			Entries []struct {
+				Request struct{ Method, URL string } `json:"request"`
+			} `json:"entries"`
+		} `json:"log"`
+	}
+	if json.Unmarshal(f.captured, &har) != nil {
+		return errors.New(msg)
+	}
+	var posts []string
+	for i, e := range har.Log.Entries {
+		if strings.EqualFold(e.Request.Method, http.MethodPost) {
+			u := e.Request.URL
+			if len(u) > 80 {
+				u = u[:77] + "..."
+			}
+			posts = append(posts, fmt.Sprintf("%d (POST %s)", i+1, u))
+		}
+	}
+	switch {
+	case len(posts) == 0:
+		return fmt.Errorf("%s; the HAR file has no POST entry", msg)
+	case len(posts) > 10:
+		posts = append(posts[:10], fmt.Sprintf("and %d more", len(posts)-10))
+	}
+	return fmt.Errorf("%s; the POST entries: %s (choose one with --entry N)", msg, strings.Join(posts, ", "))
 }
 
 // checkReplayTargets refuses a --url or --effects-url off this machine

@@ -85,8 +85,8 @@ func (o *outputFlags) validate(formatSet bool) (*output, []error) {
 	}
 	if o.ttls != "" {
 		var err error
-		if out.ttls, err = policies.ParseDurationList(o.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		if out.ttls, err = parseTTLs(o.ttls); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	out.chart = report.ChartOptions{Chart: o.chart, By: o.by, Log: o.logTime}
@@ -205,7 +205,7 @@ Examples:
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
   retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
   retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, o, args[0]) },
 	}
 	fl := cmd.Flags()

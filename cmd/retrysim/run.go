@@ -35,7 +35,7 @@ type runFlags struct {
 	realtime    bool
 	dryRun      bool
 	secrets     []string
-	eventType   string
+	eventTypes  []string
 	retries     retriesFlag
 	effectsURL  string
 	results     string
@@ -69,13 +69,14 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
-  retrysim run --provider stripe,github --scenario outage --events 100 --format json
+  retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
+  retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
-  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario outage
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery
   retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
@@ -108,7 +109,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
-	fl.StringVar(&f.eventType, "event-type", "", "event type to send (default: each provider's payment-like event)")
+	fl.StringSliceVar(&f.eventTypes, "event-type", nil, "event type to send: one type for one provider, or provider=type for each, comma-separated or repeated (stripe=invoice.payment_succeeded,github=push); default: each provider's payment-like event")
 	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
@@ -144,9 +145,11 @@ type plan struct {
 	junit    bool
 	over     time.Duration
 	secrets  map[string]string
-	out      *output
-	tls      *tls.Config
-	maxRPS   float64
+	// eventTypes are the --event-type choices, by policy name.
+	eventTypes map[string]string
+	out        *output
+	tls        *tls.Config
+	maxRPS     float64
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -185,6 +188,12 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 			}
 		}
 		p.policies = append(p.policies, pol)
+	}
+	var typeErrs []error
+	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
+	errs = append(errs, typeErrs...)
+	if !f.dryRun {
+		errs = append(errs, checkURLOverrides(f.url, p.policies)...)
 	}
 	sc, err := lookupScenario(f.scenario)
 	if err != nil {
@@ -397,7 +406,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	}
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
-		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: f.eventType,
+		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
 		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
 	}
 	switch {
@@ -542,6 +551,9 @@ func (f *runFlags) validateGates(p *plan) []error {
 		errs = append(errs, errors.New("--fail-on duplicate-effects: a dry run sends nothing, so there are no side effects to judge: drop --dry-run"))
 	case slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && f.url != "":
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	}
+	if slices.Contains(gates, report.GateSlowResponses) && f.dryRun {
+		errs = append(errs, errors.New("--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run"))
 	}
 	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
 		probes := false

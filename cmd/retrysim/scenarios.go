@@ -62,7 +62,7 @@ file and edit.
 Examples:
   retrysim scenarios show outage
   retrysim scenarios show crash-restart > restarts.yaml`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("the name of a scenario, e.g. outage ('retrysim scenarios' lists them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := loadConfig(cmd); err != nil {
 				return err

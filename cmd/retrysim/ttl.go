@@ -47,7 +47,7 @@ Where common advice (5 minutes, a 24 h cache) is too short for a provider, it sa
 
 Examples:
   retrysim ttl
-  retrysim ttl --provider stripe,shopify --scenario outage
+  retrysim ttl --provider stripe,shopify --scenario late-redelivery
   retrysim ttl --ttl 5m,1h,24h,72h,7d,30d --format markdown
   retrysim ttl --out ttl.png`,
 		Args: cobra.NoArgs,
@@ -91,8 +91,8 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	var ttls []time.Duration
 	if f.ttls != "" {
-		if ttls, err = policies.ParseDurationList(f.ttls); err != nil {
-			errs = append(errs, fmt.Errorf("--ttl: %w", err))
+		if ttls, err = parseTTLs(f.ttls); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	format := f.format

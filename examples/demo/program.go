@@ -30,8 +30,16 @@ func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Wr
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback)")
 	db := fs.String("db", string(mode)+".db", "SQLite file holding the ledger and the dedup records")
-	ttl := fs.Duration("ttl", DefaultTTL, "how long the ttl mode keeps a dedup id")
-	work := fs.Duration("work", DefaultWork, "how long the check-then-act mode works between its check and its record")
+	// Each mode lists only its own flags: -ttl and -work mean nothing to
+	// the others.
+	ttl, work := new(time.Duration), new(time.Duration)
+	*ttl, *work = DefaultTTL, DefaultWork
+	if mode == TTL {
+		fs.DurationVar(ttl, "ttl", DefaultTTL, "how long a dedup id is kept, in the virtual time of the Retrysim-Virtual-Time header")
+	}
+	if mode == CheckThenAct {
+		fs.DurationVar(work, "work", DefaultWork, "how long the handler works between its check and its record")
+	}
 	seed := fs.Uint64("seed", 1, "expect the secrets 'retrysim run' generates from this seed")
 	var secrets []string
 	fs.Func("secret", "signing secret as provider=value (repeatable; default: the one 'retrysim run' generates from --seed)", func(s string) error {

@@ -9,7 +9,7 @@
 // to an SQLite ledger (--db), and serves GET /_retrysim/effects.
 //
 //	go run ./examples/handlers/ttl --addr 127.0.0.1:8080 --ttl 24h
-//	retrysim run --provider stripe --scenario outage --url http://127.0.0.1:8080/webhooks/stripe \
+//	retrysim run --provider stripe --scenario late-redelivery --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects
 //
 // The handler logic is in examples/demo (mode ttl).

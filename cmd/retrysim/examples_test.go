@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// helpExamples returns the command lines of the Examples: block of cmd's
+// long help, a line ending in \ joined with the next.
+func helpExamples(cmd *cobra.Command) []string {
+	_, block, ok := strings.Cut(cmd.Long, "Examples:\n")
+	if !ok {
+		return nil
+	}
+	var out []string
+	cont := false
+	for _, line := range strings.Split(block, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" && !cont {
+			break
+		}
+		if cont {
+			out[len(out)-1] += " " + strings.TrimSuffix(line, `\`)
+		} else {
+			out = append(out, strings.TrimSuffix(line, `\`))
+		}
+		cont = strings.HasSuffix(line, `\`)
+	}
+	return out
+}
+
+// selfContained says whether an example runs on its own: it names no
+// handler of the user's (--url, --exec, placeholders), serves none (demo)
+// and reads no capture but delivery.http, which the test provides.
+func selfContained(ex string) bool {
+	for _, s := range []string{"…", "--url", "--exec", `"`, "capture.har", "curl.txt", "retrysim demo"} {
+		if strings.Contains(ex, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// Every example in every command's help that runs on its own does: it
+// exits 0 (1 when it shows a --fail-on gate failing) and writes a report.
+// The examples of one command run in order in one directory, as a reader
+// would type them (report's read the results file its first one writes).
+func TestHelpExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example")
+	}
+	capture, err := os.ReadFile(filepath.Join("..", "..", "simulator", "testdata", "captures", "stripe.http"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		cmds = append(cmds, c)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
+	ran := 0
+	for _, c := range cmds {
+		examples := helpExamples(c)
+		if len(examples) == 0 {
+			continue
+		}
+		t.Run(c.CommandPath(), func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			if err := os.WriteFile("delivery.http", capture, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, ex := range examples {
+				if !selfContained(ex) {
+					continue
+				}
+				ran++
+				out, code := runExample(t, ex)
+				want := 0
+				if strings.Contains(ex, "--fail-on") {
+					want = 1 // the examples show a gate catching a bad handler
+				}
+				if code != want {
+					t.Errorf("%s\nexited %d, want %d", ex, code, want)
+				}
+				if !strings.Contains(ex, ">") && len(bytes.TrimSpace(out)) == 0 {
+					t.Errorf("%s\nprinted nothing", ex)
+				}
+				if strings.Contains(ex, "--demo ttl") {
+					// The ttl handler's example must show what it is there
+					// for: a retry after the key expired, processed again.
+					for _, w := range []string{"NOT IDEMPOTENT", "resent by hand: delivered 200  ✗ processed 2 times"} {
+						if !bytes.Contains(out, []byte(w)) {
+							t.Errorf("%s\ndoes not show %q:\n%s", ex, w, out)
+						}
+					}
+				}
+			}
+		})
+	}
+	if ran < 20 {
+		t.Errorf("ran %d examples; the help has more that run on their own", ran)
+	}
+}
+
+// runExample runs one example line: commands joined by | feed each other,
+// and > FILE writes the last one's stdout to FILE. It returns the last
+// command's stdout and exit code (the first non-zero one of a pipeline).
+func runExample(t *testing.T, ex string) ([]byte, int) {
+	t.Helper()
+	line, file, redirect := strings.Cut(ex, ">")
+	var in []byte
+	var out bytes.Buffer
+	code := 0
+	for _, part := range strings.Split(line, "|") {
+		args := strings.Fields(part)
+		if len(args) == 0 || args[0] != "retrysim" {
+			t.Fatalf("%s: not a retrysim command line", ex)
+		}
+		out.Reset()
+		var errb bytes.Buffer
+		if c := run(args[1:], bytes.NewReader(in), &out, &errb); c != 0 && code == 0 {
+			code = c
+			t.Logf("%s: %s", part, errb.String())
+		}
+		in = bytes.Clone(out.Bytes())
+	}
+	if redirect {
+		if err := os.WriteFile(strings.TrimSpace(file), out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out.Bytes(), code
+}
