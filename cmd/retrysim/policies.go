@@ -72,28 +72,12 @@ Examples:
 				if err := writePolicyMarkdownTable(cmd.OutOrStdout(), all); err != nil || !full {
 					return err
 				}
-				for i := range all {
-					if _, err := io.WriteString(cmd.OutOrStdout(), "\n"); err != nil {
-						return err
-					}
-					if err := writePolicyMarkdown(cmd.OutOrStdout(), &all[i]); err != nil {
-						return err
-					}
-				}
-				return nil
+				return writeEach(cmd.OutOrStdout(), all, writePolicyMarkdown)
 			}
 			if err := writePolicyTable(cmd.OutOrStdout(), all, !full); err != nil || !full {
 				return err
 			}
-			for i := range all {
-				if _, err := io.WriteString(cmd.OutOrStdout(), "\n"); err != nil {
-					return err
-				}
-				if err := writePolicyText(cmd.OutOrStdout(), &all[i]); err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeEach(cmd.OutOrStdout(), all, writePolicyText)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(policyFormats, ", "))
@@ -344,6 +328,20 @@ func orDash(d policies.Duration) string {
 		return "-"
 	}
 	return d.String()
+}
+
+// writeEach writes every policy in full, each after a blank line, for
+// --all.
+func writeEach(w io.Writer, all []policies.Policy, write func(io.Writer, *policies.Policy) error) error {
+	for i := range all {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		if err := write(w, &all[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writePolicyTable writes the overview, one line a policy; hint adds where
