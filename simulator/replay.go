@@ -120,6 +120,10 @@ type ReplayResult struct {
 	// when the writes were counted, after waiting one timeout for them:
 	// their writes may be missing from the counts.
 	HandlersRunning int `json:"handlers_running,omitempty"`
+	// EffectsUnsettled says a handler behind a URL was cut off and the
+	// oracle was still changing (or could not be read again) when
+	// retrysim stopped waiting for it: a write may be missing.
+	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
 }
 
 // Replay sends a captured delivery cfg.Times times to the target: on the
@@ -150,6 +154,10 @@ type replay struct {
 	res    ReplayResult
 	clock  *clockwork.FakeClock
 	start  time.Time
+	// cutOff is when the latest send that reached a handler behind a URL
+	// and got no answer was cut off, zero when none is pending: that
+	// handler may still be writing when the oracle is next read.
+	cutOff time.Time
 }
 
 func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
@@ -345,6 +353,9 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 	prev := before
 	if r.cfg.Concurrent {
 		r.sendAll(ctx)
+		for i := range r.res.Sends {
+			r.noteCutOff(&r.res.Sends[i])
+		}
 	} else {
 		for i := range r.res.Sends {
 			if ctx.Err() != nil {
@@ -358,6 +369,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			*s = r.send(ctx, i+1)
 			s.PastSchedule = !inSchedule
 			s.Writes = -1
+			r.noteCutOff(s)
 			if r.res.EffectsKnown {
 				n, ok := r.count(ctx)
 				if ok {
@@ -377,17 +389,14 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 	return &r.res, nil
 }
 
-// settle waits, for at most the policy's timeout, for the in-process
-// handler calls a timeout cut off: a handler goes on after its client gave
-// up, and its write belongs to the send that caused it, not the next one.
-func (r *replay) settle(ctx context.Context) {
-	t, ok := r.client.Transport.(*handlerTransport)
-	if !ok || t.calls.running() == 0 {
-		return
+// noteCutOff remembers a send that reached a handler behind a URL and got
+// no answer: the server goes on after its client gave up, and its write
+// belongs to this send, not the next one. (An in-process handler's calls
+// are waited for directly.)
+func (r *replay) noteCutOff(s *ReplaySend) {
+	if s.Reached && s.Status == 0 && callsOf(r.client) == nil {
+		r.cutOff = r.cfg.WallClock.Now()
 	}
-	timer := r.cfg.WallClock.NewTimer(r.cfg.Policy.Timeout.D())
-	defer timer.Stop()
-	r.res.HandlersRunning = max(r.res.HandlersRunning, t.calls.wait(ctx, timer.Chan()))
 }
 
 // sendAll sends every request at once: each is built and signed first, then
@@ -461,10 +470,22 @@ func (r *replay) count(ctx context.Context) (int, bool) {
 	if r.cfg.Effects == nil {
 		return 0, false
 	}
-	r.settle(ctx)
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	m, err := r.cfg.Effects(qctx)
+	// A handler the timeout cut off goes on, as in run (see settle.go):
+	// wait for it, so its write is credited to the send that caused it.
+	timeout := r.cfg.Policy.Timeout.D()
+	var m map[string]int
+	var err error
+	if calls := callsOf(r.client); calls != nil {
+		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
+		m, err = queryOracle(ctx, r.cfg.Effects)
+	} else if !r.cutOff.IsZero() {
+		var unsettled bool
+		m, unsettled, err = settledRead(ctx, r.cfg.WallClock, timeout, r.cutOff, r.cfg.Effects)
+		r.res.EffectsUnsettled = r.res.EffectsUnsettled || unsettled
+		r.cutOff = time.Time{}
+	} else {
+		m, err = queryOracle(ctx, r.cfg.Effects)
+	}
 	if err != nil {
 		r.res.EffectsError = err.Error()
 		return 0, false

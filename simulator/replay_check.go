@@ -49,8 +49,9 @@ func (r *ReplayResult) ExpectedWrites() int {
 
 // Verdict is VerdictIdempotent when the handler wrote what it should (once
 // in all, or not at all for an event it already had), VerdictNotIdempotent
-// when it wrote more, and VerdictUnknown without an oracle or when the
-// handler never processed the event.
+// when it wrote more, and VerdictUnknown without an oracle, when the
+// handler never processed the event, or when a write of a cut-off handler
+// may still be missing from the count.
 func (r *ReplayResult) Verdict() string {
 	w := r.Writes()
 	switch {
@@ -60,6 +61,8 @@ func (r *ReplayResult) Verdict() string {
 		return VerdictNotIdempotent
 	case w == 0 && r.Before == 0:
 		return VerdictUnknown
+	case r.HandlersRunning > 0 || r.EffectsUnsettled:
+		return VerdictUnknown // a write may still be missing from the count
 	}
 	return VerdictIdempotent
 }
@@ -70,15 +73,10 @@ func (r *ReplayResult) VerdictLine() string {
 	n := len(r.Sends)
 	switch r.Verdict() {
 	case VerdictIdempotent:
-		caveat := ""
-		if r.HandlersRunning > 0 {
-			caveat = fmt.Sprintf("; %d handler %s still running when the writes were counted, so this may miss their writes",
-				r.HandlersRunning, map[bool]string{true: "call was", false: "calls were"}[r.HandlersRunning == 1])
-		}
 		if r.Before > 0 {
-			return fmt.Sprintf("IDEMPOTENT: no write for %d deliveries of %s, which had been processed before%s", n, r.DedupID, caveat)
+			return fmt.Sprintf("IDEMPOTENT: no write for %d deliveries of %s, which had been processed before", n, r.DedupID)
 		}
-		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s%s", n, r.DedupID, caveat)
+		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s", n, r.DedupID)
 	case VerdictNotIdempotent:
 		w := r.Writes()
 		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d deliveries of one event (%s)", w, n, r.DedupID)
@@ -88,6 +86,12 @@ func (r *ReplayResult) VerdictLine() string {
 		return "UNKNOWN: the effects oracle failed (" + r.EffectsError + ")"
 	case !r.EffectsKnown:
 		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url for a verdict`
+	case r.HandlersRunning > 0:
+		return fmt.Sprintf("UNKNOWN: %d handler call(s) cut off by the %s timeout were still running one timeout later, so their writes may be missing; make your handler finish (or give up on its request's context) within the timeout",
+			r.HandlersRunning, r.Policy)
+	case r.EffectsUnsettled:
+		return fmt.Sprintf("UNKNOWN: your handler was cut off by the %s timeout and the effects oracle was still changing when retrysim stopped waiting, so a write may be missing; make your handler finish within the timeout",
+			r.Policy)
 	}
 	return "UNKNOWN: the handler never processed the event; see its answers above"
 }

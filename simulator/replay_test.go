@@ -385,3 +385,50 @@ func TestReplayCreditsALateWriteToItsSend(t *testing.T) {
 		t.Errorf("verdict %s with %d handler calls running, want idempotent with none: %s", res.Verdict(), res.HandlersRunning, res.VerdictLine())
 	}
 }
+
+// The same against a server: it goes on after its client hung up, and the
+// replay gives it a timeout before reading the oracle, then reads until two
+// reads agree, so the late write is credited to send 1.
+func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.Timeout = policies.Duration(100 * time.Millisecond)
+	var mu sync.Mutex
+	writes, calls := 0, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		calls++
+		first := calls == 1
+		mu.Unlock()
+		if first {
+			<-r.Context().Done() // the client hung up; the server goes on
+		}
+		mu.Lock()
+		if writes == 0 {
+			writes++
+		}
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	effects := func(context.Context) (map[string]int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return map[string]int{"evt_1umcRD4VXxBs7KPBXpxgOSjw": writes}, nil
+	}
+	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+		Capture: mustCapture(t, "stripe.http"), Policy: pol, URL: srv.URL + "/webhooks/stripe", Times: 2, Effects: effects,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sends[0].Status != 0 || res.Sends[0].Writes != 1 || res.Sends[1].Writes != 0 {
+		t.Errorf("sends (status, writes): (%d, %d) (%d, %d); want the cut-off send 1 to have written once and send 2 not",
+			res.Sends[0].Status, res.Sends[0].Writes, res.Sends[1].Status, res.Sends[1].Writes)
+	}
+	if res.Verdict() != simulator.VerdictIdempotent || res.EffectsUnsettled {
+		t.Errorf("verdict %s (unsettled %v), want idempotent and settled: %s", res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
+	}
+}

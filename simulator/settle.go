@@ -3,7 +3,10 @@ package simulator
 import (
 	"context"
 	"maps"
+	"net/http"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // A handler the provider cut off goes on working: an in-process handler's
@@ -40,30 +43,38 @@ func settleEvery(timeout time.Duration) time.Duration {
 // effectsQueryTimeout bounds one read of the effects oracle.
 const effectsQueryTimeout = 30 * time.Second
 
-// handlerCalls returns the in-process handler calls the engine's client
-// tracks, or nil when its target is not an in-process handler (or the
-// caller gave a client of its own).
-func (e *engine) handlerCalls() *handlerCalls {
-	if e.client == nil {
+// callsOf returns the in-process handler calls a client tracks, or nil
+// when its target is not an in-process handler (or the caller gave a client
+// of its own).
+func callsOf(c *http.Client) *handlerCalls {
+	if c == nil {
 		return nil
 	}
-	if t, ok := e.client.Transport.(*handlerTransport); ok {
+	if t, ok := c.Transport.(*handlerTransport); ok {
 		return &t.calls
 	}
 	return nil
 }
 
+// waitForCalls waits, for at most timeout on clock, for the in-process
+// handler calls still running to return, and reports how many still run
+// then.
+func waitForCalls(ctx context.Context, calls *handlerCalls, clock clockwork.Clock, timeout time.Duration) int {
+	if calls == nil || calls.running() == 0 {
+		return 0
+	}
+	t := clock.NewTimer(timeout)
+	defer t.Stop()
+	return calls.wait(ctx, t.Chan())
+}
+
+func (e *engine) handlerCalls() *handlerCalls { return callsOf(e.client) }
+
 // waitForHandler waits, for at most the provider's timeout, for the
 // in-process handler calls still running to return, and reports how many
 // still run then.
 func (e *engine) waitForHandler(ctx context.Context) int {
-	calls := e.handlerCalls()
-	if calls == nil || calls.running() == 0 {
-		return 0
-	}
-	t := e.cfg.WallClock.NewTimer(e.timeout)
-	defer t.Stop()
-	return calls.wait(ctx, t.Chan())
+	return waitForCalls(ctx, e.handlerCalls(), e.cfg.WallClock, e.timeout)
 }
 
 // noteCutOff counts a request that reached the handler and got no answer:
@@ -82,22 +93,31 @@ func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled b
 		m, err = e.queryEffects(ctx)
 		return m, false, err
 	}
-	if !e.sleepUntil(ctx, e.lastCutOff.Add(e.timeout)) {
-		m, err = e.queryEffects(ctx)
+	return settledRead(ctx, e.cfg.WallClock, e.timeout, e.lastCutOff, e.queryEffects)
+}
+
+// settledRead reads an oracle (query) once a handler cut off at lastCutOff
+// has had one more timeout, then until two reads settleEvery apart agree,
+// for at most one more timeout; unsettled says they never agreed, a later
+// read failed, or ctx was cancelled first.
+func settledRead(ctx context.Context, clock clockwork.Clock, timeout time.Duration, lastCutOff time.Time,
+	query func(context.Context) (map[string]int, error)) (m map[string]int, unsettled bool, err error) {
+	if !sleepUntil(ctx, clock, lastCutOff.Add(timeout)) {
+		m, err = query(ctx)
 		return m, true, err
 	}
-	m, err = e.queryEffects(ctx)
+	m, err = query(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	deadline := e.cfg.WallClock.Now().Add(e.timeout)
-	every := settleEvery(e.timeout)
+	deadline := clock.Now().Add(timeout)
+	every := settleEvery(timeout)
 	for {
-		now := e.cfg.WallClock.Now()
-		if !now.Before(deadline) || !e.sleepUntil(ctx, minTime(now.Add(every), deadline)) {
+		now := clock.Now()
+		if !now.Before(deadline) || !sleepUntil(ctx, clock, minTime(now.Add(every), deadline)) {
 			return m, true, nil
 		}
-		next, err := e.queryEffects(ctx)
+		next, err := query(ctx)
 		if err != nil {
 			return m, true, nil // the earlier answer stands, unconfirmed
 		}
@@ -108,14 +128,14 @@ func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled b
 	}
 }
 
-// sleepUntil waits on the wall clock until t, and reports false if ctx was
+// sleepUntil waits on clock until t, and reports false if ctx was
 // cancelled first.
-func (e *engine) sleepUntil(ctx context.Context, t time.Time) bool {
-	d := t.Sub(e.cfg.WallClock.Now())
+func sleepUntil(ctx context.Context, clock clockwork.Clock, t time.Time) bool {
+	d := t.Sub(clock.Now())
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	timer := e.cfg.WallClock.NewTimer(d)
+	timer := clock.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.Chan():
@@ -132,10 +152,16 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// queryEffects reads the effects oracle once. An interruption does not
-// cancel the read: the effects of the attempts made are worth reporting.
+// queryEffects reads the effects oracle once.
 func (e *engine) queryEffects(ctx context.Context) (map[string]int, error) {
+	return queryOracle(ctx, e.cfg.Effects)
+}
+
+// queryOracle reads an effects oracle once, within effectsQueryTimeout. An
+// interruption does not cancel the read: the effects of the attempts made
+// are worth reporting.
+func queryOracle(ctx context.Context, effects EffectsFunc) (map[string]int, error) {
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), effectsQueryTimeout)
 	defer cancel()
-	return e.cfg.Effects(qctx)
+	return effects(qctx)
 }
