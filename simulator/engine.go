@@ -555,8 +555,13 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 		o.outcome = ConnectionFailed
 	default:
 		o.outcome, o.status = classify(a.status), a.status
-		if o.outcome == Redirect && a.redirects > 0 {
+		switch {
+		case o.outcome != Redirect || e.cfg.Policy.FollowRedirects == 0:
+		case a.redirects >= e.cfg.Policy.FollowRedirects:
 			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects)
+		default:
+			// doFollowing stopped early: the answer named nowhere to go.
+			o.err = fmt.Sprintf("a %d answer %s cannot follow (no Location, or not a status a provider follows) after %d redirects followed", a.status, e.cfg.Policy.Name, a.redirects)
 		}
 	}
 	if a.status == 0 {

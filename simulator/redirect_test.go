@@ -206,3 +206,32 @@ func TestRedirectLoopEndsAsTooManyRedirects(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectThatCannotBeFollowed: a 301 to an answer that is a 3xx with
+// nowhere to go (a 304) ends the attempt as a redirect, and the record says
+// why in words, not that there were too many.
+func TestRedirectThatCannotBeFollowed(t *testing.T) {
+	var log requestLog
+	url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			w.Header().Set("Location", "/new")
+			w.WriteHeader(http.StatusMovedPermanently)
+			return
+		}
+		w.WriteHeader(http.StatusNotModified)
+	})
+	var recs []Record
+	if _, err := Run(context.Background(), Config{
+		Policy: slackPolicy(t), URL: url + "/old", Events: 1, Secret: "redirect-secret", Sink: Collect(&recs),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Kind != KindAttempt {
+			continue
+		}
+		if r.Outcome != Redirect || !strings.Contains(r.Error, "cannot follow") || strings.Contains(r.Error, "too many") {
+			t.Errorf("attempt %d: %s %q, want a redirect that says it cannot be followed", r.N, r.Outcome, r.Error)
+		}
+	}
+}
