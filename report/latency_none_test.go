@@ -92,3 +92,18 @@ func TestLatencyWhenNoAnswerCame(t *testing.T) {
 		})
 	}
 }
+
+// An in-process handler can answer in well under a microsecond: those
+// answers were measured, at zero, and the report says so rather than
+// "not measured".
+func TestLatencyOfInstantAnswersIsMeasured(t *testing.T) {
+	s := newRecStream(1)
+	recs := s.attempt(0, 1, 0, simulator.Delivered, 200, true, 0).fate(0, simulator.FateDelivered).end(nil, false)
+	runs, err := report.Summarize(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runs[0]; !r.Measured() || r.Answers() != 1 {
+		t.Errorf("measured %v with %d answers, want one answer measured", r.Measured(), r.Answers())
+	}
+}
