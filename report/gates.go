@@ -104,7 +104,7 @@ func ParseGates(names []string) ([]Gate, error) {
 			switch {
 			case g == "":
 			case !slices.Contains(Gates, g):
-				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), gateNames()))
+				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), GateNames()))
 			case !slices.Contains(out, g):
 				out = append(out, g)
 			}
@@ -113,7 +113,8 @@ func ParseGates(names []string) ([]Gate, error) {
 	return out, errors.Join(errs...)
 }
 
-func gateNames() string {
+// GateNames lists the gates' names, comma-separated, for help and errors.
+func GateNames() string {
 	names := make([]string, len(Gates))
 	for i, g := range Gates {
 		names[i] = string(g)
@@ -128,7 +129,7 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 		for _, g := range gates {
 			check, ok := gateChecks[g]
 			if !ok {
-				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Message: fmt.Sprintf("unknown gate (valid: %s)", gateNames())})
+				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Message: fmt.Sprintf("unknown gate (valid: %s)", GateNames())})
 				continue
 			}
 			status, msg := check(r, opts)

@@ -21,7 +21,7 @@ type gateFlags struct {
 }
 
 func (g *gateFlags) add(fl *pflag.FlagSet) {
-	fl.StringSliceVar(&g.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+gateList())
+	fl.StringSliceVar(&g.failOn, "fail-on", nil, "exit 1 when one of these gates fails, comma-separated: "+report.GateNames())
 	fl.StringVar(&g.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 }
 
@@ -49,7 +49,7 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
 	}
 	if junit && len(gates) == 0 {
-		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", gateList()))
+		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", report.GateNames()))
 	}
 	return gates, opts, errs
 }
@@ -95,14 +95,6 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 // reportFormats are the formats run and report write: every report format,
 // and JUnit for the gates.
 func reportFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
-
-func gateList() string {
-	names := make([]string, len(report.Gates))
-	for i, g := range report.Gates {
-		names[i] = string(g)
-	}
-	return strings.Join(names, ", ")
-}
 
 // gateError is the exit-1 error when a gate did not pass, naming each one
 // with its run; nil when every gate passed.

@@ -32,5 +32,8 @@ func checkWritable(path string) error {
 	}
 	name := f.Name()
 	f.Close()
-	return os.Remove(name)
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("cannot write %s: could not remove the check file %s: %w", path, name, err)
+	}
+	return nil
 }
