@@ -115,18 +115,36 @@ func TestFollowedRedirectKeepsThePost(t *testing.T) {
 				t.Fatalf("the server saw %d requests, want %d (each event: the original and %d redirect(s))", len(seen), want, len(tc.hops))
 			}
 			wire := pol.Wire()
+			// Each event's requests, in the order the server saw them: two
+			// events' requests may interleave when they are sent together.
+			var order []string
+			byEvent := map[string][]int{}
+			for i, r := range seen {
+				id, _ := wire.DedupID(r.header, r.body)
+				if _, ok := byEvent[id]; !ok {
+					order = append(order, id)
+				}
+				byEvent[id] = append(byEvent[id], i)
+			}
+			if len(order) != 2 {
+				t.Fatalf("the server saw %d events' requests, want 2", len(order))
+			}
 			finals := 0
-			for i := 0; i < len(seen); i += len(tc.hops) + 1 {
-				first := seen[i]
-				for j, r := range seen[i : i+len(tc.hops)+1] {
+			for _, id := range order {
+				if n := len(byEvent[id]); n != len(tc.hops)+1 {
+					t.Errorf("event %s: %d requests, want the original and %d redirect(s)", id, n, len(tc.hops))
+				}
+				first := seen[byEvent[id][0]]
+				for _, i := range byEvent[id] {
+					r := seen[i]
 					if r.method != http.MethodPost {
-						t.Errorf("request %d (%s) was a %s, want the provider's POST", i+j+1, r.path, r.method)
+						t.Errorf("request %d (%s) was a %s, want the provider's POST", i+1, r.path, r.method)
 					}
 					if !bytes.Equal(r.body, first.body) {
-						t.Errorf("request %d (%s) carried %d bytes, want the same %d bytes as the original", i+j+1, r.path, len(r.body), len(first.body))
+						t.Errorf("request %d (%s) carried %d bytes, want the same %d bytes as the original", i+1, r.path, len(r.body), len(first.body))
 					}
 					if err := wire.Verify(r.header, r.body, "", secret, wall.Now()); err != nil {
-						t.Errorf("request %d (%s): signature does not verify: %v", i+j+1, r.path, err)
+						t.Errorf("request %d (%s): signature does not verify: %v", i+1, r.path, err)
 					}
 					if r.path == "/final" {
 						finals++
