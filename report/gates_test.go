@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -182,4 +183,21 @@ func TestParseGates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// renderAll writes rep as text, markdown and JSON, the three formats a
+// person or a CI job reads a verdict in.
+func renderAll(t *testing.T, rep *report.Report) (text, md, js string) {
+	t.Helper()
+	var tb, mb, jb bytes.Buffer
+	if err := report.WriteText(&tb, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteMarkdown(&mb, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteJSON(&jb, rep); err != nil {
+		t.Fatal(err)
+	}
+	return tb.String(), mb.String(), jb.String()
 }

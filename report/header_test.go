@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -41,22 +40,16 @@ func TestHeaderWords(t *testing.T) {
 				t.Fatal(err)
 			}
 			rep := &report.Report{Runs: runs}
-			var text, md bytes.Buffer
-			if err := report.WriteText(&text, rep); err != nil {
-				t.Fatal(err)
+			text, md, _ := renderAll(t, rep)
+			if !strings.HasPrefix(text, tc.text) {
+				t.Errorf("text header:\n%s\nwant it to start %q", text, tc.text)
 			}
-			if err := report.WriteMarkdown(&md, rep); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.HasPrefix(text.String(), tc.text) {
-				t.Errorf("text header:\n%s\nwant it to start %q", text.String(), tc.text)
-			}
-			if !strings.Contains(md.String(), tc.md) {
-				t.Errorf("markdown lacks %q:\n%s", tc.md, md.String())
+			if !strings.Contains(md, tc.md) {
+				t.Errorf("markdown lacks %q:\n%s", tc.md, md)
 			}
 			for _, no := range tc.absent {
-				if strings.Contains(text.String(), no) || strings.Contains(md.String(), no) {
-					t.Errorf("report says %q:\n%s\n%s", no, text.String(), md.String())
+				if strings.Contains(text, no) || strings.Contains(md, no) {
+					t.Errorf("report says %q:\n%s\n%s", no, text, md)
 				}
 			}
 		})

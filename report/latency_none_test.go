@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -51,23 +50,14 @@ func TestLatencyWhenNoAnswerCame(t *testing.T) {
 			if g := rep.Gates[0]; g.Status != tc.gate || !strings.HasPrefix(g.Message, tc.message) {
 				t.Errorf("slow-responses %s %q, want %s %q", g.Status, g.Message, tc.gate, tc.message)
 			}
-			var text, md, js bytes.Buffer
-			if err := report.WriteText(&text, rep); err != nil {
-				t.Fatal(err)
+			text, md, js := renderAll(t, rep)
+			if !strings.Contains(text, "  response time: "+tc.line+"\n") {
+				t.Errorf("text lacks %q:\n%s", tc.line, text)
 			}
-			if err := report.WriteMarkdown(&md, rep); err != nil {
-				t.Fatal(err)
+			if !strings.Contains(md, "### Response time and timeout headroom\n\n"+mdEscape(tc.line)+"\n") {
+				t.Errorf("markdown lacks %q:\n%s", tc.line, md)
 			}
-			if err := report.WriteJSON(&js, rep); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(text.String(), "  response time: "+tc.line+"\n") {
-				t.Errorf("text lacks %q:\n%s", tc.line, text.String())
-			}
-			if !strings.Contains(md.String(), "### Response time and timeout headroom\n\n"+mdEscape(tc.line)+"\n") {
-				t.Errorf("markdown lacks %q:\n%s", tc.line, md.String())
-			}
-			for _, out := range []string{text.String(), md.String()} {
+			for _, out := range []string{text, md} {
 				if strings.Contains(out, "0.0ms") || strings.Contains(out, "over 0 answers") {
 					t.Errorf("report shows times although no answer came:\n%s", out)
 				}
@@ -77,7 +67,7 @@ func TestLatencyWhenNoAnswerCame(t *testing.T) {
 					Latency map[string]any `json:"latency"`
 				} `json:"runs"`
 			}
-			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+			if err := json.Unmarshal([]byte(js), &doc); err != nil {
 				t.Fatal(err)
 			}
 			l := doc.Runs[0].Latency

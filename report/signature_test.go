@@ -199,23 +199,17 @@ func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
 			if g := rep.Gates[0]; g.Status != report.GateUnknown || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
 				t.Errorf("forged-accepted %s: %s", g.Status, g.Message)
 			}
-			var text, md strings.Builder
-			if err := report.WriteText(&text, rep); err != nil {
-				t.Fatal(err)
-			}
-			if err := report.WriteMarkdown(&md, rep); err != nil {
-				t.Fatal(err)
-			}
+			text, md, _ := renderAll(t, rep)
 			for _, want := range []string{"signature check: " + tc.line, tc.attack} {
-				if !strings.Contains(text.String(), want) {
-					t.Errorf("text lacks %q:\n%s", want, text.String())
+				if !strings.Contains(text, want) {
+					t.Errorf("text lacks %q:\n%s", want, text)
 				}
 			}
-			if !strings.Contains(md.String(), "**Signature check: not tested**") {
-				t.Errorf("markdown lacks the verdict:\n%s", md.String())
+			if !strings.Contains(md, "**Signature check: not tested**") {
+				t.Errorf("markdown lacks the verdict:\n%s", md)
 			}
-			if strings.Contains(text.String()+md.String(), "ENFORCED") {
-				t.Errorf("report says ENFORCED:\n%s", text.String())
+			if strings.Contains(text+md, "ENFORCED") {
+				t.Errorf("report says ENFORCED:\n%s", text)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -96,19 +95,10 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			}
 			r := runs[0]
 			rep := &report.Report{Runs: runs, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
-			var text, md, js bytes.Buffer
-			if err := report.WriteText(&text, rep); err != nil {
-				t.Fatal(err)
-			}
-			if err := report.WriteMarkdown(&md, rep); err != nil {
-				t.Fatal(err)
-			}
-			if err := report.WriteJSON(&js, rep); err != nil {
-				t.Fatal(err)
-			}
+			text, md, js := renderAll(t, rep)
 			for _, want := range tc.text {
-				if !strings.Contains(text.String(), want) {
-					t.Errorf("text lacks %q:\n%s", want, text.String())
+				if !strings.Contains(text, want) {
+					t.Errorf("text lacks %q:\n%s", want, text)
 				}
 			}
 			if got := r.VerdictLine(); got != tc.text[0] && !strings.HasPrefix(got, tc.text[0]) {
@@ -119,11 +109,11 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				t.Errorf("duplicate-effects gate %s, want %s: %s", g.Status, wantGate, g.Message)
 			}
 			for _, want := range []string{"**Verdict: " + report.VerdictWords(tc.verdict) + "** — " + mdEscape(tc.text[0])} {
-				if !strings.Contains(md.String(), want) {
-					t.Errorf("markdown lacks %q:\n%s", want, md.String())
+				if !strings.Contains(md, want) {
+					t.Errorf("markdown lacks %q:\n%s", want, md)
 				}
 			}
-			for _, out := range []string{text.String(), md.String(), js.String()} {
+			for _, out := range []string{text, md, js} {
 				for _, no := range tc.absent {
 					if strings.Contains(out, no) {
 						t.Errorf("report says %q:\n%s", no, out)
@@ -142,7 +132,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 					} `json:"summary"`
 				} `json:"runs"`
 			}
-			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+			if err := json.Unmarshal([]byte(js), &doc); err != nil {
 				t.Fatal(err)
 			}
 			j := doc.Runs[0]
