@@ -144,10 +144,9 @@ type engine struct {
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int
-	// cutOff counts the requests that reached the handler and got no
-	// answer: the handler may still have been at work on them; lastCutOff
-	// is when the last one was recorded, on the wall clock.
-	cutOff     int
+	// lastCutOff is when a request last reached the handler and got no
+	// answer, on the wall clock (zero when none did): the handler may still
+	// have been at work on it.
 	lastCutOff time.Time
 }
 

@@ -77,10 +77,9 @@ func (e *engine) waitForHandler(ctx context.Context) int {
 	return waitForCalls(ctx, e.handlerCalls(), e.cfg.WallClock, e.timeout)
 }
 
-// noteCutOff counts a request that reached the handler and got no answer:
+// noteCutOff records a request that reached the handler and got no answer:
 // the handler may still be at work on it.
 func (e *engine) noteCutOff() {
-	e.cutOff++
 	e.lastCutOff = e.cfg.WallClock.Now()
 }
 
@@ -89,7 +88,7 @@ func (e *engine) noteCutOff() {
 // the answer may still miss that work: it was still changing, could not be
 // read again, or ctx was cancelled before the handler had had its time.
 func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled bool, err error) {
-	if e.cutOff == 0 || e.handlerCalls() != nil || e.cfg.DryRun {
+	if e.lastCutOff.IsZero() || e.handlerCalls() != nil || e.cfg.DryRun {
 		m, err = e.queryEffects(ctx)
 		return m, false, err
 	}

@@ -122,8 +122,9 @@ func loadSections(path string, known map[string]bool) (map[string]int, error) {
 	var errs []error
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, val := top.Content[i], top.Content[i+1]
-		lines[strings.ToLower(key.Value)] = key.Line
-		if name := strings.ToLower(key.Value); !known[name] && !slices.Contains(configSections, name) {
+		name := strings.ToLower(key.Value)
+		lines[name] = key.Line
+		if !known[name] && !slices.Contains(configSections, name) {
 			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (valid: the flags of any command, %s; or %s)",
 				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections, ", ")))
 			continue
