@@ -147,5 +147,5 @@ func (d *disabler) successesAfter(t time.Time) int {
 }
 
 // watching reports whether any answer could disable the endpoint, so that
-// waves must be checked with full.
+// the scheduler must ask full before sending.
 func (d *disabler) watching() bool { return d.atOnce || d.rule != nil }

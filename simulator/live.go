@@ -12,10 +12,15 @@ import (
 type eventState struct {
 	// names is the dedup id followed by the object the event is about, in
 	// one string (one allocation) split at split.
-	names    string
-	first    time.Duration // virtual time of the first attempt, since the run's start
-	attempts int32         // attempts made so far
+	names string
+	first time.Duration // virtual time of the first attempt, since the run's start
+	// at is when the event's pending attempt (number attempts+1) is due,
+	// as nanoseconds since the run's start; stage is where that attempt is
+	// (queued, waiting, sent, reached): the scheduler's view of the event.
+	at       int64
+	attempts int32 // attempts made so far
 	split    uint16
+	stage    stage
 	inFlight bool
 	// settled is the event's fate (an index in fates) once its automatic
 	// schedule ended while a manual redelivery is still to come: its next
@@ -25,6 +30,16 @@ type eventState struct {
 	// nothing.
 	req *requestState
 }
+
+// stage is where an event's pending attempt is.
+type stage uint8
+
+const (
+	stageQueued  stage = iota // in the queue
+	stageWaiting              // held back by a coupling
+	stageSent                 // sent; no request of it has reached the handler yet
+	stageReached              // a request reached the handler, or the attempt is over
+)
 
 func newEventState(id, object string, first time.Duration) eventState {
 	if len(id) > math.MaxUint16 {

@@ -2,55 +2,155 @@ package simulator
 
 import (
 	"context"
+	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
+
+	"github.com/retrysim/retrysim/scenarios"
 )
 
-// workers perform the attempts of a wave concurrently. They live as long as
-// the run, so a run of thousands of waves does not start (and grow the
-// stacks of) goroutines wave after wave; each has its own Decider.
-type workers struct {
-	jobs  chan int       // indexes into wave
-	wave  []due          // the wave being performed
-	outs  []outcome      // its outcomes, by index
-	busy  sync.WaitGroup // attempts of the wave not yet performed
-	alive sync.WaitGroup // workers not yet stopped
+// flight is one attempt sent and not yet applied: out with the workers,
+// then answered and waiting in the reorder buffer for its turn.
+type flight struct {
+	d    due
+	st   *eventState
+	o    outcome
+	done bool   // answered (or given up on, unsent, after an interruption)
+	gen  uint32 // which use of this flight a signal is about
+}
+
+// signal is what a worker tells the scheduler about a flight: one of its
+// requests reached the handler, or the attempt is over.
+type signal struct {
+	f       *flight
+	gen     uint32
+	reached bool
+}
+
+// scheduler is the concurrent scheduler's state (see schedule.go): the
+// attempts held back, those sent and not yet applied, and the workers that
+// perform them. The workers live as long as the run; each has its own
+// Decider.
+type scheduler struct {
+	waiting  []due      // taken from the queue, held back by a coupling, in order
+	sent     flightHeap // sent, not yet applied, in order
+	inFlight int        // sent, not yet answered
+	free     []*flight
+
+	jobs    chan *flight
+	signals chan signal
+	alive   sync.WaitGroup
 }
 
 // start starts n workers performing e's attempts.
-func (w *workers) start(ctx context.Context, e *engine, n int) {
-	w.jobs = make(chan int, n)
+func (s *scheduler) start(ctx context.Context, e *engine, n int) {
+	s.jobs = make(chan *flight, n)
+	// Two signals at most per attempt in flight (reached, over), plus a
+	// few late "reached" ones about attempts already over: the workers
+	// rarely wait for the scheduler to read them.
+	s.signals = make(chan signal, 2*n+16)
 	for range n {
 		dec := e.cfg.Scenario.Decider()
-		w.alive.Go(func() {
-			for i := range w.jobs {
-				if ctx.Err() != nil {
-					w.outs[i] = outcome{unsent: true}
-				} else {
-					e.attempt(ctx, &w.wave[i], dec, &w.outs[i])
-				}
-				w.busy.Done()
+		s.alive.Go(func() {
+			for f := range s.jobs {
+				e.perform(ctx, f, dec, s.signals)
 			}
 		})
 	}
 }
 
-// perform performs every attempt of wave, writing outcome i to outs[i], and
-// returns once all are done.
-func (w *workers) perform(wave []due, outs []outcome) {
-	w.wave, w.outs = wave, outs
-	w.busy.Add(len(wave))
-	for i := range wave {
-		w.jobs <- i
+// send hands attempt d to a worker.
+func (s *scheduler) send(d due, st *eventState) {
+	var f *flight
+	if n := len(s.free); n > 0 {
+		f = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		f = new(flight)
 	}
-	w.busy.Wait()
-	w.wave, w.outs = nil, nil
+	f.d, f.st, f.done = d, st, false
+	f.gen++
+	s.sent.push(f)
+	s.inFlight++
+	s.jobs <- f
+}
+
+// release takes back a flight applied.
+func (s *scheduler) release(f *flight) {
+	f.gen++ // late signals about its last use are ignored
+	f.st, f.o = nil, outcome{}
+	s.free = append(s.free, f)
 }
 
 // stop stops the workers, if started, and waits for them to exit.
-func (w *workers) stop() {
-	if w.jobs != nil {
-		close(w.jobs)
-		w.alive.Wait()
-		w.jobs = nil
+func (s *scheduler) stop() {
+	if s.jobs != nil {
+		close(s.jobs)
+		s.alive.Wait()
+		s.jobs = nil
 	}
+}
+
+// perform carries out one attempt on a worker and reports on it: when its
+// request reaches the handler (the order of events about one object rests
+// on it) and when it is over.
+func (e *engine) perform(ctx context.Context, f *flight, dec *scenarios.Decider, signals chan<- signal) {
+	gen := f.gen
+	if ctx.Err() != nil {
+		f.o = outcome{unsent: true}
+	} else {
+		var wrote atomic.Bool
+		trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil && wrote.CompareAndSwap(false, true) {
+				signals <- signal{f: f, gen: gen, reached: true}
+			}
+		}}
+		e.attempt(httptrace.WithClientTrace(ctx, trace), &f.d, f.st, dec, &f.o)
+	}
+	signals <- signal{f: f, gen: gen}
+}
+
+// flightHeap is a min-heap of flights in (time, event, attempt) order.
+type flightHeap struct{ items []*flight }
+
+func (h *flightHeap) Len() int      { return len(h.items) }
+func (h *flightHeap) peek() *flight { return h.items[0] }
+
+func (h *flightHeap) push(f *flight) {
+	h.items = append(h.items, f)
+	s := h.items
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s[i].d.before(&s[p].d) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *flightHeap) pop() *flight {
+	s := h.items
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = nil
+	s = s[:last]
+	h.items = s
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && s[r].d.before(&s[l].d) {
+			m = r
+		}
+		if !s[m].d.before(&s[i].d) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	return top
 }

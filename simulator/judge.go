@@ -1,0 +1,92 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// classify maps a status the provider received to an outcome.
+func classify(status int) Outcome {
+	switch {
+	case status >= 200 && status < 300:
+		return Delivered
+	case status >= 300 && status < 400:
+		return Redirect
+	default:
+		return HTTPError
+	}
+}
+
+// slackReason is Slack's X-Slack-Retry-Reason for a failed outcome.
+func slackReason(o Outcome) string {
+	switch o {
+	case Timeout, LostResponse:
+		return "http_timeout"
+	case HTTPError:
+		return "http_error"
+	case Redirect:
+		return "too_many_redirects"
+	case ConnectionFailed:
+		return "connection_failed"
+	}
+	// InvalidResponse: Slack names no reason for an answer that is not
+	// HTTP; it has one for what it cannot name.
+	return "unknown_error"
+}
+
+// judge applies the policy's status semantics to an answer: which statuses
+// count as delivered, stop signals, Retry-After and which failures are
+// retried. It may change o's outcome and returns what follows.
+func (e *engine) judge(o *outcome) verdict {
+	p := &e.cfg.Policy
+	var v verdict
+	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
+		switch ok := p.Succeeded(o.status); {
+		case ok && o.outcome != Delivered:
+			o.outcome = Delivered
+		case !ok && o.outcome == Delivered:
+			o.outcome = HTTPError
+			o.err = fmt.Sprintf("%d is not a status %s counts as delivered", o.status, p.Name)
+		}
+	}
+	if !o.outcome.Failed() {
+		return v
+	}
+	if o.status != 0 && len(p.Stop) > 0 { // no answer, no stop signal
+		if rule, ok := p.StopSignal(o.status, o.header); ok {
+			if rule.Disable {
+				v.disable = true
+				v.signal = "endpoint disabled by the answer " + rule.String()
+			} else {
+				v.stop = true
+				v.signal = "retries stopped by the answer " + rule.String()
+			}
+			return v
+		}
+	}
+	if !p.Retried(policies.FailureClass(o.status, o.reached)) {
+		v.stop = true
+		v.noRetry = true
+		v.signal = fmt.Sprintf("%s does not retry this failure (%s; retries on: %s)", p.Name, policies.FailureClass(o.status, o.reached), strings.Join(p.RetryOn, ","))
+		return v
+	}
+	if o.header == nil {
+		return v // no Retry-After (and no need to read the clock)
+	}
+	if wait, ok := p.RetryAfterWait(o.status, o.header, e.cfg.WallClock.Now()); ok {
+		v.retryAfter = wait
+	}
+	return v
+}
+
+// verdict is what an attempt's answer means for its event and the endpoint.
+type verdict struct {
+	stop       bool          // no more attempts for this event
+	noRetry    bool          // stopped because the policy does not retry this failure
+	disable    bool          // the endpoint is disabled at once
+	retryAfter time.Duration // the answer's Retry-After, when honoured
+	signal     string        // what happened, in words, for the record
+}

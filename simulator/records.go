@@ -1,0 +1,57 @@
+package simulator
+
+import ()
+
+func (e *engine) runRecord() Record {
+	p := &e.cfg.Policy
+	r := e.base
+	r.Kind = KindRun
+	r.Target = e.cfg.TargetName
+	r.DefaultScenario = e.cfg.DefaultScenario
+	r.Events = e.cfg.Events
+	r.Summary = p.Summary
+	r.DedupField = e.wire.DedupField()
+	r.MaxAttempt = p.MaxAttempts()
+	r.WindowS = p.Window().Seconds()
+	r.TimeoutS = p.Timeout.D().Seconds()
+	r.ManualS = p.ManualRedelivery.D().Seconds()
+	r.ScheduleS = make([]float64, p.MaxAttempts())
+	for n := range r.ScheduleS {
+		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	}
+	if p.Disable != nil {
+		r.DisableN = p.Disable.ConsecutiveFailures
+		r.DisableS = p.Disable.Within.D().Seconds()
+		r.DisableRule = p.Disable.String()
+	}
+	start := e.cfg.Start
+	r.Start = &start
+	r.Time = start
+	return r
+}
+
+// recordAttempt emits the record of one request of an attempt; copyIndex is 1
+// for the second request of a duplicated attempt.
+func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
+	r := e.base
+	r.Kind = KindAttempt
+	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), e.virtual(d.at)
+	r.Object, r.Copy, r.Manual = st.object(), copyIndex, st.settled != 0
+	r.AtSeconds = (d.offset() - st.first).Seconds()
+	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
+	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
+	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
+	r.Fault, r.Error = o.fault, o.err
+	r.Signal = signal
+	if err := e.emit(r); err != nil {
+		return err
+	}
+	e.res.Attempts++
+	if o.reached {
+		e.res.Arrivals++
+		if o.handlerStatus == 0 {
+			e.noteCutOff() // the handler may still be at work on it
+		}
+	}
+	return nil
+}

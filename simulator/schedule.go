@@ -1,0 +1,398 @@
+package simulator
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// The scheduler decides what is sent when. Every attempt known to the run
+// is in one of four places: the queue (due, not yet looked at), waiting
+// (looked at, held back by a coupling), sent (a request out, no answer yet)
+// or answered (in the reorder buffer, not yet applied). Answers are applied
+// strictly in (virtual time, event, attempt) order, the order a serial run
+// applies them in: an answer waits in the buffer until nothing before it is
+// still unsent or unanswered. Applying an answer is what schedules the
+// event's next attempt, ends the event, or disables the endpoint, so what a
+// run records does not depend on when answers came back.
+//
+// An attempt is sent as soon as a slot is free and no coupling holds it
+// back (couplings.go); nothing else waits for anything. A run therefore
+// lasts about as long as its longest chain of real waits.
+
+// schedule runs the workload to its end (or its interruption). With one
+// attempt in flight at most (a dry run, which answers at once, or a
+// concurrency of 1) the attempts are simply performed one after another in
+// order; otherwise they go out concurrently.
+func (e *engine) schedule(ctx context.Context) error {
+	e.queueArrival()
+	var err error
+	if e.cfg.DryRun || e.cfg.Concurrency == 1 {
+		err = e.serial(ctx)
+	} else {
+		err = e.concurrent(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if e.res.Interrupted {
+		return e.drain(FateInterrupted, false)
+	}
+	return nil
+}
+
+// serial performs the attempts one at a time, in order: the reference
+// every concurrent run must match.
+func (e *engine) serial(ctx context.Context) error {
+	if e.dec == nil {
+		e.dec = e.cfg.Scenario.Decider()
+	}
+	// A dry run's fake clock is moved once, at the end: nothing reads it
+	// in between, and moving it is most of an attempt's cost.
+	lazy := e.cfg.DryRun && !e.cfg.Realtime
+	var o outcome
+	for e.q.Len() > 0 {
+		if ctx.Err() != nil {
+			e.res.Interrupted = true
+			break
+		}
+		at := e.q.peek().at
+		if e.restartDue(at) {
+			if err := e.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					e.res.Interrupted = true
+					break
+				}
+				return err
+			}
+			continue
+		}
+		if !lazy {
+			if err := e.waitUntil(ctx, e.virtual(at)); err != nil {
+				e.res.Interrupted = true
+				break
+			}
+		}
+		d := e.q.pop()
+		st := e.take(d)
+		e.attempt(ctx, &d, st, e.dec, &o)
+		disabled, err := e.apply(&d, &o)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			if err := e.drain(FateDisabled, true); err != nil {
+				return err
+			}
+		}
+	}
+	if lazy {
+		return e.waitUntil(ctx, e.endTime())
+	}
+	return nil
+}
+
+// take notes that attempt d leaves the queue; an event's first attempt
+// starts the event, and queues the next event's arrival.
+func (e *engine) take(d due) *eventState {
+	if d.n() == 1 {
+		e.start(d)
+		e.queueArrival()
+	}
+	return e.live.get(d.event())
+}
+
+// push queues attempt d of a started event.
+func (e *engine) push(d due, st *eventState) {
+	st.at, st.stage = d.at, stageQueued
+	e.q.push(d)
+}
+
+// errStuck would mean the scheduler holds an attempt back with nothing in
+// flight that could ever release it: a bug, reported rather than hung on.
+var errStuck = errors.New("simulator: scheduler stuck with nothing in flight")
+
+// concurrent sends attempts as their couplings allow, up to the
+// concurrency at once, and applies the answers in order.
+func (e *engine) concurrent(ctx context.Context) error {
+	s := &e.sch
+	s.start(ctx, e, e.cfg.Concurrency)
+	defer s.stop()
+	for {
+		disabled, err := e.applyInOrder()
+		if err != nil {
+			return err
+		}
+		if disabled {
+			return e.disabled()
+		}
+		if ctx.Err() != nil {
+			return e.interrupt()
+		}
+		if e.unapplied() == 0 {
+			return nil
+		}
+		if s.inFlight == 0 && e.restartDue(e.earliest().at) {
+			if err := e.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					return e.interrupt()
+				}
+				return err
+			}
+			continue
+		}
+		wake := e.fill()
+		if s.inFlight == 0 && wake.IsZero() {
+			return errStuck
+		}
+		var timer clockwork.Timer
+		var ring <-chan time.Time
+		if !wake.IsZero() {
+			timer = e.cfg.Clock.NewTimer(wake.Sub(e.cfg.Clock.Now()))
+			ring = timer.Chan()
+		}
+		select {
+		case sig := <-s.signals:
+			e.onSignal(sig)
+			for more := true; more; {
+				select {
+				case sig := <-s.signals:
+					e.onSignal(sig)
+				default:
+					more = false
+				}
+			}
+		case <-ring:
+		case <-ctx.Done():
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// unapplied counts the attempts known to the run and not yet applied.
+func (e *engine) unapplied() int { return e.q.Len() + len(e.sch.waiting) + e.sch.sent.Len() }
+
+// earliest is the first unapplied attempt in order; there must be one.
+func (e *engine) earliest() *due {
+	s := &e.sch
+	var first *due
+	if e.q.Len() > 0 {
+		first = e.q.peek()
+	}
+	if len(s.waiting) > 0 && (first == nil || s.waiting[0].before(first)) {
+		first = &s.waiting[0]
+	}
+	if s.sent.Len() > 0 && (first == nil || s.sent.peek().d.before(first)) {
+		first = &s.sent.peek().d
+	}
+	return first
+}
+
+// applyInOrder applies the answers at the front of the reorder buffer:
+// each one once nothing before it is unsent or unanswered. It stops at an
+// answer that disabled the endpoint.
+func (e *engine) applyInOrder() (bool, error) {
+	s := &e.sch
+	for s.sent.Len() > 0 {
+		f := s.sent.peek()
+		if !f.done || (e.q.Len() > 0 && e.q.peek().before(&f.d)) || (len(s.waiting) > 0 && s.waiting[0].before(&f.d)) {
+			return false, nil
+		}
+		s.sent.pop()
+		if f.o.unsent {
+			// The run was interrupted before the request went out.
+			e.unsent(&f.d)
+			s.release(f)
+			continue
+		}
+		disabled, err := e.apply(&f.d, &f.o)
+		s.release(f)
+		if err != nil || disabled {
+			return disabled, err
+		}
+	}
+	return false, nil
+}
+
+// fill sends, in order, every attempt no coupling holds back, while a slot
+// is free. It returns when the first attempt held back for the real clock
+// is due (with Realtime), else the zero time.
+func (e *engine) fill() time.Time {
+	s := &e.sch
+	i := 0 // waiting[:i] were looked at in this pass and are still held back
+	for s.inFlight < e.cfg.Concurrency {
+		var d due
+		queued := false
+		switch {
+		case i < len(s.waiting) && (e.q.Len() == 0 || s.waiting[i].before(e.q.peek())):
+			d = s.waiting[i]
+		case e.q.Len() > 0:
+			d, queued = *e.q.peek(), true
+		default:
+			return time.Time{}
+		}
+		// The couplings that hold back every attempt after this one too.
+		if e.restartDue(d.at) {
+			return time.Time{}
+		}
+		if e.cfg.Realtime {
+			if t := e.virtual(d.at); t.After(e.cfg.Clock.Now()) {
+				return t
+			}
+		}
+		if !e.disableSafe(&d, s.waiting[:i]) {
+			return time.Time{}
+		}
+		// The coupling that holds back this attempt alone.
+		if queued {
+			e.q.pop()
+			st := e.take(d)
+			if e.objectBlocked(&d) {
+				st.at, st.stage = d.at, stageWaiting
+				s.waiting = slices.Insert(s.waiting, i, d)
+				i++
+				continue
+			}
+			e.launch(d, st)
+			continue
+		}
+		if e.objectBlocked(&d) {
+			i++
+			continue
+		}
+		s.waiting = slices.Delete(s.waiting, i, i+1)
+		e.launch(d, e.live.get(d.event()))
+	}
+	return time.Time{}
+}
+
+// launch sends attempt d.
+func (e *engine) launch(d due, st *eventState) {
+	if fc, ok := e.cfg.Clock.(*clockwork.FakeClock); ok {
+		// The fake clock follows the latest attempt sent; it never goes
+		// back for an earlier one sent later.
+		if dt := e.virtual(d.at).Sub(fc.Now()); dt > 0 {
+			fc.Advance(dt)
+		}
+	}
+	st.at, st.stage = d.at, stageSent
+	e.sch.send(d, st)
+}
+
+// onSignal notes what a worker reports: a request of an attempt reached
+// the handler, or the attempt is over.
+func (e *engine) onSignal(sig signal) {
+	f := sig.f
+	if sig.gen != f.gen {
+		return // about an attempt applied already
+	}
+	if !sig.reached {
+		f.done = true
+		e.sch.inFlight--
+	}
+	f.st.stage = stageReached
+}
+
+// disabled ends the run at the moment the endpoint was disabled. The
+// lookahead sent nothing after that moment; whatever is still out would be
+// a bug, counted, and its answer ignored.
+func (e *engine) disabled() error {
+	s := &e.sch
+	for s.inFlight > 0 {
+		e.onSignal(<-s.signals)
+	}
+	for s.sent.Len() > 0 {
+		e.sentAfterDisable++
+		s.release(s.sent.pop())
+	}
+	s.waiting = s.waiting[:0]
+	return e.drain(FateDisabled, true)
+}
+
+// interrupt stops sending, lets the attempts in flight finish, and applies
+// every answer in order; the attempts never sent stay unsent.
+func (e *engine) interrupt() error {
+	s := &e.sch
+	e.res.Interrupted = true
+	for s.inFlight > 0 {
+		e.onSignal(<-s.signals)
+	}
+	for s.sent.Len() > 0 {
+		f := s.sent.pop()
+		if f.o.unsent {
+			e.unsent(&f.d)
+			s.release(f)
+			continue
+		}
+		disabled, err := e.apply(&f.d, &f.o)
+		s.release(f)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			for s.sent.Len() > 0 {
+				s.release(s.sent.pop())
+			}
+			s.waiting = s.waiting[:0]
+			return e.drain(FateDisabled, true)
+		}
+	}
+	for i := range s.waiting {
+		e.unsent(&s.waiting[i])
+	}
+	s.waiting = s.waiting[:0]
+	return nil
+}
+
+// queueArrival queues the first attempt of the next event, if any. Only one
+// future arrival is queued at a time, so the queue holds the events in flight,
+// not the whole workload.
+func (e *engine) queueArrival() {
+	if e.arrived >= e.cfg.Events {
+		return
+	}
+	e.q.push(newDue(e.work.arrival(e.arrived), e.arrived, 1))
+	e.arrived++
+}
+
+// waitUntil moves the engine's clock to t: a fake clock is advanced, the real
+// one is waited for.
+func (e *engine) waitUntil(ctx context.Context, t time.Time) error {
+	if fc, ok := e.cfg.Clock.(*clockwork.FakeClock); ok {
+		if d := t.Sub(fc.Now()); d > 0 {
+			fc.Advance(d)
+		}
+		return nil
+	}
+	d := t.Sub(e.cfg.Clock.Now())
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-e.cfg.Clock.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// virtual turns an offset from the run's start into a virtual time.
+func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Duration(at)) }
+
+// start creates the state of an event at its first attempt. A dry run keeps
+// only what the records need.
+func (e *engine) start(d due) {
+	ev := e.work.event(d.event())
+	st := newEventState(ev.ID, ev.Object, d.offset())
+	if !e.cfg.DryRun {
+		st.req = &requestState{ev: ev} // the body is built when first sent
+	}
+	st.at = d.at
+	e.live.add(d.event(), st)
+	e.res.Events++
+}
