@@ -17,9 +17,9 @@ import (
 //     says how far ahead that is safe (disabler.full).
 //   - Restarts (restartDue): a barrier. No attempt at or after a restart
 //     moment is sent until every attempt before it has been applied.
-//   - Events about the same object (objectBlocked): they reach the handler
-//     in virtual-time order, so reordering is what the scenario injects and
-//     a handler's stale-event check sees what the report says.
+//   - Events about the same object (objectBlocked): they first reach the
+//     handler in virtual-time order, so reordering is what the scenario
+//     injects and a handler's stale-event check sees what the report says.
 //   - The rate cap (rateLimiter): requests are spaced on the wall clock.
 //
 // Within an event, attempt n+1 exists only once attempt n's answer has been
@@ -102,33 +102,32 @@ func nextGaps(p *policies.Policy, redelivery int64, manual bool) []int64 {
 }
 
 // objectBlocked reports whether attempt d must wait for another event about
-// the same object: one whose pending attempt comes before d and has not yet
-// reached the handler, or whose answered, unapplied attempt could be
-// followed by another before d.
+// the same object: one that has not reached the handler yet and whose
+// pending attempt, which may be its first arrival there, comes before d.
+// Events about one object thus first reach the handler in virtual-time
+// order (what the report counts as reordered is what the scenario made
+// so); once an event has reached the handler, its later attempts hold
+// nothing back and wait for nothing.
 func (e *engine) objectBlocked(d *due) bool {
 	m := e.work.objects()
 	if m >= e.cfg.Events {
 		return false // every event is about an object of its own
 	}
 	ev := d.event()
+	if st := e.live.get(ev); st.reached {
+		return false
+	}
 	for o := ev % m; o < e.cfg.Events; o += m {
 		if o == ev {
 			continue
 		}
 		st := e.live.get(o)
-		if st == nil {
-			continue // ended, or it starts after d
+		if st == nil || st.reached || st.stage == stageDone {
+			continue // ended, started after d, or arrived already
 		}
-		n := int(st.attempts) + 1 // its attempt pending now
-		other := due{at: st.at, key: uint64(o)<<nBits | uint64(n)}
-		if !other.before(d) {
-			continue
-		}
-		if st.stage != stageReached {
-			return true // it must reach the handler first
-		}
-		if gap := e.gapAfter(n); gap >= 0 && st.at+gap <= d.at {
-			return true // its next attempt could come before d
+		pending := due{at: st.at, key: uint64(o)<<nBits | uint64(st.attempts+1)}
+		if pending.before(d) {
+			return true
 		}
 	}
 	return false

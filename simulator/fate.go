@@ -6,14 +6,30 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
-// apply records an attempt's outcome, decides what happens next to its
-// event, and reports whether the endpoint is now disabled.
-func (e *engine) apply(d *due, o *outcome) (bool, error) {
-	event, n, at := d.event(), d.n(), e.virtual(d.at)
-	if at.After(e.lastAt) {
-		e.lastAt = at
-	}
-	st := e.live.get(event)
+// An attempt's answer is taken in two steps. decide runs as soon as the
+// answer is in, in whatever order answers come: it judges the answer as
+// the provider would and queues the event's next attempt, if any, so the
+// event's chain goes on without waiting for other events. commit runs in
+// virtual-time order (the reorder buffer's): it emits the records, feeds
+// the endpoint-disable rule and counts the event's fate. Nothing decide
+// does depends on another event; everything that does is in commit.
+
+// next is what decide concluded from an attempt's answer, for commit.
+type next struct {
+	signal    string // what happened, in words, for the attempt's record
+	dupSignal string // the same for the second request of a duplicated attempt
+	disable   bool   // the answer disables the endpoint at once
+	failed    bool   // the attempt failed (both requests, when duplicated)
+	manual    bool   // the attempt was a manual redelivery
+	// fate is the event's fate when this attempt ends it; "" when another
+	// attempt follows.
+	fate            string
+	delivered, lost int // what the attempt changes in the run's counts
+}
+
+// decide judges attempt d's answer o and queues what follows for its event.
+func (e *engine) decide(d *due, st *eventState, o *outcome) next {
+	n := d.n()
 	st.attempts = int32(n)
 	v := e.judge(o)
 	delay, more := e.cfg.Policy.Delay(n)
@@ -21,53 +37,80 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
-	if err := e.recordAttempt(d, st, o, v.signal, 0); err != nil {
-		return false, err
-	}
-	failed := o.outcome.Failed()
+	nx := next{signal: v.signal, disable: v.disable, failed: o.outcome.Failed(), manual: st.settled != 0}
 	if o.dup != nil {
 		// The second of two identical requests: the provider classifies
 		// its answer too, and the event is delivered if either was.
-		dv := e.judge(o.dup)
-		if err := e.recordAttempt(d, st, o.dup, dv.signal, 1); err != nil {
+		nx.dupSignal = e.judge(o.dup).signal
+		nx.failed = nx.failed && o.dup.outcome.Failed()
+	}
+	switch {
+	case nx.manual:
+		// After a manual redelivery: an event the schedule had given up
+		// on is delivered after all if the resend was.
+		nx.fate = settledFates[st.settled]
+		if !nx.failed && nx.fate != FateDelivered {
+			nx.lost, nx.delivered = -1, 1
+			nx.fate = FateDelivered
+		}
+	case !nx.failed:
+		nx.delivered = 1
+		nx.fate = e.settle(d, st, FateDelivered)
+	case v.stop && v.noRetry:
+		nx.lost = 1
+		nx.fate = e.settle(d, st, FateExhausted)
+	case v.stop:
+		nx.lost = 1
+		nx.fate = FateStopped
+	case more:
+		if st.req != nil {
+			st.req.reason = slackReason(o.outcome)
+		}
+		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
+	default:
+		nx.lost = 1
+		nx.fate = e.settle(d, st, FateExhausted)
+	}
+	if nx.fate != "" {
+		st.stage = stageDone
+	}
+	return nx
+}
+
+// commit records attempt d as decided and reports whether the endpoint is
+// now disabled.
+func (e *engine) commit(d *due, o *outcome, nx *next) (bool, error) {
+	at := e.virtual(d.at)
+	if at.After(e.lastAt) {
+		e.lastAt = at
+	}
+	st := e.live.get(d.event())
+	if err := e.recordAttempt(d, st, o, nx.signal, 0, nx.manual); err != nil {
+		return false, err
+	}
+	if o.dup != nil {
+		if err := e.recordAttempt(d, st, o.dup, nx.dupSignal, 1, nx.manual); err != nil {
 			return false, err
 		}
-		failed = failed && o.dup.outcome.Failed()
 	}
 	for i := range o.attacks {
 		if err := e.recordAttack(d, at, &o.attacks[i], 0); err != nil {
 			return false, err
 		}
 	}
-	disabled := e.dis.record(at, failed)
+	disabled := e.dis.record(at, nx.failed)
 	switch {
-	case v.disable:
+	case nx.disable:
 		disabled = true
-		e.disabledBy = v.signal
+		e.disabledBy = nx.signal
 	case disabled:
 		e.disabledBy = e.cfg.Policy.Disable.String()
 	}
+	e.res.Delivered += nx.delivered
+	e.res.Lost += nx.lost
 	var err error
-	switch {
-	case st.settled != 0:
-		err = e.afterManual(d, st, failed)
-	case !failed:
-		e.res.Delivered++
-		err = e.settle(d, st, FateDelivered)
-	case v.stop && v.noRetry:
-		e.res.Lost++
-		err = e.settle(d, st, FateExhausted)
-	case v.stop:
-		e.res.Lost++
-		err = e.end(event, FateStopped, at)
-	case more:
-		if st.req != nil {
-			st.req.reason = slackReason(o.outcome)
-		}
-		e.push(newDue(d.offset()+delay, event, n+1), st)
-	default:
-		e.res.Lost++
-		err = e.settle(d, st, FateExhausted)
+	if nx.fate != "" {
+		err = e.end(d.event(), nx.fate, at)
 	}
 	if disabled {
 		e.res.DisabledAt = at
@@ -77,33 +120,22 @@ func (e *engine) apply(d *due, o *outcome) (bool, error) {
 
 // settle ends an event whose automatic schedule is over with fate, unless
 // the scenario has someone resend it by hand within the policy's manual
-// redelivery window: then that attempt is queued and the event stays open.
-func (e *engine) settle(d *due, st *eventState, fate string) error {
+// redelivery window: then that attempt is queued and the event stays open
+// (settle returns "").
+func (e *engine) settle(d *due, st *eventState, fate string) string {
 	c := e.faultContext(d, st)
 	c.Attempt = d.n() + 1
 	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
 	manual := e.cfg.Policy.ManualRedelivery.D()
 	if !ok || manual <= 0 || d.offset()+after-st.first > manual {
-		return e.end(d.event(), fate, e.virtual(d.at))
+		return fate
 	}
 	st.settled = fateCode(fate)
 	e.push(newDue(d.offset()+after, d.event(), d.n()+1), st)
-	return nil
+	return ""
 }
 
-// afterManual ends an event after its manual redelivery: an event the
-// schedule had given up on is delivered after all if the resend was.
-func (e *engine) afterManual(d *due, st *eventState, failed bool) error {
-	fate := settledFates[st.settled]
-	if !failed && fate != FateDelivered {
-		e.res.Lost--
-		e.res.Delivered++
-		fate = FateDelivered
-	}
-	return e.end(d.event(), fate, e.virtual(d.at))
-}
-
-// unsent takes back an attempt of the wave that an interruption kept from
+// unsent takes back an attempt that an interruption kept from
 // being sent: its event stays in flight (and ends interrupted), or, if it
 // was the event's first attempt, never started.
 func (e *engine) unsent(d *due) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"time"
 
@@ -43,10 +44,15 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 
 // attempt decides the faults for one attempt, carries it out, and sends
 // the attacks that go beside it, writing what it came to in o. dec is the
-// calling goroutine's own.
-func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome) {
+// calling goroutine's own; trace, if not nil, follows the attempt's own
+// requests (not the attacks).
+func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, trace *httptrace.ClientTrace) {
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
-	e.deliver(ctx, d, st, act, o)
+	if trace != nil {
+		e.deliver(httptrace.WithClientTrace(ctx, trace), d, st, act, o)
+	} else {
+		e.deliver(ctx, d, st, act, o)
+	}
 	if len(act.Attacks) > 0 && !e.cfg.DryRun {
 		o.attacks = e.attacks(ctx, d, st, act.Attacks)
 	}

@@ -22,6 +22,7 @@ type eventState struct {
 	split    uint16
 	stage    stage
 	inFlight bool
+	reached  bool // a request of the event has reached the handler
 	// settled is the event's fate (an index in fates) once its automatic
 	// schedule ended while a manual redelivery is still to come: its next
 	// attempt is that one. 0 while the schedule runs.
@@ -39,6 +40,7 @@ const (
 	stageWaiting              // held back by a coupling
 	stageSent                 // sent; no request of it has reached the handler yet
 	stageReached              // a request reached the handler, or the attempt is over
+	stageDone                 // its last attempt is over; its fate is still to commit
 )
 
 func newEventState(id, object string, first time.Duration) eventState {

@@ -31,12 +31,13 @@ func (e *engine) runRecord() Record {
 }
 
 // recordAttempt emits the record of one request of an attempt; copyIndex is 1
-// for the second request of a duplicated attempt.
-func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int) error {
+// for the second request of a duplicated attempt; manual says it was a
+// manual redelivery.
+func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
 	r := e.base
 	r.Kind = KindAttempt
 	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), e.virtual(d.at)
-	r.Object, r.Copy, r.Manual = st.object(), copyIndex, st.settled != 0
+	r.Object, r.Copy, r.Manual = st.object(), copyIndex, manual
 	r.AtSeconds = (d.offset() - st.first).Seconds()
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000

@@ -78,8 +78,9 @@ func (e *engine) serial(ctx context.Context) error {
 		}
 		d := e.q.pop()
 		st := e.take(d)
-		e.attempt(ctx, &d, st, e.dec, &o)
-		disabled, err := e.apply(&d, &o)
+		e.attempt(ctx, &d, st, e.dec, &o, nil)
+		nx := e.decide(&d, st, &o)
+		disabled, err := e.commit(&d, &o, &nx)
 		if err != nil {
 			return err
 		}
@@ -210,7 +211,7 @@ func (e *engine) applyInOrder() (bool, error) {
 			s.release(f)
 			continue
 		}
-		disabled, err := e.apply(&f.d, &f.o)
+		disabled, err := e.commit(&f.d, &f.o, &f.next)
 		s.release(f)
 		if err != nil || disabled {
 			return disabled, err
@@ -285,17 +286,27 @@ func (e *engine) launch(d due, st *eventState) {
 }
 
 // onSignal notes what a worker reports: a request of an attempt reached
-// the handler, or the attempt is over.
+// the handler, or the attempt is over, and then its answer is decided at
+// once (its event's next attempt queued); it is committed in order later.
 func (e *engine) onSignal(sig signal) {
 	f := sig.f
 	if sig.gen != f.gen {
 		return // about an attempt applied already
 	}
-	if !sig.reached {
-		f.done = true
-		e.sch.inFlight--
+	if sig.reached {
+		f.st.reached = true
+		if !f.done {
+			f.st.stage = stageReached
+		}
+		return
 	}
+	f.done = true
+	e.sch.inFlight--
 	f.st.stage = stageReached
+	f.st.reached = f.st.reached || f.o.reached || (f.o.dup != nil && f.o.dup.reached)
+	if !f.o.unsent {
+		f.next = e.decide(&f.d, f.st, &f.o)
+	}
 }
 
 // disabled ends the run at the moment the endpoint was disabled. The
@@ -329,7 +340,7 @@ func (e *engine) interrupt() error {
 			s.release(f)
 			continue
 		}
-		disabled, err := e.apply(&f.d, &f.o)
+		disabled, err := e.commit(&f.d, &f.o, &f.next)
 		s.release(f)
 		if err != nil {
 			return err

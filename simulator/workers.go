@@ -15,6 +15,7 @@ type flight struct {
 	d    due
 	st   *eventState
 	o    outcome
+	next next   // what its answer means, decided when it came
 	done bool   // answered (or given up on, unsent, after an interruption)
 	gen  uint32 // which use of this flight a signal is about
 }
@@ -78,7 +79,7 @@ func (s *scheduler) send(d due, st *eventState) {
 // release takes back a flight applied.
 func (s *scheduler) release(f *flight) {
 	f.gen++ // late signals about its last use are ignored
-	f.st, f.o = nil, outcome{}
+	f.st, f.o, f.next = nil, outcome{}, next{}
 	s.free = append(s.free, f)
 }
 
@@ -105,7 +106,7 @@ func (e *engine) perform(ctx context.Context, f *flight, dec *scenarios.Decider,
 				signals <- signal{f: f, gen: gen, reached: true}
 			}
 		}}
-		e.attempt(httptrace.WithClientTrace(ctx, trace), &f.d, f.st, dec, &f.o)
+		e.attempt(ctx, &f.d, f.st, dec, &f.o, trace)
 	}
 	signals <- signal{f: f, gen: gen}
 }
