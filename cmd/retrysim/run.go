@@ -347,14 +347,18 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		// that last: redirected stderr stays clean.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	for _, pol := range p.policies {
-		if err := runOne(ctx, cmd.ErrOrStderr(), f, p, pol, agg, results, prog); err != nil {
-			stopProgress()
-			return err
+	deliver := func(r simulator.Record) error {
+		if results != nil {
+			if err := results.Add(r); err != nil {
+				return fmt.Errorf("--results: %w", err)
+			}
 		}
-		if ctx.Err() != nil {
-			break
-		}
+		prog.Add(r)
+		return agg.Add(r)
+	}
+	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
+		stopProgress()
+		return err
 	}
 	stopProgress()
 	if results != nil {
@@ -393,10 +397,11 @@ func catalogueTimeouts() []report.Timeout {
 	return out
 }
 
-// runOne runs one policy against the target (starting a demo handler when
-// there is no --url) and feeds its records to the aggregator and the results
-// stream.
-func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
+// prepareOne readies one policy's run against the target (starting a demo
+// handler, or the user's --exec handler, when needed): the run's config,
+// records still to be given a sink, and what to stop after it.
+func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy) (simulator.Config, func(), error) {
+	cleanup := func() {}
 	secret, given := p.secrets[pol.Provider]
 	if !given {
 		secret, given = configuredSecret(pol.Provider)
@@ -420,17 +425,17 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		if f.exec != "" {
 			proc, err := startHandler(ctx, f.exec, f.url, stderr)
 			if err != nil {
-				return badInput(err)
+				return cfg, cleanup, badInput(err)
 			}
-			defer proc.stop()
+			cleanup = proc.stop
 			cfg.Restart = proc.restart
 		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
 		if err != nil {
-			return fmt.Errorf("demo handler: %w", err)
+			return cfg, cleanup, fmt.Errorf("demo handler: %w", err)
 		}
-		defer srv.close()
+		cleanup = srv.close
 		cfg.URL = srv.url
 		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
 		if p.mode == demo.TTL {
@@ -442,15 +447,11 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
-	cfg.Sink = func(r simulator.Record) error {
-		if results != nil {
-			if err := results.Add(r); err != nil {
-				return fmt.Errorf("--results: %w", err)
-			}
-		}
-		prog.Add(r)
-		return agg.Add(r)
-	}
+	return cfg, cleanup, nil
+}
+
+// runSim runs one prepared policy.
+func runSim(ctx context.Context, cfg simulator.Config) error {
 	_, err := simulator.Run(ctx, cfg)
 	if errors.Is(err, simulator.ErrConfig) {
 		return badInput(err)
