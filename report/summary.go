@@ -144,11 +144,11 @@ type Run struct {
 	// reached the handler, and those whose timeline is kept. An event
 	// that never reached it needs nothing, so a run against a black hole
 	// keeps nothing per event.
-	live    map[int]*eventAgg
-	objects map[string][]firstArrival // by object, each event's first arrival
-	// reorderedPairs counts the pairs out of order so far.
-	reorderedPairs int
-	lostSeqs       []int // the sequence numbers behind LostToDisableIDs
+	live map[int]*eventAgg
+	// reorder counts the pairs of events about one object that first
+	// arrived out of order.
+	reorder  reorders
+	lostSeqs []int // the sequence numbers behind LostToDisableIDs
 	// The signature attacks: each kind met, each request sent, and the
 	// requests' own dedup ids.
 	attackKinds []*attackKind
@@ -352,7 +352,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Run{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
-			objects: map[string][]firstArrival{}, spool: a.spool, closedSorted: true,
+			reorder: newReorders(), spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
@@ -411,6 +411,7 @@ func (r *Run) begin(rec *simulator.Record) {
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func (r *Run) attempt(rec *simulator.Record, keep int) error {
+	r.reorder.seen(rec.Seq)
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
 		ev = &eventAgg{}
@@ -451,9 +452,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
 		ev.firstArrival = at
-		if rec.Object != "" {
-			r.firstArrival(rec.Object, firstArrival{seq: rec.Seq, at: at})
-		}
+		r.reorder.arrive(rec.Seq, rec.Object, at)
 	} else {
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
@@ -501,6 +500,7 @@ func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
 }
 
 func (r *Run) fate(rec *simulator.Record) error {
+	r.reorder.resolve(rec.Seq)
 	r.Events++
 	switch rec.Fate {
 	case simulator.FateDelivered:
@@ -605,19 +605,4 @@ func (r *Run) noteLostToDisable(rec *simulator.Record) {
 
 // reordered counts the pairs of events about one object that first reached
 // the handler in the opposite order to their creation (sequence order).
-func (r *Run) reordered() int { return r.reorderedPairs }
-
-// firstArrival notes an event's first arrival and counts the pairs it makes
-// out of order with the events about the same object that arrived before.
-func (r *Run) firstArrival(object string, fa firstArrival) {
-	evs, ok := r.objects[object]
-	if !ok {
-		object = strings.Clone(object) // not the record's string, which may hold more
-	}
-	for _, o := range evs {
-		if (o.seq < fa.seq && fa.at < o.at) || (fa.seq < o.seq && o.at < fa.at) {
-			r.reorderedPairs++
-		}
-	}
-	r.objects[object] = append(evs, fa)
-}
+func (r *Run) reordered() int { return r.reorder.pairs }
