@@ -122,8 +122,8 @@ type Config struct {
 	// processed.
 	Effects EffectsFunc
 	// Restart restarts the handler. The engine calls it at each of the
-	// scenario's restart moments, between waves: every attempt due before
-	// the moment has finished, none due after it has started. It is
+	// scenario's restart moments, a barrier: every attempt due before the
+	// moment has finished, none due after it has started. It is
 	// required when the scenario restarts the handler, except in a dry run.
 	Restart RestartFunc
 }

@@ -40,11 +40,12 @@ func newDisabler(p *policies.Policy) disabler {
 	return disabler{rule: p.Disable, atOnce: p.CanDisableAtOnce()}
 }
 
-// full reports whether a wave already holding k attempts, due from first to
-// last, might have disabled the endpoint by its last attempt, assuming the
-// worst (every one of them fails). The engine stops adding attempts to a
-// wave once it is full, so no attempt is ever sent after the moment the
-// endpoint is disabled.
+// full reports whether k attempts not yet applied, due from first to last,
+// might disable the endpoint by the last of them, assuming the worst (every
+// one of them fails): the rule's safe lookahead. The scheduler sends an
+// attempt only when the attempts before it are not full, so no attempt is
+// ever sent after the moment the endpoint is disabled. (A consecutive-
+// failures rule of K with a streak of s is safe for K-s-1 more attempts.)
 func (d *disabler) full(k int, first, last time.Time) bool {
 	if k == 0 {
 		return false
