@@ -10,7 +10,7 @@ import (
 )
 
 // feedBlackHole adds a black-hole run of n events to a: every event in
-// flight at once, each attempted 16 times in waves, every attempt timing out.
+// flight at once, each attempted 16 times, every attempt timing out.
 func feedBlackHole(b *testing.B, a *Aggregator, n int) {
 	b.Helper()
 	add := func(r simulator.Record) {

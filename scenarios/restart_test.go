@@ -58,7 +58,7 @@ func TestRestart(t *testing.T) {
 			t.Errorf("restart %d at +%s (n %d), want +%s", i+1, at, rec.N, restarts[i])
 		}
 	}
-	// No wave straddles a restart: every arrival logged before the k-th
+	// A restart is a barrier: every arrival logged before the k-th
 	// restart happened before its virtual moment, every one after it, after.
 	k := 0
 	for i, entry := range m.log {

@@ -58,7 +58,7 @@ func (d *disabler) full(k int, first, last time.Time) bool {
 	case r == nil:
 		return false
 	case r.FailureRate > 0:
-		// At any attempt of the wave the window holds at most the marks it
+		// At any of the k attempts the window holds at most the marks it
 		// holds now plus k, of which at most fails+k failed, and at least
 		// the successes still inside the window at last.
 		if d.count()+k < r.MinAttempts {

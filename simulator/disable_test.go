@@ -78,8 +78,8 @@ func TestDisableRules(t *testing.T) {
 	}
 }
 
-// TestDisablerFullIsConservative: the disabler never lets a wave grow past
-// an attempt that could fire the rule.
+// TestDisablerFullIsConservative: the disabler never lets the scheduler send
+// past an attempt that could fire the rule.
 func TestDisablerFullIsConservative(t *testing.T) {
 	pol := custom(t, "p: {base: slack, disable: {failure_rate: 0.5, within: 10m, min_attempts: 4}}", "p")
 	d := newDisabler(&pol)
@@ -91,12 +91,12 @@ func TestDisablerFullIsConservative(t *testing.T) {
 	for k := 1; k <= 4; k++ {
 		full := d.full(k, t0.Add(5*time.Second), t0.Add(6*time.Second))
 		if full != (k >= 4) {
-			t.Errorf("wave of %d: full %v", k, full)
+			t.Errorf("%d unapplied: full %v", k, full)
 		}
 	}
 	// Once the successes leave the window, one failure can fire it.
 	if !d.full(1, t0.Add(20*time.Minute), t0.Add(20*time.Minute)) {
 		// count 3+1 = 4 ≥ min, fails 1 > 0.5·1
-		t.Error("a wave after the successes left the window is not full at 1")
+		t.Error("an attempt after the successes left the window is not full at 1")
 	}
 }

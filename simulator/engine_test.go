@@ -421,8 +421,7 @@ func TestRedirectToRemoteHostIsRefused(t *testing.T) {
 	}
 }
 
-// With the real clock, attempts are sent when they are due, not early with
-// their wave.
+// With the real clock, attempts are sent when they are due, not early.
 func TestRealtimeSendsAttemptsWhenDue(t *testing.T) {
 	var mu sync.Mutex
 	var early []string

@@ -165,7 +165,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 // otherwise only the events in flight do.
 // endTime is when the run stopped, in virtual time: its last attempt (or the
 // disable moment, or its start when nothing was sent). Unlike the clock, it
-// does not depend on how attempts were grouped into waves.
+// does not depend on the order answers came back in.
 func (e *engine) endTime() time.Time {
 	t := e.cfg.Start
 	if e.lastAt.After(t) {

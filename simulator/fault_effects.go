@@ -87,7 +87,7 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 		signedAt = policies.SigningTime(e.cfg.WallClock.Now(), d.n(), e.cfg.Policy.MaxAttempts()+1)
 		if st.req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
-			// concurrently rather than one after another between waves.
+			// on the workers, concurrently, rather than on the scheduler.
 			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
 		}
 	}

@@ -45,7 +45,7 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 }
 
 // TestLatencyHeadroom runs against a real handler that really sleeps 4 s on
-// two of ten requests (all sent in one wave, so the test takes about 4 s):
+// two of ten requests (all sent at once, so the test takes about 4 s):
 // the report flags the 3 s providers as too slow, Shopify's documented 5 s
 // as close, Stripe's 30 s as fine, and its percentiles are the handler's
 // own within a few milliseconds.
