@@ -32,14 +32,10 @@ type outcome struct {
 
 // faultContext is what the scenario sees of one attempt.
 func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
-	c := scenarios.Context{
+	return scenarios.Context{
 		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
-		Next: -1, Timeout: e.timeout,
+		Next: st.next, Timeout: e.timeout,
 	}
-	if next, ok := e.work.next(d.event()); ok {
-		c.Next = next
-	}
-	return c
 }
 
 // attempt decides the faults for one attempt, carries it out, and sends

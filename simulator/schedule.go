@@ -403,7 +403,10 @@ func (e *engine) start(d due) {
 	if !e.cfg.DryRun {
 		st.req = &requestState{ev: ev} // the body is built when first sent
 	}
-	st.at = d.at
+	st.at, st.next = d.at, -1
+	if next, ok := e.work.next(d.event()); ok {
+		st.next = next
+	}
 	e.live.add(d.event(), st)
 	e.res.Events++
 }
