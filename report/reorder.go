@@ -1,6 +1,10 @@
 package report
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrysim/retrysim/simulator"
+)
 
 // reorders counts the pairs of events about one object that first reached
 // the handler in the opposite order to their creation (sequence order),
@@ -31,20 +35,23 @@ type arrivals struct {
 
 func newReorders() reorders { return reorders{objects: map[string]*arrivals{}} }
 
-// seen notes an attempt of event seq.
-func (o *reorders) seen(seq int) {
+// seen notes an attempt of event seq and reports whether seq is followed:
+// not below low, and not so far above it (a stream no run wrote) that
+// following it would take more room than a run's events.
+func (o *reorders) seen(seq int) bool {
+	if seq < o.low || seq-o.low >= simulator.MaxEvents {
+		return false
+	}
 	for seq >= o.low+len(o.open)-o.head {
 		o.open = append(o.open, true)
 		o.at = append(o.at, nil)
 	}
+	return true
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
 func (o *reorders) arrive(seq int, object string, at int64) {
-	o.seen(seq)
-	if seq < o.low {
-		return
-	}
+	followed := o.seen(seq)
 	fa := firstArrival{seq: seq, at: at}
 	if object != "" {
 		a := o.objects[object]
@@ -58,16 +65,19 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 			}
 		}
 		a.list = append(a.list, fa)
-		o.at[o.head+seq-o.low] = a
+		if followed {
+			o.at[o.head+seq-o.low] = a
+		}
 	}
-	o.resolve(seq)
+	if followed {
+		o.resolve(seq)
+	}
 }
 
 // resolve notes that event seq can no longer first arrive: it arrived, or
 // it ended.
 func (o *reorders) resolve(seq int) {
-	o.seen(seq)
-	if seq < o.low {
+	if !o.seen(seq) {
 		return
 	}
 	o.open[o.head+seq-o.low] = false

@@ -34,3 +34,19 @@ func TestReordersCountsAndForgets(t *testing.T) {
 		t.Fatalf("%d pairs, want 1: events arriving in order make none", o.pairs)
 	}
 }
+
+// TestReordersIgnoresWildSequenceNumbers: a stream no run wrote, with a
+// sequence number far beyond any run's events or below zero, is counted but
+// not followed, rather than taking room for every number in between.
+func TestReordersIgnoresWildSequenceNumbers(t *testing.T) {
+	o := newReorders()
+	o.arrive(1<<50, "cus_A", 10)
+	o.resolve(1 << 50)
+	o.arrive(-5, "cus_A", 11)
+	if len(o.open) != 0 {
+		t.Fatalf("followed %d sequence numbers, want none", len(o.open))
+	}
+	if o.pairs != 1 {
+		t.Fatalf("%d pairs, want 1", o.pairs)
+	}
+}
