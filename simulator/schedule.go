@@ -12,12 +12,14 @@ import (
 // The scheduler decides what is sent when. Every attempt known to the run
 // is in one of four places: the queue (due, not yet looked at), waiting
 // (looked at, held back by a coupling), sent (a request out, no answer yet)
-// or answered (in the reorder buffer, not yet applied). Answers are applied
-// strictly in (virtual time, event, attempt) order, the order a serial run
-// applies them in: an answer waits in the buffer until nothing before it is
-// still unsent or unanswered. Applying an answer is what schedules the
-// event's next attempt, ends the event, or disables the endpoint, so what a
-// run records does not depend on when answers came back.
+// or answered (in the reorder buffer, not yet committed). An answer is
+// decided as soon as it comes (fate.go): the event's next attempt, if any,
+// is queued at once, so an event's chain never waits for another event's.
+// Answers are committed strictly in (virtual time, event, attempt) order,
+// the order a serial run takes them in: an answer waits in the buffer until
+// nothing before it is still unsent or unanswered. Committing emits the
+// records, feeds the disable rule and ends events, so what a run records
+// does not depend on when answers came back.
 //
 // An attempt is sent as soon as a slot is free and no coupling holds it
 // back (couplings.go); nothing else waits for anything. A run therefore
