@@ -12,18 +12,18 @@ import (
 // exactly; the scheduler invents no other.
 //
 //   - The endpoint-disable rule (disableSafe): an attempt goes out only when
-//     nothing still unapplied before it in virtual time could disable the
+//     nothing still uncommitted before it in virtual time could disable the
 //     endpoint first, even if every one of those attempts failed. The rule
 //     says how far ahead that is safe (disabler.full).
 //   - Restarts (restartDue): a barrier. No attempt at or after a restart
-//     moment is sent until every attempt before it has been applied.
+//     moment is sent until every attempt before it has been committed.
 //   - Events about the same object (objectBlocked): they first reach the
 //     handler in virtual-time order, so reordering is what the scenario
 //     injects and a handler's stale-event check sees what the report says.
 //   - The rate cap (rateLimiter): requests are spaced on the wall clock.
 //
 // Within an event, attempt n+1 exists only once attempt n's answer has been
-// applied, so that chain needs no rule of its own.
+// decided, so that chain needs no rule of its own.
 
 // restartDue reports whether the next restart comes at or before an
 // attempt at at: the attempt waits for it.
@@ -32,7 +32,7 @@ func (e *engine) restartDue(at int64) bool {
 }
 
 // disableSafe reports whether attempt d may be sent: the attempts before it
-// still unapplied (those sent, and the held-back ones in earlier, which
+// still uncommitted (those sent, and the held-back ones in earlier, which
 // come before d) and every attempt they could cause before d cannot
 // disable the endpoint whatever they answer.
 func (e *engine) disableSafe(d *due, earlier []due) bool {

@@ -40,7 +40,7 @@ func newDisabler(p *policies.Policy) disabler {
 	return disabler{rule: p.Disable, atOnce: p.CanDisableAtOnce()}
 }
 
-// full reports whether k attempts not yet applied, due from first to last,
+// full reports whether k attempts not yet committed, due from first to last,
 // might disable the endpoint by the last of them, assuming the worst (every
 // one of them fails): the rule's safe lookahead. The scheduler sends an
 // attempt only when the attempts before it are not full, so no attempt is

@@ -145,7 +145,7 @@ type engine struct {
 	// sentAfterDisable counts attempts found sent after the endpoint was
 	// disabled: the lookahead promises none.
 	sentAfterDisable int
-	// lastAt is the virtual time of the latest attempt applied: when an
+	// lastAt is the virtual time of the latest attempt committed: when an
 	// interruption or the end of the run happens, in virtual time.
 	lastAt time.Time
 	// unstarted are events whose first attempt an interruption kept from

@@ -119,13 +119,13 @@ func (e *engine) push(d due, st *eventState) {
 var errStuck = errors.New("simulator: scheduler stuck with nothing in flight")
 
 // concurrent sends attempts as their couplings allow, up to the
-// concurrency at once, and applies the answers in order.
+// concurrency at once, and commits the answers in order.
 func (e *engine) concurrent(ctx context.Context) error {
 	s := &e.sch
 	s.start(ctx, e, e.cfg.Concurrency)
 	defer s.stop()
 	for {
-		disabled, err := e.applyInOrder()
+		disabled, err := e.commitInOrder()
 		if err != nil {
 			return err
 		}
@@ -135,7 +135,7 @@ func (e *engine) concurrent(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return e.interrupt()
 		}
-		if e.unapplied() == 0 {
+		if e.uncommitted() == 0 {
 			return nil
 		}
 		if s.inFlight == 0 && e.restartDue(e.earliest().at) {
@@ -177,10 +177,10 @@ func (e *engine) concurrent(ctx context.Context) error {
 	}
 }
 
-// unapplied counts the attempts known to the run and not yet applied.
-func (e *engine) unapplied() int { return e.q.Len() + len(e.sch.waiting) + e.sch.sent.Len() }
+// uncommitted counts the attempts known to the run and not yet committed.
+func (e *engine) uncommitted() int { return e.q.Len() + len(e.sch.waiting) + e.sch.sent.Len() }
 
-// earliest is the first unapplied attempt in order; there must be one.
+// earliest is the first uncommitted attempt in order; there must be one.
 func (e *engine) earliest() *due {
 	s := &e.sch
 	var first *due
@@ -196,10 +196,10 @@ func (e *engine) earliest() *due {
 	return first
 }
 
-// applyInOrder applies the answers at the front of the reorder buffer:
+// commitInOrder commits the answers at the front of the reorder buffer:
 // each one once nothing before it is unsent or unanswered. It stops at an
 // answer that disabled the endpoint.
-func (e *engine) applyInOrder() (bool, error) {
+func (e *engine) commitInOrder() (bool, error) {
 	s := &e.sch
 	for s.sent.Len() > 0 {
 		f := s.sent.peek()
@@ -293,7 +293,7 @@ func (e *engine) launch(d due, st *eventState) {
 func (e *engine) onSignal(sig signal) {
 	f := sig.f
 	if sig.gen != f.gen {
-		return // about an attempt applied already
+		return // about an attempt committed already
 	}
 	if sig.reached {
 		f.st.reached = true
@@ -327,7 +327,7 @@ func (e *engine) disabled() error {
 	return e.drain(FateDisabled, true)
 }
 
-// interrupt stops sending, lets the attempts in flight finish, and applies
+// interrupt stops sending, lets the attempts in flight finish, and commits
 // every answer in order; the attempts never sent stay unsent.
 func (e *engine) interrupt() error {
 	s := &e.sch

@@ -9,7 +9,7 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 )
 
-// flight is one attempt sent and not yet applied: out with the workers,
+// flight is one attempt sent and not yet committed: out with the workers,
 // then answered and waiting in the reorder buffer for its turn.
 type flight struct {
 	d    due
@@ -29,12 +29,12 @@ type signal struct {
 }
 
 // scheduler is the concurrent scheduler's state (see schedule.go): the
-// attempts held back, those sent and not yet applied, and the workers that
+// attempts held back, those sent and not yet committed, and the workers that
 // perform them. The workers live as long as the run; each has its own
 // Decider.
 type scheduler struct {
 	waiting  []due      // taken from the queue, held back by a coupling, in order
-	sent     flightHeap // sent, not yet applied, in order
+	sent     flightHeap // sent, not yet committed, in order
 	inFlight int        // sent, not yet answered
 	free     []*flight
 
@@ -76,7 +76,7 @@ func (s *scheduler) send(d due, st *eventState) {
 	s.jobs <- f
 }
 
-// release takes back a flight applied.
+// release takes back a flight committed.
 func (s *scheduler) release(f *flight) {
 	f.gen++ // late signals about its last use are ignored
 	f.st, f.o, f.next = nil, outcome{}, next{}
