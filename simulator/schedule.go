@@ -244,8 +244,12 @@ func (e *engine) fill() time.Time {
 			return time.Time{}
 		}
 		if e.cfg.Realtime {
-			if t := e.virtual(d.at); t.After(e.cfg.Clock.Now()) {
-				return t
+			// On the real clock an attempt goes at its own time, not early;
+			// a fake clock is moved to it when it is sent (launch).
+			if _, fake := e.cfg.Clock.(*clockwork.FakeClock); !fake {
+				if t := e.virtual(d.at); t.After(e.cfg.Clock.Now()) {
+					return t
+				}
 			}
 		}
 		if !e.disableSafe(&d, s.waiting[:i]) {
