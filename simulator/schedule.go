@@ -312,6 +312,12 @@ func (e *engine) onSignal(sig signal) {
 	f.st.reached = f.st.reached || f.o.reached || (f.o.dup != nil && f.o.dup.reached)
 	if !f.o.unsent {
 		f.next = e.decide(&f.d, f.st, &f.o)
+		// The answer's headers were for deciding; the reorder buffer may
+		// hold many answers for a while.
+		f.o.header = nil
+		if f.o.dup != nil {
+			f.o.dup.header = nil
+		}
 	}
 }
 
