@@ -77,19 +77,18 @@ func (e *engine) decide(d *due, st *eventState, o *outcome) next {
 	return nx
 }
 
-// commit records attempt d as decided and reports whether the endpoint is
-// now disabled.
-func (e *engine) commit(d *due, o *outcome, nx *next) (bool, error) {
+// commit records attempt d of the event st as decided and reports whether
+// the endpoint is now disabled.
+func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
 	if at.After(e.lastAt) {
 		e.lastAt = at
 	}
-	st := e.live.get(d.event())
-	if err := e.recordAttempt(d, st, o, nx.signal, 0, nx.manual); err != nil {
+	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
 		return false, err
 	}
 	if o.dup != nil {
-		if err := e.recordAttempt(d, st, o.dup, nx.dupSignal, 1, nx.manual); err != nil {
+		if err := e.recordAttempt(d, at, st, o.dup, nx.dupSignal, 1, nx.manual); err != nil {
 			return false, err
 		}
 	}

@@ -1,7 +1,9 @@
 package simulator
 
-import ()
+import "time"
 
+// runRecord is the record that opens a run: the policy, scenario and target
+// every later record of the run is read against.
 func (e *engine) runRecord() Record {
 	p := &e.cfg.Policy
 	r := e.base
@@ -30,13 +32,14 @@ func (e *engine) runRecord() Record {
 	return r
 }
 
-// recordAttempt emits the record of one request of an attempt; copyIndex is 1
+// recordAttempt emits the record of one request of an attempt, at its
+// virtual time at; copyIndex is 1
 // for the second request of a duplicated attempt; manual says it was a
 // manual redelivery.
-func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
+func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
 	r := e.base
 	r.Kind = KindAttempt
-	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), e.virtual(d.at)
+	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), at
 	r.Object, r.Copy, r.Manual = st.object(), copyIndex, manual
 	r.AtSeconds = (d.offset() - st.first).Seconds()
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached

@@ -82,7 +82,7 @@ func (e *engine) serial(ctx context.Context) error {
 		st := e.take(d)
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		nx := e.decide(&d, st, &o)
-		disabled, err := e.commit(&d, &o, &nx)
+		disabled, err := e.commit(&d, st, &o, &nx)
 		if err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (e *engine) commitInOrder() (bool, error) {
 			s.release(f)
 			continue
 		}
-		disabled, err := e.commit(&f.d, &f.o, &f.next)
+		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
 		s.release(f)
 		if err != nil || disabled {
 			return disabled, err
@@ -352,7 +352,7 @@ func (e *engine) interrupt() error {
 			s.release(f)
 			continue
 		}
-		disabled, err := e.commit(&f.d, &f.o, &f.next)
+		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
 		s.release(f)
 		if err != nil {
 			return err
