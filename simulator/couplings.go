@@ -17,9 +17,12 @@ import (
 //     says how far ahead that is safe (disabler.full).
 //   - Restarts (restartDue): a barrier. No attempt at or after a restart
 //     moment is sent until every attempt before it has been committed.
-//   - Events about the same object (objectBlocked): they first reach the
-//     handler in virtual-time order, so reordering is what the scenario
-//     injects and a handler's stale-event check sees what the report says.
+//   - Events about the same object (objectBlocked): their first arrivals
+//     are written to the handler in virtual-time order, so reordering is
+//     what the scenario injects and a handler's stale-event check sees what
+//     the report says. Written is all a client can see of a request that
+//     gets no answer: a handler whose goroutines take two such requests up
+//     in the other order can still swap them (a serial run cannot).
 //   - The rate cap (rateLimiter): requests are spaced on the wall clock.
 //
 // Within an event, attempt n+1 exists only once attempt n's answer has been
