@@ -27,6 +27,10 @@ type Event struct {
 	// derived from it, so events about one object name the same one; when
 	// it is empty that id is drawn from Seed like every other.
 	Object string
+	// Version is the payload version the provider writes (Stripe's API
+	// version), as the policy chooses it; empty means the wire's current
+	// one.
+	Version string
 }
 
 // Delivery is one attempt to deliver an event, as the wire format needs it
@@ -112,6 +116,13 @@ func WireNames() []string {
 type EventTyper interface {
 	// EventTypes lists the types, the default first.
 	EventTypes() []string
+}
+
+// Versioner is implemented by wire formats that write more than one
+// payload version (Stripe's API versions).
+type Versioner interface {
+	// APIVersions lists the versions, the current one first.
+	APIVersions() []string
 }
 
 // ErrUnknownEventType is returned, wrapped, for an event type a wire format

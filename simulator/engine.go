@@ -171,7 +171,7 @@ func newEngine(cfg Config) *engine {
 	for _, r := range cfg.Scenario.Restarts() {
 		e.restarts = append(e.restarts, int64(r))
 	}
-	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
+	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
