@@ -225,6 +225,9 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 		detail = after // the verdict is in bold already
 	}
 	w.printf("\n**Signature check: %s** — %s\n", SignatureWords(r.SignatureCheck()), mdEscape(detail))
+	if h := r.handshakeLine(); h != "" {
+		w.printf("\n%s\n", mdEscape(h))
+	}
 	if p := r.probeLine(); p != "" {
 		w.printf("\n%s\n", mdEscape(p))
 	}
@@ -240,6 +243,9 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 	if len(tb.rows) > 1 {
 		w.printf("\n")
 		tb.write(w)
+	}
+	if a := r.ToleranceAdvice(); a != "" {
+		w.printf("\n%s\n", mdEscape(a))
 	}
 }
 

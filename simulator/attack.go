@@ -50,11 +50,17 @@ func attackApplies(w policies.Wire, a scenarios.Attack) (notApplicable, undetect
 			return fmt.Sprintf("%s signs the decoded form parameters, not their bytes: a re-encoded body carries the same values and is no forgery", name), ""
 		}
 	case scenarios.AttackStaleTimestamp:
-		if s.Tolerance == 0 {
+		switch {
+		case s.Tolerance == 0 && s.AdvisedTolerance > 0:
+			return fmt.Sprintf("%s signs a timestamp but documents no bound on its age, and its libraries check none, so a stale signature is no forgery to %s (see replayed)", name, name), ""
+		case s.Tolerance == 0:
 			return fmt.Sprintf("%s signs no timestamp a handler can bound, so no signature of it is ever stale (see replayed)", name), ""
 		}
 	case scenarios.AttackReplayed:
-		if s.Tolerance == 0 {
+		switch {
+		case s.Tolerance == 0 && s.AdvisedTolerance > 0:
+			return "", fmt.Sprintf("%s documents no bound on its signed timestamp's age: to its libraries a replay is a retry, so only dedup on the %s stops a second side effect", name, w.DedupField())
+		case s.Tolerance == 0:
 			return "", fmt.Sprintf("%s signs no timestamp a handler can bound: a replay is byte for byte a retry, so only dedup on the %s stops a second side effect", name, w.DedupField())
 		}
 	}

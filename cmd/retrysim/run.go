@@ -407,7 +407,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true,
 	}
 	switch {
 	case f.dryRun:

@@ -257,6 +257,17 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 			return
 		}
 	}
+	if status, ctype, answer, ok := policies.AnswerHandshake(wire, body, secret); ok {
+		// The provider's handshake (Slack's url_verification, Zoom's
+		// endpoint.url_validation, Discord's PING), answered as its docs
+		// show, after the signature check as their libraries do.
+		if ctype != "" {
+			w.Header().Set("Content-Type", ctype)
+		}
+		w.WriteHeader(status)
+		w.Write(answer)
+		return
+	}
 	id, err := wire.DedupID(r.Header, body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -267,7 +278,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if wire.Name() == "discord" {
+	if wire.Name() == "discord-events" {
 		// Discord's webhook events count only a 204 as delivered.
 		w.WriteHeader(http.StatusNoContent)
 		return
