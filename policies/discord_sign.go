@@ -46,6 +46,11 @@ func (discordSigner) PublicKey(secret string) string {
 	return hex.EncodeToString(DiscordKey(secret).Public().(ed25519.PublicKey))
 }
 
+// KeyNote says where the public key goes.
+func (discordSigner) KeyNote() string {
+	return "it stands for the public key in your Discord application's settings (General Information), which discord-interactions' verifyKey takes"
+}
+
 func (discordSigner) Scheme() Scheme {
 	return Scheme{Headers: []string{"X-Signature-Ed25519"}, AdvisedTolerance: discordAdvisedBound}
 }

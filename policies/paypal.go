@@ -46,6 +46,12 @@ func (paypalWire) NewSecret(r *Rand) string { return strings.ToUpper(r.Hex(9))[:
 // certificate; the secret (the webhook id) does not change it.
 func (paypalWire) PublicKey(string) string { return PayPalPublicKeyPEM() }
 
+// KeyNote says what stands in for PayPal's certificate.
+func (paypalWire) KeyNote() string {
+	return "retrysim signs with this key in place of PayPal's certificate: the PAYPAL-CERT-URL it sends (" + paypalCertURL +
+		") serves no certificate, so configure your handler to verify with this key instead of downloading one"
+}
+
 func (paypalWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000Z")

@@ -72,6 +72,47 @@ func (standardWire) Body(ev Event) ([]byte, string) {
 	return body, "application/json"
 }
 
+// CheckSecret refuses what the Standard Webhooks and Svix libraries refuse:
+// a secret that is not base64 after its whsec_ prefix, or is empty.
+func (w standardWire) CheckSecret(secret string) error {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil || len(b) == 0 {
+		return fmt.Errorf("not whsec_ followed by base64, which the %s libraries refuse (the dashboard gives whsec_ and base64)", w.name)
+	}
+	return nil
+}
+
+// validEventType reports whether t is written as a Standard Webhooks or
+// Svix event type is: letters, digits, _ and -, in parts joined by full stops
+// ("invoice.paid").
+func validEventType(t string) bool {
+	if t == "" || len(t) > 256 {
+		return false
+	}
+	for _, part := range strings.Split(t, ".") {
+		if part == "" {
+			return false
+		}
+		for _, c := range part {
+			ok := c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CheckEventTypeFormat takes any event type written as the spec and Svix
+// write them: letters, digits, _ and - in parts joined by full stops, at
+// most 256 characters.
+func (w standardWire) CheckEventTypeFormat(t string) error {
+	if !validEventType(t) {
+		return fmt.Errorf("%w %q for %s (an event type is letters, digits, _ and - in parts joined by full stops, e.g. invoice.paid)", ErrUnknownEventType, t, w.name)
+	}
+	return nil
+}
+
 // standardKey is the signing key a whsec_ secret stands for: the base64
 // after the prefix, or the secret's own bytes when it is not base64 (as the
 // libraries' raw-key constructors take it).

@@ -138,9 +138,20 @@ func EventTypes(w Wire) []string {
 	return nil
 }
 
+// EventTypeFormatter is implemented by wire formats that send any event
+// type written in their format (Standard Webhooks, Svix).
+type EventTypeFormatter interface {
+	// CheckEventTypeFormat reports why t is not written as an event type
+	// of the wire, wrapping ErrUnknownEventType; nil when it is.
+	CheckEventTypeFormat(t string) error
+}
+
 // CheckEventType reports whether w can send events of type t.
 func CheckEventType(w Wire, t string) error {
 	types := EventTypes(w)
+	if f, ok := w.(EventTypeFormatter); ok && types == nil {
+		return f.CheckEventTypeFormat(t)
+	}
 	if types == nil || slices.Contains(types, t) {
 		return nil
 	}

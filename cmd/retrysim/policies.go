@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // policyFormats are the formats 'retrysim policies' writes.
@@ -390,6 +391,13 @@ func writePolicyText(w io.Writer, p *policies.Policy) error {
 	}
 	ew.printf("\n  source: %s\n", wrap(p.Source, 92, "          "))
 	ew.printf("  notes:  %s\n", wrap(p.Notes, 92, "          "))
+	if pub, ok := policies.PublicKey(p.Provider, policies.GenerateSecret(p.Provider, simulator.DefaultSeed)); ok {
+		ew.printf("\n  public key (of the key run signs with by default, --seed %d; retrysim run --dry-run --provider %s --seed N prints any seed's):\n    %s\n",
+			simulator.DefaultSeed, p.Name, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n    ")))
+		if note := policies.PublicKeyNote(p.Provider); note != "" {
+			ew.printf("    (%s)\n", note)
+		}
+	}
 	return ew.err
 }
 
