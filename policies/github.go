@@ -36,7 +36,13 @@ var githubTypes = []string{"push", "ping", "issues", "pull_request", "release", 
 func (githubWire) EventTypes() []string { return githubTypes }
 
 func (githubWire) Body(ev Event) ([]byte, string) {
-	return marshalBody(githubPayload(ev)), "application/json"
+	p := githubPayload(ev)
+	if push, ok := p.(githubPush); ok {
+		w := jsonw{b: make([]byte, 0, len(push.Repository)+len(push.Sender)+768)}
+		push.appendTo(&w)
+		return w.b, "application/json"
+	}
+	return marshalBody(p), "application/json"
 }
 
 func (githubWire) Header(h http.Header, d Delivery) {
@@ -48,7 +54,8 @@ func (githubWire) Header(h http.Header, d Delivery) {
 	h.Set("X-GitHub-Hook-ID", githubHookID)
 	h.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
 	h.Set("X-GitHub-Hook-Installation-Target-ID", strconv.Itoa(githubRepoID))
-	h.Set("X-Hub-Signature-256", "sha256="+hmacHex(d.Secret, d.Body))
+	var buf [80]byte
+	h.Set("X-Hub-Signature-256", string(appendHMACHex(append(buf[:0], "sha256="...), d.Secret, d.Body, nil, nil)))
 	m := hmac.New(sha1.New, []byte(d.Secret))
 	m.Write(d.Body)
 	h.Set("X-Hub-Signature", "sha1="+hex.EncodeToString(m.Sum(nil)))

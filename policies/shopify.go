@@ -101,7 +101,8 @@ func (shopifyWire) Header(h http.Header, d Delivery) {
 	r := Key(d.Event.Seed, 3, 0)
 	h.Set("User-Agent", "Shopify-Captain-Hook")
 	h.Set("X-Shopify-Topic", d.Event.Type)
-	h.Set("X-Shopify-Hmac-Sha256", hmacBase64(d.Secret, d.Body))
+	var buf [48]byte
+	h.Set("X-Shopify-Hmac-Sha256", string(appendHMACBase64(buf[:0], d.Secret, d.Body, nil, nil)))
 	h.Set("X-Shopify-Shop-Domain", shopifyShop)
 	h.Set("X-Shopify-API-Version", "2024-07")
 	h.Set("X-Shopify-Webhook-Id", d.Event.ID)

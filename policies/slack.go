@@ -119,10 +119,14 @@ func (slackWire) Body(ev Event) ([]byte, string) {
 }
 
 func (slackWire) Header(h http.Header, d Delivery) {
-	ts := strconv.FormatInt(d.SignedAt.Unix(), 10)
 	h.Set("User-Agent", "Slackbot 1.0 (+https://api.slack.com/robots)")
-	h.Set("X-Slack-Request-Timestamp", ts)
-	h.Set("X-Slack-Signature", "v0="+hmacHex(d.Secret, []byte("v0:"+ts+":"), d.Body))
+	// v0=<hex HMAC of "v0:<ts>:<body>">, built in one buffer.
+	var buf [96]byte
+	b := unixSeconds(append(buf[:0], "v0:"...), d.SignedAt)
+	h.Set("X-Slack-Request-Timestamp", string(b[3:]))
+	b = append(b, ':')
+	sig := appendHMACHex(append(b, "v0="...), d.Secret, b, d.Body, nil)[len(b):]
+	h.Set("X-Slack-Signature", string(sig))
 	if d.N > 1 {
 		h.Set("X-Slack-Retry-Num", strconv.Itoa(d.N-1))
 		reason := d.RetryReason
