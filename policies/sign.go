@@ -68,11 +68,8 @@ func appendHMACBase64(dst []byte, secret string, a, b, c []byte) []byte {
 	return base64.StdEncoding.AppendEncode(dst, appendHMAC(sum[:0], secret, a, b, c))
 }
 
-// dot and the other separators the schemes sign between their parts.
-var (
-	dot   = []byte(".")
-	colon = []byte(":")
-)
+// dot is the separator Stripe signs between the timestamp and the body.
+var dot = []byte(".")
 
 func hmacHex(secret string, parts ...[]byte) string {
 	var p [3][]byte
