@@ -79,3 +79,27 @@ func TestPayloadsAsCaptured(t *testing.T) {
 		}
 	}
 }
+
+// TestNoHTMLEscaping: no wire writes <, > or & as Go's \u003c, \u003e and
+// \u0026 (no provider does), and Slack's mention arrives as Slack writes it.
+func TestNoHTMLEscaping(t *testing.T) {
+	for _, name := range WireNames() {
+		w, _ := WireFor(name)
+		types := EventTypes(w)
+		if types == nil {
+			types = []string{w.DefaultEventType()}
+		}
+		for _, typ := range types {
+			body, _ := w.Body(capturedEvent(w, typ))
+			for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`} {
+				if bytes.Contains(body, []byte(esc)) {
+					t.Errorf("%s %s: the body escapes HTML (%s): %s", name, typ, esc, body)
+				}
+			}
+		}
+	}
+	w, _ := WireFor("slack")
+	if body, _ := w.Body(capturedEvent(w, "app_mention")); !bytes.Contains(body, []byte(`"text":"<@U0DEMOBOT> `)) {
+		t.Errorf("slack app_mention: the mention is not written as <@U0DEMOBOT>: %s", body)
+	}
+}
