@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -91,8 +90,7 @@ func (gitlabWire) Body(ev Event) ([]byte, string) {
 		payload["commits"] = []any{map[string]any{"id": after, "message": "Fix the checkout retry\n", "timestamp": ev.Created.UTC().Format(time.RFC3339)}}
 		payload["total_commits_count"] = 1
 	}
-	body, _ := json.Marshal(payload)
-	return body, "application/json"
+	return marshalBody(payload), "application/json"
 }
 
 func (gitlabWire) Header(h http.Header, d Delivery) {

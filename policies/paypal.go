@@ -5,7 +5,6 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"net/http"
@@ -89,7 +88,7 @@ func (paypalWire) Body(ev Event) ([]byte, string) {
 		}
 	}
 	eventID := "WH-" + strings.ToUpper(r.Alnum(17)) + "-" + strings.ToUpper(r.Alnum(17))
-	body, _ := json.Marshal(map[string]any{
+	body := marshalBody(map[string]any{
 		"id": eventID, "event_version": "1.0", "create_time": at, "resource_type": resourceType,
 		"resource_version": "2.0", "event_type": ev.Type, "summary": summary, "resource": resource,
 		"links": []any{map[string]any{"href": "https://api.paypal.com/v1/notifications/webhooks-events/" + eventID, "rel": "self", "method": "GET"}},
