@@ -24,6 +24,10 @@ var discordEvents = []string{"ENTITLEMENT_CREATE", "ENTITLEMENT_UPDATE", "ENTITL
 
 func (discordEventsWire) EventTypes() []string { return discordEvents }
 
+// SecretOf says webhook events are signed with the application's key pair,
+// the one its interactions are signed with.
+func (discordEventsWire) SecretOf() string { return "discord" }
+
 func (discordEventsWire) NewEvent(ev *Event) {
 	r := Key(ev.Seed, 1, 0)
 	ev.ID = discordSnowflake(&r)

@@ -26,8 +26,10 @@ type PublicKeyer interface {
 // GenerateSecret makes the signing secret for provider from seed: the same
 // seed gives the same secret, so a handler configured once keeps working
 // run after run. Wire formats without a shape of their own get a Standard
-// Webhooks secret, whsec_ and 24 random bytes in base64.
+// Webhooks secret, whsec_ and 24 random bytes in base64. Wire formats that
+// share a secret (SecretName) get the same one.
 func GenerateSecret(provider string, seed uint64) string {
+	provider = SecretName(provider)
 	h := fnv.New64a()
 	h.Write([]byte(provider))
 	r := Key(seed, h.Sum64(), 0x5ec7e7)
@@ -100,4 +102,23 @@ func PublicKeyNote(provider string) string {
 		}
 	}
 	return ""
+}
+
+// SecretSharer is implemented by wire formats that sign with another
+// wire's secret: Discord's webhook events and interactions are signed with
+// the one key pair of the application.
+type SecretSharer interface {
+	// SecretOf names the wire whose secret this one signs with.
+	SecretOf() string
+}
+
+// SecretName names the provider whose secret provider signs with: itself,
+// or the one it shares a secret with (discord-events: discord).
+func SecretName(provider string) string {
+	if w, ok := WireFor(provider); ok {
+		if s, ok := w.(SecretSharer); ok {
+			return s.SecretOf()
+		}
+	}
+	return provider
 }

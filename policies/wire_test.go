@@ -232,6 +232,10 @@ func TestGeneratedSecrets(t *testing.T) {
 	if _, ok := PublicKey("stripe", "x"); ok {
 		t.Error("stripe has a public key")
 	}
+	// One Discord application signs both products with one key pair.
+	if a, b := GenerateSecret("discord", 4), GenerateSecret("discord-events", 4); a != b {
+		t.Errorf("discord and discord-events generate different keys for one seed: %q, %q", a, b)
+	}
 }
 
 // SigningTime keeps every attempt's timestamp in the past, within

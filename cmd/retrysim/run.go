@@ -396,13 +396,9 @@ func catalogueTimeouts() []report.Timeout {
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
 func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
-	secret, given := p.secrets[pol.Provider]
-	if !given {
-		if secret, given = configuredSecret(pol.Provider); given {
-			if err := policies.CheckSecret(pol.Provider, secret); err != nil {
-				return badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
-			}
-		}
+	secret, given := secretFor(p.secrets, pol.Provider)
+	if err := policies.CheckSecret(pol.Provider, secret); given && err != nil {
+		return badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
 	}
 	if !given {
 		secret = policies.GenerateSecret(pol.Provider, f.seed)

@@ -249,6 +249,9 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	}
 	secret, ok := h.secrets[wire.Name()]
 	if !ok {
+		secret, ok = h.secrets[policies.SecretName(wire.Name())]
+	}
+	if !ok {
 		secret = policies.GenerateSecret(wire.Name(), h.seed)
 	}
 	fullURL := "http://" + r.Host + r.URL.RequestURI()
