@@ -50,7 +50,13 @@ for (const wire of readdirSync(payloads).sort()) {
       problems.push(`${wire}/${file}: no check in checks.json, and ${wire} is not listed as unpublished`);
       continue;
     }
-    const payload = JSON.parse(readFileSync(join(payloads, wire, file), 'utf8'));
+    const raw = readFileSync(join(payloads, wire, file), 'utf8');
+    const payload = JSON.parse(raw);
+    if (spec.stringified && JSON.stringify(payload) !== raw) {
+      // Zoom's Rivet checks the signature over JSON.stringify of the parsed
+      // body, not over the bytes received: they must be the same.
+      problems.push(`${wire}/${file}: JSON.stringify of the parsed body differs from the body, so ${spec.stringified} rejects its signature`);
+    }
     let ts = `${spec.import}\nimport type { Json, Known, MemberFlags } from './known.js';\n`;
     list.forEach((c, i) => {
       let part = payload;
