@@ -14,6 +14,11 @@ const (
 	// (Twilio), so a changed value breaks it but a re-encoding of the same
 	// values does not.
 	CoversParams
+	// CoversJSON: the provider's SDK checks the signature over the parsed
+	// JSON written out again (Zoom's Rivet: JSON.stringify of the parsed
+	// body), so a changed value breaks it but re-spacing the same JSON
+	// does not.
+	CoversJSON
 	// CoversNothing: there is no signature, only a shared token sent in the
 	// clear (GitLab), so a changed body cannot be detected at all.
 	CoversNothing
@@ -83,7 +88,7 @@ func (w standardWire) Scheme() Scheme {
 }
 
 func (zoomWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"x-zm-signature"}, AdvisedTolerance: zoomAdvisedBound}
+	return Scheme{Headers: []string{"x-zm-signature"}, Covers: CoversJSON, AdvisedTolerance: zoomAdvisedBound}
 }
 
 func (gitlabWire) Scheme() Scheme {

@@ -48,6 +48,8 @@ func attackApplies(w policies.Wire, a scenarios.Attack) (notApplicable, undetect
 			return fmt.Sprintf("%s signs nothing (%s is a shared token sent in the clear): no handler can tell a changed body, only HTTPS protects it", name, strings.Join(s.Headers, ", ")), ""
 		case s.Covers == policies.CoversParams && a.Change == scenarios.ChangeSpacing:
 			return fmt.Sprintf("%s signs the decoded form parameters, not their bytes: a re-encoded body carries the same values and is no forgery", name), ""
+		case s.Covers == policies.CoversJSON && a.Change == scenarios.ChangeSpacing:
+			return fmt.Sprintf("%s's SDK checks the signature over the parsed JSON written out again, not over the bytes: a re-spaced body carries the same values and is no forgery", name), ""
 		}
 	case scenarios.AttackStaleTimestamp:
 		switch {
