@@ -80,6 +80,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
 	w.printf("%d events · target: %s\n", r.Planned, mdEscape(r.Target))
+	if h := r.handshakeLine(); h != "" {
+		w.printf("\n%s\n", mdEscape(h))
+	}
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
@@ -225,9 +228,6 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 		detail = after // the verdict is in bold already
 	}
 	w.printf("\n**Signature check: %s** — %s\n", SignatureWords(r.SignatureCheck()), mdEscape(detail))
-	if h := r.handshakeLine(); h != "" {
-		w.printf("\n%s\n", mdEscape(h))
-	}
 	if p := r.probeLine(); p != "" {
 		w.printf("\n%s\n", mdEscape(p))
 	}
