@@ -1,6 +1,10 @@
 package simulator
 
-import "time"
+import (
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+)
 
 // runRecord is the record that opens a run: the policy, scenario and target
 // every later record of the run is read against.
@@ -13,6 +17,9 @@ func (e *engine) runRecord() Record {
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
+	if s, ok := policies.SchemeOf(e.wire); ok {
+		r.AdvisedToleranceS = s.AdvisedTolerance.Seconds()
+	}
 	r.MaxAttempt = p.MaxAttempts()
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()
