@@ -54,6 +54,12 @@ func Source(name string) ([]byte, error) {
 	return catalogueFS.ReadFile("catalogue/" + name + ".yaml")
 }
 
+// IsFileName reports whether a scenario name names a file: it ends in
+// .yaml or .yml, or contains a slash.
+func IsFileName(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.ContainsRune(name, '/')
+}
+
 // Lookup returns the built-in scenario called name or, when name looks like
 // a file (it ends in .yaml or .yml, or contains a slash), the scenario read
 // from that file.
@@ -61,7 +67,7 @@ func Lookup(name string) (Scenario, error) {
 	if s, ok := builtin()[name]; ok {
 		return s, nil
 	}
-	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.ContainsRune(name, '/') {
+	if IsFileName(name) {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return Scenario{}, fmt.Errorf("%w: %w", ErrUnknown, err)

@@ -39,6 +39,9 @@ var (
 	fileScenariosFrom string
 )
 
+// configPath is the config file read, "" when none.
+var configPath string
+
 // lookupPolicy finds a policy in the catalogue.
 func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
 
@@ -58,6 +61,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			path = configFile
 		}
 	}
+	configPath = path
 	if path != "" {
 		v.SetConfigFile(path)
 		v.SetConfigType("yaml")

@@ -250,6 +250,13 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
 	}
+	scenarioFile := ""
+	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+		scenarioFile = f.scenario
+	}
+	errs = append(errs, checkDistinct(
+		[]namedPath{{"--results", f.results}, {"--out", f.out}},
+		[]namedPath{{"--scenario", scenarioFile}, {"--config", configPath}, {"--ca", f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
@@ -359,7 +366,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
-			return fmt.Errorf("--results: %w", err)
+			return writeFailed(fmt.Errorf("--results: %w", err))
 		}
 	}
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
@@ -445,7 +452,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg.Sink = func(r simulator.Record) error {
 		if results != nil {
 			if err := results.Add(r); err != nil {
-				return fmt.Errorf("--results: %w", err)
+				return writeFailed(fmt.Errorf("--results: %w", err))
 			}
 		}
 		prog.Add(r)

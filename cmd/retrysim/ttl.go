@@ -167,7 +167,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	if chartFile != "" {
 		opts := report.ChartOptions{Chart: report.ChartTTL}
 		if err := writeFile(chartFile, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(chartFile), opts) }); err != nil {
-			return fmt.Errorf("--out: %w", err)
+			return writeFailed(fmt.Errorf("--out: %w", err))
 		}
 		rep.Chart = chartFile
 	}
@@ -177,6 +177,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	} else {
 		err = writeTTL(w, rep, format)
 	}
+	err = writeFailed(err)
 	if err == nil && interrupted(ctx) {
 		// The tables above cover only the events modelled before the
 		// interrupt; say so, and exit as an interrupted run does.
