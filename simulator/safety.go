@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"syscall"
 )
 
@@ -37,6 +38,11 @@ func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, rawURL)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%w: %q: port %s is not a port (1..65535)", ErrConfig, rawURL, p)
+		}
 	}
 	if allowRemote {
 		return nil

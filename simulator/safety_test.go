@@ -60,6 +60,10 @@ func TestCheckTarget(t *testing.T) {
 		{url: "127.0.0.1:3000", want: ErrConfig},
 		{url: "http:///nohost", want: ErrConfig},
 		{url: "http://[::1/", want: ErrConfig},
+		{url: "http://127.0.0.1:99999/x", want: ErrConfig, says: "port 99999 is not a port (1..65535)"},
+		{url: "http://127.0.0.1:0/x", want: ErrConfig, says: "port 0 is not a port"},
+		{url: "http://example.com:65536/", remote: true, want: ErrConfig, says: "port 65536"},
+		{url: "http://127.0.0.1:65535/"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.url, func(t *testing.T) {
