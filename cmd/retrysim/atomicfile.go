@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // atomicFile is an output file. A regular file (or a new one) is written
@@ -50,7 +51,9 @@ func resolveOutput(path string) (outputTarget, error) {
 	for range maxLinks {
 		fi, err := os.Lstat(cur)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing there (or a file where a directory should be, which
+			// checkWritable names).
 			return outputTarget{path: cur}, nil
 		case err != nil:
 			return outputTarget{}, err

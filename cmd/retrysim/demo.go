@@ -61,7 +61,9 @@ Examples:
 			if host == "" && !allowRemote {
 				err = notLoopback
 			} else if host != "" {
-				err = simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote)
+				// The host is what is checked: port 0 (any free one) is
+				// fine to listen on, though no URL names it.
+				err = simulator.CheckTarget(cmd.Context(), "http://"+net.JoinHostPort(host, "80"), allowRemote)
 			}
 			if err != nil {
 				if errors.Is(err, simulator.ErrRemoteTarget) || err == notLoopback {
