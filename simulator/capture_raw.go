@@ -129,12 +129,14 @@ func splitHead(data []byte) (head, body []byte, found bool) {
 
 // requestLine reads "METHOD target [HTTP/x.y]".
 func requestLine(line string) (method, target string, err error) {
+	// The line is not quoted: a file that is not a capture (an .env, say)
+	// may hold secrets on its first line.
 	fields := strings.Fields(line)
 	if len(fields) < 2 || len(fields) > 3 {
-		return "", "", fmt.Errorf("%w: the first line %q is not a request line (METHOD /path HTTP/1.1)", ErrCapture, truncate(line, 80))
+		return "", "", fmt.Errorf("%w: the first line (%d words) is not a request line (METHOD /path HTTP/1.1)", ErrCapture, len(fields))
 	}
 	if len(fields) == 3 && !strings.HasPrefix(fields[2], "HTTP/") {
-		return "", "", fmt.Errorf("%w: the first line %q ends in %q, not HTTP/1.1", ErrCapture, truncate(line, 80), truncate(fields[2], 20))
+		return "", "", fmt.Errorf("%w: the first line does not end in HTTP/1.1, so it is not a request line (METHOD /path HTTP/1.1)", ErrCapture)
 	}
 	return fields[0], fields[1], nil
 }

@@ -79,6 +79,13 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			errs = append(errs, err)
 		}
 	}
+	// The configured secrets are redacted from here on: an error in the
+	// file's other keys may quote a value.
+	for _, prov := range policies.WireNames() {
+		if v, ok := configuredSecret(prov); ok {
+			secretsOf(cmd.Context()).add(v)
+		}
+	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
 			return

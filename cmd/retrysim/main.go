@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -75,6 +76,12 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		out.Flush()
 		errw.Flush()
 	}()
+	// Go's own log lines (net/http's "Unsolicited response received on
+	// idle HTTP channel", a server's TLS handshake errors) go through the
+	// redactor too.
+	prevLog := log.Writer()
+	log.SetOutput(errw)
+	defer log.SetOutput(prevLog)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)
@@ -83,7 +90,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(errw, "retrysim: %v\n", err)
+	fmt.Fprintf(errw, "retrysim: %s\n", printable(err.Error()))
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
 		return ee.code

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"maps"
 	"net/url"
@@ -14,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 )
 
 // redacted stands in for a secret in anything retrysim writes.
@@ -70,6 +73,15 @@ func spellings(v string) []string {
 		out = append(out, string(b[1:len(b)-1]))
 	}
 	out = append(out, url.QueryEscape(v), url.PathEscape(v))
+	// A URL's userinfo escapes its own set of characters.
+	if u := url.UserPassword("u", v).String(); len(u) > 2 {
+		out = append(out, u[2:])
+	}
+	// The formats' own escapes, for text that reaches a writer rendered
+	// (the records themselves are redacted before rendering).
+	var x bytes.Buffer
+	xml.EscapeText(&x, []byte(v))
+	out = append(out, x.String(), html.EscapeString(v), report.EscapeMarkdown(v))
 	return out
 }
 

@@ -160,6 +160,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
 	redactGiven(ctx, stderr, f.secrets)
+	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -419,7 +420,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	switch {
 	case f.dryRun:
 	case f.url != "":
-		cfg.URL = f.url
+		cfg.URL, cfg.TargetName = f.url, displayURL(f.url)
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}
@@ -449,7 +450,9 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
+	sec := secretsOf(ctx)
 	cfg.Sink = func(r simulator.Record) error {
+		r = sec.redactRecord(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// leakMark is the middle of the test secret: every spelling of the secret
+// (escaped for markdown, XML, JSON, a URL's query or userinfo) contains
+// it, so it must appear nowhere.
+const leakMark = "Zq9Kx"
+
+// awkwardSecret has the characters each format escapes: _ for markdown,
+// < and & for XML and HTML, / for URLs.
+const awkwardSecret = "whsec_" + leakMark + "<b&c/d_e>f"
+
+// TestSecretsInEveryFormat: a secret given with --secret, which also sits
+// in the --url's userinfo and query, appears in no format of the report,
+// the results, or stderr, escaped or not.
+func TestSecretsInEveryFormat(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL + "/hook")
+	u.User = url.UserPassword("hook", awkwardSecret)
+	u.RawQuery = "token=" + url.QueryEscape(awkwardSecret)
+	for _, format := range []string{"text", "json", "markdown", "csv", "junit"} {
+		t.Run(format, func(t *testing.T) {
+			dir := t.TempDir()
+			args := []string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "3", "--url", u.String(),
+				"--secret", "stripe=" + awkwardSecret, "--results", "res.jsonl", "--format", format, "--fail-on", "lost-events"}
+			code, out, errs := runCLI(t, dir, args...)
+			if code != 0 && code != exitGate {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			res, _ := os.ReadFile(filepath.Join(dir, "res.jsonl"))
+			for what, s := range map[string]string{"report": out, "stderr": errs, "results": string(res)} {
+				if i := strings.Index(s, leakMark); i >= 0 {
+					t.Errorf("the secret appears in the %s: …%s…", what, s[max(0, i-30):min(len(s), i+30)])
+				}
+			}
+			if !strings.Contains(string(res), `"target":"http://hook:`) {
+				t.Errorf("the results' target does not name the handler: %.300s", res)
+			}
+		})
+	}
+}
