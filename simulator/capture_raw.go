@@ -14,8 +14,11 @@ import (
 	"strings"
 )
 
-// maxCapture bounds a captured request.
-const maxCapture = 32 << 20
+// MaxCapture bounds a captured request (and each file a curl command line
+// names with @): a reader need not read more than one byte past it.
+const MaxCapture = 32 << 20
+
+const maxCapture = MaxCapture
 
 // ParseRawRequest reads a raw HTTP request as tools save it (Burp, mitmproxy,
 // Wireshark's "Follow HTTP stream", a request logged by the handler):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -39,8 +40,12 @@ var (
 	fileScenariosFrom string
 )
 
-// configPath is the config file read, "" when none.
-var configPath string
+// configPath is the config file read, "" when none, and configData what
+// it holds (read once, bounded).
+var (
+	configPath string
+	configData []byte
+)
 
 // lookupPolicy finds a policy in the catalogue.
 func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
@@ -63,9 +68,13 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	}
 	configPath = path
 	if path != "" {
-		v.SetConfigFile(path)
 		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
+		data, err := readCapped(path, nil, maxConfigFile, "a config file")
+		if err == nil {
+			configData = data
+			err = v.ReadConfig(bytes.NewReader(data))
+		}
+		if err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
 	}
@@ -117,10 +126,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 // It returns the line of each top-level key, by lower-case name, so that a
 // flag's bad value can be pointed at.
 func loadSections(path string, known map[string]bool) (map[string]int, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
+	data := configData
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -226,10 +225,10 @@ func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
 	path := f.request
 	dir := filepath.Dir(path)
 	if path == "-" {
-		data, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
+		data, err = readCapped("stdin", stdin, simulator.MaxCapture, "a captured request")
 		dir = "."
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readCapped(path, nil, simulator.MaxCapture, "a captured request")
 	}
 	if err != nil {
 		return simulator.Capture{}, err
@@ -241,7 +240,7 @@ func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
 			}
-			return os.ReadFile(name)
+			return readCapped(name, nil, simulator.MaxCapture, "a request body")
 		},
 	})
 }
