@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os/exec"
 	"time"
+
+	"github.com/retrysim/retrysim/examples/demo"
 )
 
 // Time limits for a handler started with --exec.
@@ -92,10 +94,14 @@ func (h *handlerProcess) waitReady(ctx context.Context) error {
 	for !h.accepting() {
 		select {
 		case <-h.exited:
-			return fmt.Errorf("--exec %q exited before accepting connections on %s: %v", h.command, h.addr, h.waitErr)
+			how := "with status 0"
+			if h.waitErr != nil {
+				how = "(" + h.waitErr.Error() + ")"
+			}
+			return fmt.Errorf("--exec %q exited %s before accepting connections on %s", h.command, how, h.addr)
 		case <-ctx.Done():
 			h.kill()
-			return ctx.Err()
+			return fmt.Errorf("--exec %q: stopped while waiting for %s to accept connections: %w", h.command, h.addr, context.Cause(ctx))
 		case <-deadline.C:
 			h.kill()
 			return fmt.Errorf("--exec %q did not accept connections on %s within %s", h.command, h.addr, execReadyTimeout)
@@ -168,7 +174,7 @@ func (d *demoServer) restart(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo handler: listening again on %s: %w", u.Host, err)
 	}
-	d.srv = &http.Server{Handler: d.handler, ReadHeaderTimeout: 10 * time.Second}
+	d.srv = demo.NewServer(d.handler)
 	go d.srv.Serve(ln)
 	return nil
 }

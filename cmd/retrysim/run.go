@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -428,6 +425,9 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		if f.exec != "" {
 			proc, err := startHandler(ctx, f.exec, f.url, stderr)
 			if err != nil {
+				if interrupted(ctx) {
+					return &exitError{code: exitInterrupted, err: err}
+				}
 				return badInput(err)
 			}
 			defer proc.stop()
@@ -490,64 +490,6 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 	}
 	if keyed {
 		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
-	}
-}
-
-// interruptNote is what a command says it does on the first interrupt,
-// and what exiting at the second one leaves out.
-type interruptNote struct{ first, again string }
-
-// runInterruptNote is what a command that writes a report says.
-var runInterruptNote = interruptNote{
-	first: "finishing the attempts in flight and writing the partial report",
-	again: ", without a report",
-}
-
-// errInterrupted is the cause of a run's context when the user interrupted
-// it.
-var errInterrupted = errors.New("interrupted")
-
-// interrupted reports whether ctx was cancelled by the user's interrupt.
-func interrupted(ctx context.Context) bool {
-	return errors.Is(context.Cause(ctx), errInterrupted)
-}
-
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM:
-// the run stops new attempts, lets those in flight finish, and still writes
-// its report and results, marked interrupted; note says so on stderr
-// (commands that write no report say what they do instead). A second
-// signal removes any half-written output file and exits at once with
-// status 130.
-func interruptible(parent context.Context, stderr io.Writer, note interruptNote) (context.Context, func()) {
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := context.WithCancelCause(parent)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-		case <-done:
-			return
-		}
-		// Stop new attempts before saying so: by the time the user reads
-		// the line, nothing new starts.
-		cancel(errInterrupted)
-		fmt.Fprintf(stderr, "\nretrysim: interrupted: %s (interrupt again to exit now)\n", note.first)
-		select {
-		case <-sig:
-			removePending()
-			fmt.Fprintf(stderr, "retrysim: interrupted again: exiting now%s\n", note.again)
-			os.Exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sig)
-		close(done)
-		cancel(nil)
 	}
 }
 

@@ -16,6 +16,7 @@ type demoServer struct {
 	handler *demo.Handler
 	srv     *http.Server
 	url     string
+	unhook  func()
 }
 
 func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*demoServer, error) {
@@ -28,12 +29,14 @@ func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*d
 		h.Close()
 		return nil, err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := demo.NewServer(h)
 	go srv.Serve(ln)
-	return &demoServer{handler: h, srv: srv, url: fmt.Sprintf("http://%s%s%s", ln.Addr(), demo.WebhookPath, provider)}, nil
+	unhook := onExitNow(func() { h.RemoveTemp() })
+	return &demoServer{handler: h, srv: srv, url: fmt.Sprintf("http://%s%s%s", ln.Addr(), demo.WebhookPath, provider), unhook: unhook}, nil
 }
 
 func (d *demoServer) close() {
+	defer d.unhook()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.srv.Shutdown(ctx)
