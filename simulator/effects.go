@@ -25,7 +25,7 @@ const maxEffects = 64 << 20
 // another machine.
 func EffectsURL(url string, client *http.Client) EffectsFunc {
 	if client == nil {
-		client = guardedClient(clientOptions{timeout: 30 * time.Second, noKeepAlive: true})
+		client = guardedClient(clientOptions{timeout: 30 * time.Second, noKeepAlive: true, hosts: []string{hostOf(url)}})
 	}
 	return func(ctx context.Context) (map[string]int, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

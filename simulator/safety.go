@@ -48,6 +48,9 @@ func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote
 		return nil
 	}
 	host := u.Hostname()
+	if LoopbackName(host) {
+		return nil // localhost and *.localhost: loopback by name, never looked up
+	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !ip.Unmap().IsLoopback() {
 			return fmt.Errorf("%w: %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host)

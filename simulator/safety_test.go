@@ -44,6 +44,8 @@ func TestCheckTarget(t *testing.T) {
 		{url: "https://[::1]:8443/hook"},
 		{url: "http://[::ffff:127.0.0.1]:80/"},
 		{url: "http://localhost:3000/"},
+		{url: "http://localhost.:3000/"},
+		{url: "http://app.localhost:3000/"},
 		{url: "http://loopback2.test/"},
 		{url: "http://rebind.test/"},
 		{url: "http://example.com/", want: ErrRemoteTarget, says: "example.com resolves to 93.184.215.14 (pass --allow-remote"},

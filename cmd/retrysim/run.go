@@ -423,7 +423,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
-			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			proc, err := startHandler(ctx, f.exec, f.url, f.allowRemote, stderr)
 			if err != nil {
 				if interrupted(ctx) {
 					return &exitError{code: exitInterrupted, err: err}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/retrysim/retrysim/examples/demo"
@@ -46,10 +47,11 @@ func (d *demoServer) close() {
 // effectsFromURL is the effects oracle for a user's handler: a GET that
 // answers {"<dedup id>": <times processed>}, on loopback unless remote
 // targets are allowed.
-func effectsFromURL(url string, allowRemote bool) simulator.EffectsFunc {
-	var client *http.Client // loopback only
-	if allowRemote {
-		client = &http.Client{Timeout: 30 * time.Second}
+func effectsFromURL(rawURL string, allowRemote bool) simulator.EffectsFunc {
+	host := ""
+	if u, err := url.Parse(rawURL); err == nil {
+		host = u.Hostname()
 	}
-	return simulator.EffectsURL(url, client)
+	// Like the deliveries, the oracle takes no proxy from the environment.
+	return simulator.EffectsURL(rawURL, simulator.NewClient(30*time.Second, allowRemote, host))
 }
