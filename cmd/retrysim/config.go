@@ -100,6 +100,12 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			return
 		}
 		raw := v.Get(f.Name)
+		if f.Name == "exec" && (!explicit || os.Getenv("RETRYSIM_EXEC") != "") {
+			// A retrysim.yaml in an untrusted checkout, or the environment,
+			// must not run a command by being there.
+			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(f.Name, path, lines)))
+			return
+		}
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
 			if f.Name == "secret" {
@@ -110,6 +116,9 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	})
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
+	}
+	if f := cmd.Flags().Lookup("allow-remote"); f != nil && !f.Changed && v.IsSet("allow-remote") && f.Value.String() == "true" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configSource("allow-remote", path, lines))
 	}
 	return v, nil
 }
