@@ -80,6 +80,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	}
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
 	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
+	flagSources = map[string]string{}
 	var errs []error
 	var lines map[string]int
 	if path != "" {
@@ -106,6 +107,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(f.Name, path, lines)))
 			return
 		}
+		flagSources[f.Name] = configSource(f.Name, path, lines)
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
 			if f.Name == "secret" {

@@ -90,7 +90,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(errw, "retrysim: %s\n", printable(err.Error()))
+	fmt.Fprintf(errw, "retrysim: %s\n", printable(attributeSources(err.Error())))
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
 		return ee.code

@@ -202,7 +202,8 @@ func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 	s.add(secretValues(flagPairs)...)
 	short := map[string]int{}
 	for _, p := range flagPairs {
-		if prov, v, ok := strings.Cut(p, "="); ok && v != "" && len(v) < minRedacted {
+		// A pair without a provider is parseSecrets' to report.
+		if prov, v, ok := strings.Cut(p, "="); ok && strings.TrimSpace(prov) != "" && v != "" && len(v) < minRedacted {
 			short[prov] = len(v)
 		}
 	}

@@ -183,6 +183,9 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 		}
 	}
+	if f.entry < 0 {
+		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
+	}
 	if f.times < 1 || f.times > simulator.MaxReplayTimes {
 		errs = append(errs, fmt.Errorf("--times: %d is out of range (1..%d)", f.times, simulator.MaxReplayTimes))
 	}
