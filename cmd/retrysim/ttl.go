@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -118,6 +119,11 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 			format = of
 		}
 	}
+	scenarioFile := ""
+	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+		scenarioFile = f.scenario
+	}
+	errs = append(errs, checkDistinct([]namedPath{{"--out", f.out}}, []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
 	if f.events < 1 || f.events > simulator.MaxEvents {
 		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
 	}
