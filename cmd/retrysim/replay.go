@@ -93,6 +93,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return err
 	}
 	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
+	secretsOf(cmd.Context()).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
@@ -149,6 +150,8 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if !res.Resigned && res.Timestamped {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the %s signature carries the capture's timestamp and no --secret was given: a handler that checks it answers 401; pass --secret %s=… to re-sign each send\n", res.Provider, res.Provider)
 	}
+	// A password in the URL's userinfo is sent, never shown.
+	res.Target, target = displayURL(res.Target), displayURL(target)
 	if f.format == "json" {
 		err = writeReplayJSON(cmd.OutOrStdout(), res)
 	} else {

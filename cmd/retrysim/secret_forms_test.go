@@ -7,7 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // leakMark is the middle of the test secret: every spelling of the secret
@@ -47,5 +50,41 @@ func TestSecretsInEveryFormat(t *testing.T) {
 				t.Errorf("the results' target does not name the handler: %.300s", res)
 			}
 		})
+	}
+}
+
+// TestReplayMasksURLPassword: replay shows its target with the userinfo's
+// password masked, in text and JSON, though it sends it.
+func TestReplayMasksURLPassword(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/script/replay.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "stripe.http" {
+			os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644)
+		}
+	}
+	var sent atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, p, ok := r.BasicAuth(); ok {
+			sent.Store(p)
+		}
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL + "/webhooks/stripe")
+	u.User = url.UserPassword("hook", awkwardSecret)
+	for _, format := range []string{"text", "json"} {
+		code, out, errs := runCLI(t, dir, "replay", "--request", "stripe.http", "--times", "2", "--url", u.String(), "--format", format)
+		if code != 0 && code != exitGate {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		if strings.Contains(out+errs, leakMark) || !strings.Contains(out, "hook:xxxxx@127.0.0.1") {
+			t.Errorf("%s: the target is not shown masked:\n%s\n%s", format, out, errs)
+		}
+	}
+	if sent.Load() != awkwardSecret {
+		t.Errorf("the handler got password %v, want the URL's", sent.Load())
 	}
 }
