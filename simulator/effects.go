@@ -58,7 +58,11 @@ func decodeEffects(what string, resp *http.Response) (map[string]int, error) {
 		return nil, fmt.Errorf("%w: %s: %s", ErrEffects, what, resp.Status)
 	}
 	var m map[string]int
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxEffects)).Decode(&m); err != nil {
+	body := &io.LimitedReader{R: resp.Body, N: maxEffects + 1}
+	if err := json.NewDecoder(body).Decode(&m); err != nil {
+		if body.N <= 0 {
+			return nil, fmt.Errorf("%w: %s: the answer is larger than %d MiB", ErrEffects, what, maxEffects>>20)
+		}
 		return nil, fmt.Errorf(`%w: %s: expected {"<dedup id>": <times processed>}: %w`, ErrEffects, what, err)
 	}
 	if m == nil {
