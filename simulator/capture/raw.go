@@ -1,4 +1,4 @@
-package simulator
+package capture
 
 import (
 	"bufio"
@@ -14,13 +14,11 @@ import (
 	"strings"
 )
 
-// MaxCapture bounds a captured request (and each file a curl command line
+// MaxSize bounds a captured request (and each file a curl command line
 // names with @): a reader need not read more than one byte past it.
-const MaxCapture = 32 << 20
+const MaxSize = 32 << 20
 
-const maxCapture = MaxCapture
-
-// ParseRawRequest reads a raw HTTP request as tools save it (Burp, mitmproxy,
+// ParseRaw reads a raw HTTP request as tools save it (Burp, mitmproxy,
 // Wireshark's "Follow HTTP stream", a request logged by the handler):
 //
 //	POST /webhooks/stripe HTTP/1.1
@@ -36,9 +34,9 @@ const maxCapture = MaxCapture
 // when the header is there (anything after them, such as the newline an
 // editor adds, is left out), decoded when it is chunked, else everything to
 // the end.
-func ParseRawRequest(data []byte) (Capture, error) {
-	if len(data) > maxCapture {
-		return Capture{}, fmt.Errorf("%w: larger than %d MiB", ErrCapture, maxCapture>>20)
+func ParseRaw(data []byte) (Request, error) {
+	if len(data) > MaxSize {
+		return Request{}, fmt.Errorf("%w: larger than %d MiB", ErrUnreadable, MaxSize>>20)
 	}
 	data = bytes.TrimLeft(data, " \t\r\n\ufeff")
 	head, body, found := splitHead(data)
@@ -47,13 +45,13 @@ func ParseRawRequest(data []byte) (Capture, error) {
 		head, body = data, nil
 	}
 	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
-	c := Capture{Header: http.Header{}, Format: FormatRawHTTP}
+	c := Request{Header: http.Header{}, Format: FormatRawHTTP}
 	var target, host, scheme, te, cl string
 	first := 0
 	if !strings.HasPrefix(lines[0], ":") { // else HTTP/2 pseudo-headers only
 		var err error
 		if c.Method, target, err = requestLine(lines[0]); err != nil {
-			return Capture{}, err
+			return Request{}, err
 		}
 		first = 1
 	}
@@ -71,7 +69,7 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			// A pseudo-header: ":authority: example.com".
 			pname, pvalue, ok2 := strings.Cut(value, ":")
 			if !ok2 {
-				return Capture{}, fmt.Errorf("%w: line %d: %q is not a header", ErrCapture, i+1, line)
+				return Request{}, fmt.Errorf("%w: line %d: %q is not a header", ErrUnreadable, i+1, line)
 			}
 			pvalue = strings.TrimSpace(pvalue)
 			switch strings.ToLower(pname) {
@@ -87,7 +85,7 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			continue
 		}
 		if !ok {
-			return Capture{}, fmt.Errorf("%w: line %d: %q is not a header (Name: value)", ErrCapture, i+1, line)
+			return Request{}, fmt.Errorf("%w: line %d: %q is not a header (Name: value)", ErrUnreadable, i+1, line)
 		}
 		value = strings.TrimSpace(value)
 		switch http.CanonicalHeaderKey(name) {
@@ -101,18 +99,18 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			cl = value
 		}
 		if err := addHeader(c.Header, name, value); err != nil {
-			return Capture{}, fmt.Errorf("line %d: %w", i+1, err)
+			return Request{}, fmt.Errorf("line %d: %w", i+1, err)
 		}
 	}
 	if !validMethod(c.Method) {
-		return Capture{}, fmt.Errorf("%w: method %q is not valid", ErrCapture, c.Method)
+		return Request{}, fmt.Errorf("%w: method %q is not valid", ErrUnreadable, c.Method)
 	}
 	var err error
 	if c.URL, err = captureURL(target, host, scheme); err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	if c.Body, err = rawBody(body, te, cl); err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	return c, nil
 }
@@ -136,10 +134,10 @@ func requestLine(line string) (method, target string, err error) {
 	// may hold secrets on its first line.
 	fields := strings.Fields(line)
 	if len(fields) < 2 || len(fields) > 3 {
-		return "", "", fmt.Errorf("%w: the first line (%d words) is not a request line (METHOD /path HTTP/1.1)", ErrCapture, len(fields))
+		return "", "", fmt.Errorf("%w: the first line (%d words) is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, len(fields))
 	}
 	if len(fields) == 3 && !strings.HasPrefix(fields[2], "HTTP/") {
-		return "", "", fmt.Errorf("%w: the first line does not end in HTTP/1.1, so it is not a request line (METHOD /path HTTP/1.1)", ErrCapture)
+		return "", "", fmt.Errorf("%w: the first line does not end in HTTP/1.1, so it is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable)
 	}
 	return fields[0], fields[1], nil
 }
@@ -150,16 +148,16 @@ func captureURL(target, host, scheme string) (string, error) {
 	if target != "" && !strings.HasPrefix(target, "/") {
 		u, err := url.Parse(target)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return "", fmt.Errorf("%w: request target %q is not an http(s) URL", ErrCapture, truncate(target, 80))
+			return "", fmt.Errorf("%w: request target %q is not an http(s) URL", ErrUnreadable, truncate(target, 80))
 		}
 		u.RawQuery = cleanQuery(u.RawQuery)
 		return u.String(), nil
 	}
 	if target == "" {
-		return "", fmt.Errorf("%w: no request line and no :path", ErrCapture)
+		return "", fmt.Errorf("%w: no request line and no :path", ErrUnreadable)
 	}
 	if _, err := url.ParseRequestURI(target); err != nil {
-		return "", fmt.Errorf("%w: request target %q: %w", ErrCapture, truncate(target, 80), err)
+		return "", fmt.Errorf("%w: request target %q: %w", ErrUnreadable, truncate(target, 80), err)
 	}
 	if host == "" {
 		return target, nil
@@ -172,7 +170,7 @@ func captureURL(target, host, scheme string) (string, error) {
 	}
 	u, err := url.Parse(scheme + "://" + host + target)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", fmt.Errorf("%w: host %q and path %q do not make a URL", ErrCapture, truncate(host, 80), truncate(target, 80))
+		return "", fmt.Errorf("%w: host %q and path %q do not make a URL", ErrUnreadable, truncate(host, 80), truncate(target, 80))
 	}
 	u.RawQuery = cleanQuery(u.RawQuery)
 	return u.String(), nil
@@ -194,20 +192,20 @@ func isLoopbackHost(hostport string) bool {
 func rawBody(body []byte, te, cl string) ([]byte, error) {
 	switch {
 	case te == "chunked":
-		out, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bufio.NewReader(bytes.NewReader(body))), maxCapture))
+		out, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bufio.NewReader(bytes.NewReader(body))), MaxSize))
 		if err != nil {
-			return nil, fmt.Errorf("%w: the chunked body does not decode: %w", ErrCapture, err)
+			return nil, fmt.Errorf("%w: the chunked body does not decode: %w", ErrUnreadable, err)
 		}
 		return out, nil
 	case te != "":
-		return nil, fmt.Errorf("%w: Transfer-Encoding %q is not supported (only chunked)", ErrCapture, te)
+		return nil, fmt.Errorf("%w: Transfer-Encoding %q is not supported (only chunked)", ErrUnreadable, te)
 	case cl != "":
 		n, err := strconv.ParseInt(cl, 10, 64)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("%w: Content-Length %q is not a number", ErrCapture, truncate(cl, 20))
+			return nil, fmt.Errorf("%w: Content-Length %q is not a number", ErrUnreadable, truncate(cl, 20))
 		}
 		if n > int64(len(body)) {
-			return nil, fmt.Errorf("%w: Content-Length says %d bytes but the body has %d (was the file cut short?)", ErrCapture, n, len(body))
+			return nil, fmt.Errorf("%w: Content-Length says %d bytes but the body has %d (was the file cut short?)", ErrUnreadable, n, len(body))
 		}
 		return bytes.Clone(body[:n]), nil
 	}
