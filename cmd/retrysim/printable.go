@@ -12,7 +12,14 @@ import (
 // quoting its answer) cannot drive the terminal it is printed on.
 // Newlines and tabs stay.
 func printable(s string) string {
-	if !strings.ContainsFunc(s, unprintable) {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		// Plain ASCII text is the common case; anything else gets the
+		// rune-by-rune look.
+		c := s[i]
+		clean = c >= 0x20 && c < 0x7f || c == '\n' || c == '\t'
+	}
+	if clean || !strings.ContainsFunc(s, unprintable) {
 		return s
 	}
 	var b strings.Builder

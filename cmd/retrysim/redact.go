@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
@@ -33,8 +34,8 @@ const minRedacted = 12
 // writer replaces them, and the ways they are spelled in JSON, Go-quoted
 // strings and URLs, with [REDACTED].
 type secretSet struct {
-	mu    sync.RWMutex
-	forms [][]byte // every spelling of every secret, longest first
+	mu    sync.Mutex               // serialises add
+	forms atomic.Pointer[[][]byte] // every spelling of every secret, longest first; replaced whole, never changed
 }
 
 // add registers secrets; short and repeated ones are ignored.
@@ -44,17 +45,19 @@ func (s *secretSet) add(secrets ...string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	forms := slices.Clone(s.snapshot())
 	for _, v := range secrets {
 		if len(v) < minRedacted {
 			continue
 		}
 		for _, f := range spellings(v) {
-			if len(f) >= minRedacted && !slices.ContainsFunc(s.forms, func(b []byte) bool { return string(b) == f }) {
-				s.forms = append(s.forms, []byte(f))
+			if len(f) >= minRedacted && !slices.ContainsFunc(forms, func(b []byte) bool { return string(b) == f }) {
+				forms = append(forms, []byte(f))
 			}
 		}
 	}
-	slices.SortStableFunc(s.forms, func(a, b []byte) int { return len(b) - len(a) })
+	slices.SortStableFunc(forms, func(a, b []byte) int { return len(b) - len(a) })
+	s.forms.Store(&forms)
 }
 
 // spellings are the ways v may appear in retrysim's output.
@@ -85,13 +88,16 @@ func spellings(v string) []string {
 	return out
 }
 
+// snapshot is the spellings to replace now: readers never lock, and a
+// slice once returned is never changed.
 func (s *secretSet) snapshot() [][]byte {
 	if s == nil {
 		return nil
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.forms
+	if p := s.forms.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // writer returns w with the secrets redacted.

@@ -4,42 +4,60 @@ import (
 	"bytes"
 	"net/url"
 	"reflect"
+	"strings"
 
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // replace returns v with every spelling of every secret replaced.
 func (s *secretSet) replace(v string) string {
-	b := []byte(v)
-	changed := false
-	for _, f := range s.snapshot() {
-		if bytes.Contains(b, f) {
-			b, changed = bytes.ReplaceAll(b, f, []byte(redacted)), true
+	forms := s.snapshot()
+	if len(v) == 0 || len(forms) == 0 || len(v) < len(forms[len(forms)-1]) {
+		return v // most fields are empty, or shorter than any spelling
+	}
+	var b []byte
+	for _, f := range forms {
+		if b == nil {
+			if strings.Contains(v, string(f)) {
+				b = bytes.ReplaceAll([]byte(v), f, []byte(redacted))
+			}
+		} else if bytes.Contains(b, f) {
+			b = bytes.ReplaceAll(b, f, []byte(redacted))
 		}
 	}
-	if !changed {
+	if b == nil {
 		return v
 	}
 	return string(b)
 }
 
-// redactRecord returns r with the secrets replaced in every text field,
-// before any report escapes them for its format (markdown's \_, XML's
-// &amp;), which would hide them from a redactor of the rendered text.
-// What a handler controls is made printable too (see printable).
-func (s *secretSet) redactRecord(r simulator.Record) simulator.Record {
+// redactRecord replaces the secrets in every text field of r, before
+// any report escapes them for its format (markdown's \_, XML's &amp;),
+// which would hide them from a redactor of the rendered text. What a
+// handler controls is made printable too (see printable). It runs once
+// per record, so the common case (no secret to look for) stays cheap.
+func (s *secretSet) redactRecord(r *simulator.Record) {
 	if len(s.snapshot()) == 0 {
 		// No secret to look for (a dry run of a million events, say): only
 		// the fields a handler's answer can reach need a look.
 		r.Error, r.Signal = printable(r.Error), printable(r.Signal)
-		return r
+		return
 	}
-	v := reflect.ValueOf(&r).Elem()
+	s.redactFields(r)
+}
+
+// redactFields is redactRecord's every field, by reflection on a copy (so
+// that the caller's record stays off the heap).
+func (s *secretSet) redactFields(r *simulator.Record) {
+	c := *r
+	v := reflect.ValueOf(&c).Elem()
 	for i := range v.NumField() {
 		f := v.Field(i)
 		switch f.Kind() {
 		case reflect.String:
-			f.SetString(printable(s.replace(f.String())))
+			if f.Len() > 0 {
+				f.SetString(printable(s.replace(f.String())))
+			}
 		case reflect.Slice:
 			if f.Type().Elem().Kind() == reflect.String {
 				for j := range f.Len() {
@@ -49,7 +67,7 @@ func (s *secretSet) redactRecord(r simulator.Record) simulator.Record {
 			}
 		}
 	}
-	return r
+	*r = c
 }
 
 // displayURL is rawURL as reports show it: a password in its userinfo is

@@ -448,7 +448,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	}
 	sec := secretsOf(ctx)
 	cfg.Sink = func(r simulator.Record) error {
-		r = sec.redactRecord(r)
+		sec.redactRecord(&r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))
