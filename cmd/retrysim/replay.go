@@ -151,8 +151,13 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if !res.Resigned && res.Timestamped {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the %s signature carries the capture's timestamp and no --secret was given: a handler that checks it answers 401; pass --secret %s=… to re-sign each send\n", res.Provider, res.Provider)
 	}
-	// A password in the URL's userinfo is sent, never shown.
+	// A password in the URL's userinfo is sent, never shown; what the
+	// handler controls is printed with its control characters escaped.
 	res.Target, target = displayURL(res.Target), displayURL(target)
+	res.EffectsError = printable(res.EffectsError)
+	for i := range res.Sends {
+		res.Sends[i].Error = printable(res.Sends[i].Error)
+	}
 	if f.format == "json" {
 		err = writeReplayJSON(cmd.OutOrStdout(), res)
 	} else {
