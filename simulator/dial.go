@@ -65,7 +65,7 @@ func GuardedDial(timeout time.Duration, allowRemote bool, r *net.Resolver, names
 			}
 			return c, err
 		}
-		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("%w: refusing to look up %s, which is not the target's host nor localhost (pass --allow-remote to send to another machine)", ErrRemoteTarget, host)}
+		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("%w: refusing to look up %s: only the target's own name is looked up, and localhost, unless remote targets are allowed", ErrRemoteTarget, host)}
 	}
 }
 
