@@ -88,3 +88,34 @@ func TestReplayMasksURLPassword(t *testing.T) {
 		t.Errorf("the handler got password %v, want the URL's", sent.Load())
 	}
 }
+
+// TestReplayTextIsPrintable: an effects oracle's reason phrase with
+// terminal escapes reaches replay's report escaped.
+func TestReplayTextIsPrintable(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/script/replay.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "stripe.http" {
+			os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			c, buf, _ := w.(http.Hijacker).Hijack()
+			buf.WriteString("HTTP/1.1 500 \x1b]0;pwned\x07\x1b[2J\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+			buf.Flush()
+			c.Close()
+		}
+	}))
+	defer srv.Close()
+	for _, format := range []string{"text", "json"} {
+		_, out, errs := runCLI(t, dir, "replay", "--request", "stripe.http", "--times", "2", "--url", srv.URL+"/webhooks/stripe",
+			"--effects-url", srv.URL+"/effects", "--format", format)
+		if strings.ContainsAny(out+errs, "\x1b\x07") {
+			t.Errorf("%s: the handler's terminal escapes reach the output: %q", format, out+errs)
+		}
+	}
+}
