@@ -206,6 +206,7 @@ func TestSignalTwiceAtOnceIsOneInterrupt(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { cmd.Process.Kill() })
 		stderr := lines(errPipe)
 		waitFor(t, g.arrived, "the first attempt to reach the handler")
 		syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
