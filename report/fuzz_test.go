@@ -26,6 +26,11 @@ func FuzzReadJSONL(f *testing.F) {
 			t.Fatalf("a parse error does not name its line: %v", err)
 		}
 		for _, r := range agg.Runs() {
+			for o := range r.Outcomes {
+				if err == nil && !o.Known() {
+					t.Fatalf("an attempt with outcome %q was accepted", o)
+				}
+			}
 			var sb strings.Builder
 			if err := WriteText(&sb, &Report{Runs: []*Run{r}, Timeline: 3}); err != nil {
 				t.Fatal(err)

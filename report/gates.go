@@ -134,6 +134,8 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 			}
 			status, msg := check(r, opts)
 			switch {
+			case r.Incomplete && status == GatePass:
+				status, msg = GateUnknown, "the results stream stops before the run's end record (cut off), so this cannot be vouched for: "+msg
 			case r.Interrupted && status == GatePass:
 				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
 			case g == GateDuplicateEffects && status == GatePass && r.EffectsCaveat() != "":

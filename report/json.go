@@ -28,13 +28,16 @@ type jsonRun struct {
 	Scenario string `json:"scenario"`
 	// DefaultScenario says the scenario was not chosen: it is the
 	// command's default.
-	DefaultScenario bool       `json:"default_scenario,omitempty"`
-	Seed            uint64     `json:"seed"`
-	Target          string     `json:"target"`
-	Interrupted     bool       `json:"interrupted"`
-	Verdict         string     `json:"verdict"`
-	Detail          string     `json:"verdict_detail"`
-	Offenders       []Offender `json:"offenders,omitempty"`
+	DefaultScenario bool   `json:"default_scenario,omitempty"`
+	Seed            uint64 `json:"seed"`
+	Target          string `json:"target"`
+	Interrupted     bool   `json:"interrupted"`
+	// Incomplete says the results stream stopped before the run's end
+	// record (see Run.Incomplete).
+	Incomplete bool       `json:"incomplete,omitempty"`
+	Verdict    string     `json:"verdict"`
+	Detail     string     `json:"verdict_detail"`
+	Offenders  []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
@@ -292,7 +295,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 	jr := jsonRun{
 		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
 		DefaultScenario: r.DefaultScenario,
-		Interrupted:     r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
 		SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
 		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),

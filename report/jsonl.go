@@ -2,9 +2,12 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -28,24 +31,51 @@ func (j *JSONLWriter) Add(r simulator.Record) error { return j.enc.Encode(r) }
 // Flush writes any buffered lines.
 func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
 
+// MaxLine is the longest line ReadJSONL takes: a record is a few hundred
+// bytes, so a longer line is not a results stream.
+const MaxLine = 16 << 20
+
 // ReadJSONL reads a results stream and passes each record to add, in order.
-// A malformed line is an error naming its line number.
+// Blank lines and records of kinds it does not know (a later version's)
+// are skipped. A malformed line, a line over MaxLine, or an attempt with an
+// outcome it does not know is an error naming its line number.
 func ReadJSONL(r io.Reader, add func(simulator.Record) error) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	line := 0
 	for sc.Scan() {
 		line++
-		if len(sc.Bytes()) == 0 {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
 			continue
 		}
 		var rec simulator.Record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+		if err := json.Unmarshal(b, &rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if !simulator.KnownKind(rec.Kind) {
+			continue
+		}
+		if (rec.Kind == simulator.KindAttempt || rec.Outcome != "") && !rec.Outcome.Known() {
+			return fmt.Errorf("line %d: unknown outcome %q (valid: %s)", line, rec.Outcome, outcomeNames())
 		}
 		if err := add(rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("line %d: longer than %d MiB: not a results stream", line+1, MaxLine>>20)
+		}
+		return fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return nil
+}
+
+func outcomeNames() string {
+	names := make([]string, len(simulator.Outcomes))
+	for i, o := range simulator.Outcomes {
+		names[i] = string(o)
+	}
+	return strings.Join(names, ", ")
 }

@@ -86,6 +86,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
+	if r.Incomplete {
+		w.printf("\n**INCOMPLETE**: the results stream stops before this run's end record (cut off); what follows covers only the records in it.\n")
+	}
 	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(r.VerdictLine()))
 	var tb mdTable
 	tb.add("", r.Policy)

@@ -96,8 +96,12 @@ type Run struct {
 	ReorderedPairs int
 	DisabledAt     time.Time
 	Interrupted    bool
-	EffectsKnown   bool
-	EffectsError   string
+	// Incomplete says the records stop before the run's end record: a
+	// results stream cut off (head, a full disk, a crash). What the
+	// report shows covers only the records there were.
+	Incomplete   bool
+	EffectsKnown bool
+	EffectsError string
 	// HandlersRunning counts the handler calls still running when the
 	// effects were read (in-process targets); EffectsUnsettled says the
 	// oracle was still changing when retrysim stopped reading it (URL
@@ -161,6 +165,7 @@ type Run struct {
 	attacksSent []attackSent
 	attackIDs   map[string]bool
 	ended       bool
+	begun       bool // its run record was read
 	inOutage    bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
@@ -367,6 +372,9 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 	a.last = run
 	switch rec.Kind {
 	case simulator.KindRun:
+		if run.begun {
+			return fmt.Errorf("a second run record for %s · %s · seed %d: the stream holds this run twice (two streams joined?)", rec.Policy, rec.Scenario, rec.Seed)
+		}
 		run.begin(&rec)
 	case simulator.KindAttempt:
 		return run.attempt(&rec, a.opts.timeline)
@@ -392,6 +400,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 // Runs returns the runs seen so far, in the order they began.
 func (a *Aggregator) Runs() []*Run {
 	for _, r := range a.runs {
+		r.Incomplete = !r.ended
 		slices.SortStableFunc(r.kept, bySeq)
 		r.ReorderedPairs = r.reordered()
 	}
@@ -399,6 +408,7 @@ func (a *Aggregator) Runs() []*Run {
 }
 
 func (r *Run) begin(rec *simulator.Record) {
+	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.DefaultScenario = rec.DefaultScenario

@@ -62,6 +62,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if r.Interrupted {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
+	if r.Incomplete {
+		w.printf("INCOMPLETE: the results stream stops before this run's end record (cut off); what follows covers only the records in it.\n")
+	}
 	w.printf("\n")
 	if h := r.handshakeLine(); h != "" && r.HandshakeFailed() {
 		w.printf("  %s\n", h) // the first thing to fix

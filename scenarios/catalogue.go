@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -54,6 +55,33 @@ func Source(name string) ([]byte, error) {
 	return catalogueFS.ReadFile("catalogue/" + name + ".yaml")
 }
 
+// MaxFile bounds a scenario file: a scenario is a few lines, so a larger
+// file (or /dev/zero) is not one, and is not read further.
+const MaxFile = 1 << 20
+
+// readFile reads a scenario file, at most MaxFile bytes of it.
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB: not a scenario", name, MaxFile>>20)
+	}
+	return data, nil
+}
+
+// IsFileName reports whether a scenario name names a file: it ends in
+// .yaml or .yml, or contains a slash.
+func IsFileName(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.ContainsRune(name, '/')
+}
+
 // Lookup returns the built-in scenario called name or, when name looks like
 // a file (it ends in .yaml or .yml, or contains a slash), the scenario read
 // from that file.
@@ -61,8 +89,8 @@ func Lookup(name string) (Scenario, error) {
 	if s, ok := builtin()[name]; ok {
 		return s, nil
 	}
-	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.ContainsRune(name, '/') {
-		data, err := os.ReadFile(name)
+	if IsFileName(name) {
+		data, err := readFile(name)
 		if err != nil {
 			return Scenario{}, fmt.Errorf("%w: %w", ErrUnknown, err)
 		}

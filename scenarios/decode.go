@@ -130,7 +130,13 @@ func (d *decoder) err() error {
 func (d *decoder) scenario(n *yaml.Node, prefix, name string) Scenario {
 	s := Scenario{Name: name}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%sa scenario is a mapping with keys %s, got %s", prefix, strings.Join(scenarioKeys, ", "), describeNode(n))
+		// A whole document is not quoted: a file that is not a scenario
+		// (an .env, say) may be all secrets.
+		got := describeNode(n)
+		if n.Kind == yaml.ScalarNode {
+			got = fmt.Sprintf("text (%d characters)", len(n.Value))
+		}
+		d.errorf(n, "%sa scenario is a mapping with keys %s, got %s", prefix, strings.Join(scenarioKeys, ", "), got)
 		return s
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {

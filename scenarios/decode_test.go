@@ -99,6 +99,8 @@ func TestDecodeProblems(t *testing.T) {
 		{"flapping down", "name: x\nfaults: [{type: flapping, up: 1m}]", "down: must be positive"},
 		{"a parameter's problem points at its line", "name: x\nfaults:\n  - type: flapping\n    up: 1m\n    down: 0s\n", "f.yaml:5: faults[1] (flapping): down: must be positive, got 0s"},
 		{"fail-attempts first", "name: x\nfaults: [{type: fail-attempts}]", "first: 0 is out of range"},
+		{"redirect hops given as 0", "name: x\nfaults: [{type: redirect, status: 308, hops: 0}]", "hops: 0 is out of range (1..20)"},
+		{"a whole file that is not a mapping is not quoted", "STRIPE_SECRET=whsec_abc OTHER=1", "got text (31 characters)"},
 		{"outage duration", "name: x\nfaults: [{type: outage, start: 1m}]", "duration: must be positive"},
 		{"a list where a value belongs", "name: x\nfaults: [{type: reset, probability: [1]}]", "faults[1].probability: expected a single value, got a list"},
 	}

@@ -14,14 +14,18 @@ import "fmt"
 //	hops: 1       # optional: redirects before the handler
 type redirect struct {
 	Status int `yaml:"status"`
-	Hops   int `yaml:"hops"`
+	// Hops is nil when not given (one redirect); a given 0 is an error.
+	Hops *int `yaml:"hops"`
 }
 
 func init() { Register("redirect", func() Kind { return &redirect{} }) }
 
 func (r *redirect) Apply(a *Action, _ *Context) {
 	a.Redirect = r.Status
-	a.RedirectHops = max(r.Hops, 1)
+	a.RedirectHops = 1
+	if r.Hops != nil {
+		a.RedirectHops = *r.Hops
+	}
 }
 
 func (r *redirect) Validate() []error {
@@ -31,8 +35,8 @@ func (r *redirect) Validate() []error {
 	default:
 		errs = append(errs, fmt.Errorf("status: %d is not a redirect status (valid: 301, 302, 303, 307, 308)", r.Status))
 	}
-	if r.Hops < 0 || r.Hops > 20 {
-		errs = append(errs, fmt.Errorf("hops: %d is out of range (1..20)", r.Hops))
+	if r.Hops != nil && (*r.Hops < 1 || *r.Hops > 20) {
+		errs = append(errs, fmt.Errorf("hops: %d is out of range (1..20)", *r.Hops))
 	}
 	return errs
 }

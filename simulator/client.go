@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"crypto/tls"
-	"net"
 	"net/http"
 	"time"
 )
@@ -19,6 +18,9 @@ type clientOptions struct {
 	// as many idle connections, and at most two each open at once (a
 	// duplicated attempt sends two requests together).
 	pool int
+	// hosts are the host names the client may look up (the target's own,
+	// checked by CheckTarget); see GuardedDial.
+	hosts []string
 }
 
 // guardedClient builds every client retrysim sends with (the engine's,
@@ -36,13 +38,9 @@ func guardedClient(o clientOptions) *http.Client {
 		if connect == 0 {
 			connect = o.timeout
 		}
-		d := &net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}
-		if !o.allowRemote {
-			d.Control = loopbackOnly
-		}
 		tr := &http.Transport{
 			Proxy:                  nil,
-			DialContext:            d.DialContext,
+			DialContext:            GuardedDial(connect, o.allowRemote, nil, o.hosts...),
 			TLSClientConfig:        o.tls,
 			TLSHandshakeTimeout:    connect,
 			MaxIdleConnsPerHost:    64,

@@ -25,7 +25,7 @@ const maxEffects = 64 << 20
 // another machine.
 func EffectsURL(url string, client *http.Client) EffectsFunc {
 	if client == nil {
-		client = guardedClient(clientOptions{timeout: 30 * time.Second, noKeepAlive: true})
+		client = guardedClient(clientOptions{timeout: 30 * time.Second, noKeepAlive: true, hosts: []string{hostOf(url)}})
 	}
 	return func(ctx context.Context) (map[string]int, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -58,7 +58,11 @@ func decodeEffects(what string, resp *http.Response) (map[string]int, error) {
 		return nil, fmt.Errorf("%w: %s: %s", ErrEffects, what, resp.Status)
 	}
 	var m map[string]int
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxEffects)).Decode(&m); err != nil {
+	body := &io.LimitedReader{R: resp.Body, N: maxEffects + 1}
+	if err := json.NewDecoder(body).Decode(&m); err != nil {
+		if body.N <= 0 {
+			return nil, fmt.Errorf("%w: %s: the answer is larger than %d MiB", ErrEffects, what, maxEffects>>20)
+		}
 		return nil, fmt.Errorf(`%w: %s: expected {"<dedup id>": <times processed>}: %w`, ErrEffects, what, err)
 	}
 	if m == nil {

@@ -203,6 +203,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 		r.client = guardedClient(clientOptions{
 			timeout: pol.Timeout.D(), connect: pol.ConnectTimeout.D(),
 			allowRemote: cfg.AllowRemote, tls: cfg.TLS, handler: cfg.Handler,
+			hosts: []string{hostOf(r.target)},
 		})
 	}
 	r.start = cfg.Start

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"syscall"
 )
 
@@ -38,10 +39,18 @@ func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, rawURL)
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%w: %q: port %s is not a port (1..65535)", ErrConfig, rawURL, p)
+		}
+	}
 	if allowRemote {
 		return nil
 	}
 	host := u.Hostname()
+	if LoopbackName(host) {
+		return nil // localhost and *.localhost: loopback by name, never looked up
+	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !ip.Unmap().IsLoopback() {
 			return fmt.Errorf("%w: %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host)

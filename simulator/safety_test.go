@@ -44,6 +44,8 @@ func TestCheckTarget(t *testing.T) {
 		{url: "https://[::1]:8443/hook"},
 		{url: "http://[::ffff:127.0.0.1]:80/"},
 		{url: "http://localhost:3000/"},
+		{url: "http://localhost.:3000/"},
+		{url: "http://app.localhost:3000/"},
 		{url: "http://loopback2.test/"},
 		{url: "http://rebind.test/"},
 		{url: "http://example.com/", want: ErrRemoteTarget, says: "example.com resolves to 93.184.215.14 (pass --allow-remote"},
@@ -60,6 +62,10 @@ func TestCheckTarget(t *testing.T) {
 		{url: "127.0.0.1:3000", want: ErrConfig},
 		{url: "http:///nohost", want: ErrConfig},
 		{url: "http://[::1/", want: ErrConfig},
+		{url: "http://127.0.0.1:99999/x", want: ErrConfig, says: "port 99999 is not a port (1..65535)"},
+		{url: "http://127.0.0.1:0/x", want: ErrConfig, says: "port 0 is not a port"},
+		{url: "http://example.com:65536/", remote: true, want: ErrConfig, says: "port 65536"},
+		{url: "http://127.0.0.1:65535/"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.url, func(t *testing.T) {

@@ -37,6 +37,7 @@ func newClient(cfg *Config) *http.Client {
 	return guardedClient(clientOptions{
 		timeout: p.Timeout.D(), connect: p.ConnectTimeout.D(),
 		allowRemote: cfg.AllowRemote, tls: cfg.TLS, handler: cfg.Handler, pool: cfg.Concurrency,
+		hosts: []string{hostOf(cfg.URL)},
 	})
 }
 

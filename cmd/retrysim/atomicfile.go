@@ -1,47 +1,169 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 )
 
-// atomicFile is an output file written under a temporary name beside its
-// path and renamed into place by commit, so that whoever reads path sees the
-// previous file or the complete new one, never half of one: a results
-// stream is always whole JSON Lines, even after an interrupt.
+// atomicFile is an output file. A regular file (or a new one) is written
+// under a temporary name beside its path and renamed into place by commit,
+// so that whoever reads path sees the previous file or the complete new
+// one, never half of one: a results stream is always whole JSON Lines, even
+// after an interrupt. A symlink is written through to its target, as a
+// shell's > would; a device or a FIFO is written directly (renaming over it
+// would replace /dev/null with a regular file).
 type atomicFile struct {
 	*os.File
-	path string
+	path string // where the output lands: the path, its symlinks followed
+	tmp  string // the temporary name; "" when written directly
 }
 
 // pendingFiles are the temporary files not yet committed or aborted; a
 // second Ctrl-C removes them before exiting.
 var pendingFiles sync.Map // temporary name → struct{}
 
+// outputTarget is what stands at an output path.
+type outputTarget struct {
+	path   string      // the path with its symlinks followed
+	exists bool        // something stands there
+	direct bool        // a device or a FIFO: written in place
+	mode   fs.FileMode // an existing regular file's permissions
+}
+
+// maxLinks bounds the symlinks followed to an output's target, as the
+// kernel does (ELOOP).
+const maxLinks = 40
+
+// resolveOutput follows path's symlinks and says what stands at the end:
+// nothing (a new file), a regular file, a device or a FIFO. A directory,
+// a socket or anything else is refused.
+func resolveOutput(path string) (outputTarget, error) {
+	cur := path
+	for range maxLinks {
+		fi, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing there (or a file where a directory should be, which
+			// checkWritable names).
+			return outputTarget{path: cur}, nil
+		case err != nil:
+			return outputTarget{}, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(cur)
+			if err != nil {
+				return outputTarget{}, err
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(filepath.Dir(cur), link)
+			}
+			cur = link
+			continue
+		case fi.Mode().IsRegular():
+			return outputTarget{path: cur, exists: true, mode: fi.Mode().Perm()}, nil
+		case fi.IsDir():
+			return outputTarget{}, fmt.Errorf("%s is a directory: name a file", path)
+		case fi.Mode()&(fs.ModeDevice|fs.ModeNamedPipe) != 0:
+			return outputTarget{path: cur, exists: true, direct: true}, nil
+		default:
+			return outputTarget{}, fmt.Errorf("cannot write %s: it is a %s, not a file, a device or a FIFO", path, fileKind(fi.Mode()))
+		}
+	}
+	return outputTarget{}, fmt.Errorf("cannot write %s: more than %d symbolic links to follow", path, maxLinks)
+}
+
+// fileKind names what a mode says a file is, for an error.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeIrregular != 0:
+		return "irregular file"
+	}
+	return m.Type().String()
+}
+
+// tempPrefix is the start of every temporary name beside path; the
+// process id follows it, so that a later run can tell its own stale
+// temporary files (left by kill -9) from another live run's.
+func tempPrefix(target string) string {
+	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".tmp-")
+}
+
 // createAtomic starts writing the file at path.
 func createAtomic(path string) (*atomicFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	t, err := resolveOutput(path)
 	if err != nil {
 		return nil, err
 	}
-	pendingFiles.Store(f.Name(), struct{}{})
-	return &atomicFile{File: f, path: path}, nil
+	if t.direct {
+		// No O_CREATE: it exists; no O_TRUNC: a FIFO or a device has
+		// nothing to truncate.
+		f, err := os.OpenFile(t.path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &atomicFile{File: f, path: t.path}, nil
+	}
+	removeStale(t.path)
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := tempPrefix(t.path) + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(rnd[:])
+	// 0666 less the umask, as any file the user creates; a file replaced
+	// keeps its own permissions.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	if t.exists {
+		if err := f.Chmod(t.mode); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return nil, err
+		}
+	}
+	pendingFiles.Store(tmp, struct{}{})
+	return &atomicFile{File: f, path: t.path, tmp: tmp}, nil
+}
+
+// removeStale removes the temporary files beside target that a retrysim
+// process no longer running left behind (killed with SIGKILL, which
+// leaves no chance to clean up).
+func removeStale(target string) {
+	prefix := tempPrefix(target)
+	names, _ := filepath.Glob(globEscape(prefix) + "*")
+	for _, n := range names {
+		pid, _, ok := strings.Cut(strings.TrimPrefix(n, prefix), "-")
+		if p, err := strconv.Atoi(pid); ok && err == nil && p != os.Getpid() && !processAlive(p) {
+			os.Remove(n)
+		}
+	}
+}
+
+// globEscape escapes the characters filepath.Glob treats specially.
+func globEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
 }
 
 // commit makes the file durable and moves it into place. After a failed
 // commit the temporary file is gone and path is untouched.
 func (a *atomicFile) commit() error {
-	tmp := a.Name()
+	if a.tmp == "" {
+		return a.Close()
+	}
+	tmp := a.tmp
 	defer pendingFiles.Delete(tmp)
 	err := a.Sync()
 	if cerr := a.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		// CreateTemp makes the file private; an output file is as readable
-		// as any file the user creates.
-		err = os.Chmod(tmp, 0o644)
 	}
 	if err == nil {
 		err = os.Rename(tmp, a.path)
@@ -52,12 +174,16 @@ func (a *atomicFile) commit() error {
 	return err
 }
 
-// abort removes the temporary file; after commit it does nothing.
+// abort removes the temporary file; after commit it does nothing. A file
+// written directly is closed.
 func (a *atomicFile) abort() {
-	tmp := a.Name()
-	if _, pending := pendingFiles.LoadAndDelete(tmp); pending {
+	if a.tmp == "" {
 		a.Close()
-		os.Remove(tmp)
+		return
+	}
+	if _, pending := pendingFiles.LoadAndDelete(a.tmp); pending {
+		a.Close()
+		os.Remove(a.tmp)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -39,6 +40,13 @@ var (
 	fileScenariosFrom string
 )
 
+// configPath is the config file read, "" when none, and configData what
+// it holds (read once, bounded).
+var (
+	configPath string
+	configData []byte
+)
+
 // lookupPolicy finds a policy in the catalogue.
 func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
 
@@ -58,15 +66,21 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			path = configFile
 		}
 	}
+	configPath = path
 	if path != "" {
-		v.SetConfigFile(path)
 		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
+		data, err := readCapped(path, nil, maxConfigFile, "a config file")
+		if err == nil {
+			configData = data
+			err = v.ReadConfig(bytes.NewReader(data))
+		}
+		if err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
 	}
 	catalogue, fileSecrets = policies.Default(), map[string]string{}
 	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
+	flagSources = map[string]string{}
 	var errs []error
 	var lines map[string]int
 	if path != "" {
@@ -75,11 +89,25 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			errs = append(errs, err)
 		}
 	}
+	// The configured secrets are redacted from here on: an error in the
+	// file's other keys may quote a value.
+	for _, prov := range policies.WireNames() {
+		if v, ok := configuredSecret(prov); ok {
+			secretsOf(cmd.Context()).add(v)
+		}
+	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
 			return
 		}
 		raw := v.Get(f.Name)
+		if f.Name == "exec" && (!explicit || os.Getenv("RETRYSIM_EXEC") != "") {
+			// A retrysim.yaml in an untrusted checkout, or the environment,
+			// must not run a command by being there.
+			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(f.Name, path, lines)))
+			return
+		}
+		flagSources[f.Name] = configSource(f.Name, path, lines)
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
 			if f.Name == "secret" {
@@ -90,6 +118,9 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	})
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
+	}
+	if f := cmd.Flags().Lookup("allow-remote"); f != nil && !f.Changed && v.IsSet("allow-remote") && f.Value.String() == "true" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configSource("allow-remote", path, lines))
 	}
 	return v, nil
 }
@@ -106,10 +137,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 // It returns the line of each top-level key, by lower-case name, so that a
 // flag's bad value can be pointed at.
 func loadSections(path string, known map[string]bool) (map[string]int, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
+	data := configData
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)

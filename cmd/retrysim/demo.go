@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,7 +62,9 @@ Examples:
 			if host == "" && !allowRemote {
 				err = notLoopback
 			} else if host != "" {
-				err = simulator.CheckTarget(cmd.Context(), "http://"+addr, allowRemote)
+				// The host is what is checked: port 0 (any free one) is
+				// fine to listen on, though no URL names it.
+				err = simulator.CheckTarget(cmd.Context(), "http://"+net.JoinHostPort(host, "80"), allowRemote)
 			}
 			if err != nil {
 				if errors.Is(err, simulator.ErrRemoteTarget) || err == notLoopback {
@@ -80,6 +83,21 @@ Examples:
 			if err != nil || d <= 0 {
 				return badInput(fmt.Errorf("--ttl: %q is not a TTL (give a positive duration such as 24h)", ttl))
 			}
+			// --secret, then RETRYSIM_SECRET_<PROVIDER> and the config's
+			// secrets:, as run takes them: a run given the same
+			// environment signs with what the demo expects.
+			from := map[string]string{}
+			for _, w := range policies.WireNames() {
+				if _, ok := sec[w]; ok {
+					from[w] = "given with --secret"
+				} else if v, ok := configuredSecret(w); ok {
+					sec[w] = v
+					from[w] = "from " + secretEnv(w)
+					if os.Getenv(secretEnv(w)) == "" {
+						from[w] = "from secrets: in " + configPath
+					}
+				}
+			}
 			opts := []demo.Option{demo.WithSeed(seed), demo.WithTTL(d)}
 			for p, s := range sec {
 				opts = append(opts, demo.WithSecret(p, s))
@@ -92,13 +110,14 @@ Examples:
 				return err
 			}
 			defer h.Close()
+			defer onExitNow(func() { h.RemoveTemp() })()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
 			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interruptNote{first: "stopping the demo handler"})
 			defer stop()
-			srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+			srv := demo.NewServer(h)
 			go func() {
 				<-ctx.Done()
 				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -106,11 +125,11 @@ Examples:
 				srv.Shutdown(sctx)
 			}()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless --secret provider=value:\n",
+			fmt.Fprintf(out, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless given (--secret, RETRYSIM_SECRET_<PROVIDER>, secrets: in the config):\n",
 				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, seed)
 			for _, w := range policies.WireNames() {
 				if _, ok := sec[w]; ok {
-					fmt.Fprintf(out, "    %-18s (given with --secret)\n", w)
+					fmt.Fprintf(out, "    %-18s (%s)\n", w, from[w])
 					continue
 				}
 				fmt.Fprintf(out, "    %-18s %s\n", w, policies.GenerateSecret(w, seed))
@@ -124,7 +143,7 @@ Examples:
 	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+demoModeList())
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
-	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; default: generated from --seed)")
+	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: generated from --seed)")
 	cmd.Flags().Uint64Var(&seed, "seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")
 	cmd.Flags().StringVar(&ttl, "ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl mode keeps a dedup key (virtual time)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")

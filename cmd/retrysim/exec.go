@@ -10,6 +10,9 @@ import (
 	"net/url"
 	"os/exec"
 	"time"
+
+	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // Time limits for a handler started with --exec.
@@ -30,16 +33,18 @@ const (
 type handlerProcess struct {
 	command string
 	addr    string // host:port to wait for
-	out     io.Writer
-	cmd     *exec.Cmd
-	exited  chan struct{}
-	waitErr error // how the process ended, once exited is closed
+	// allowRemote lets the probe connect to a host that is not loopback.
+	allowRemote bool
+	out         io.Writer
+	cmd         *exec.Cmd
+	exited      chan struct{}
+	waitErr     error // how the process ended, once exited is closed
 }
 
 // startHandler starts command and waits until the host and port of
 // targetURL accept connections. Something already listening there is an
 // error: retrysim could not tell it from the handler it started.
-func startHandler(ctx context.Context, command, targetURL string, out io.Writer) (*handlerProcess, error) {
+func startHandler(ctx context.Context, command, targetURL string, allowRemote bool, out io.Writer) (*handlerProcess, error) {
 	u, err := url.Parse(targetURL)
 	if err != nil {
 		return nil, fmt.Errorf("--url %q: %w", targetURL, err)
@@ -48,7 +53,7 @@ func startHandler(ctx context.Context, command, targetURL string, out io.Writer)
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
-	h := &handlerProcess{command: command, addr: net.JoinHostPort(u.Hostname(), port), out: out}
+	h := &handlerProcess{command: command, addr: net.JoinHostPort(u.Hostname(), port), out: out, allowRemote: allowRemote}
 	if h.accepting() {
 		return nil, fmt.Errorf("--exec: %s already accepts connections before %q started; stop what listens there, or give the handler and --url another port", h.addr, command)
 	}
@@ -73,14 +78,26 @@ func (h *handlerProcess) start(ctx context.Context) error {
 	return h.waitReady(ctx)
 }
 
+// probeResolver resolves the handler's host name for the readiness probe;
+// nil is the system's resolver, and tests give their own.
+var probeResolver *net.Resolver
+
 // accepting reports whether the handler's address accepts a connection.
-func (h *handlerProcess) accepting() bool {
-	c, err := net.DialTimeout("tcp", h.addr, 200*time.Millisecond)
+func (h *handlerProcess) accepting() bool { return h.probe() == nil }
+
+// probe connects to the handler's address once, through the guarded
+// dialer every connection retrysim makes goes through: a host name that
+// resolves to another machine between two tries is refused, not
+// connected to.
+func (h *handlerProcess) probe() error {
+	host, _, _ := net.SplitHostPort(h.addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	c, err := simulator.GuardedDial(200*time.Millisecond, h.allowRemote, probeResolver, host)(ctx, "tcp", h.addr)
 	if err != nil {
-		return false
+		return err
 	}
-	c.Close()
-	return true
+	return c.Close()
 }
 
 // waitReady waits for the handler's port to accept connections.
@@ -92,10 +109,14 @@ func (h *handlerProcess) waitReady(ctx context.Context) error {
 	for !h.accepting() {
 		select {
 		case <-h.exited:
-			return fmt.Errorf("--exec %q exited before accepting connections on %s: %v", h.command, h.addr, h.waitErr)
+			how := "with status 0"
+			if h.waitErr != nil {
+				how = "(" + h.waitErr.Error() + ")"
+			}
+			return fmt.Errorf("--exec %q exited %s before accepting connections on %s", h.command, how, h.addr)
 		case <-ctx.Done():
 			h.kill()
-			return ctx.Err()
+			return fmt.Errorf("--exec %q: stopped while waiting for %s to accept connections: %w", h.command, h.addr, context.Cause(ctx))
 		case <-deadline.C:
 			h.kill()
 			return fmt.Errorf("--exec %q did not accept connections on %s within %s", h.command, h.addr, execReadyTimeout)
@@ -168,7 +189,7 @@ func (d *demoServer) restart(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo handler: listening again on %s: %w", u.Host, err)
 	}
-	d.srv = &http.Server{Handler: d.handler, ReadHeaderTimeout: 10 * time.Second}
+	d.srv = demo.NewServer(d.handler)
 	go d.srv.Serve(ln)
 	return nil
 }

@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
@@ -113,8 +115,10 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 	}
 }
 
-// TestSecondInterruptExitsAtOnce: a second Ctrl-C does not wait for the
-// attempt in flight; no results file appears, and no temporary file is left.
+// TestSecondInterruptExitsAtOnce: a second Ctrl-C, a moment after the
+// first, does not wait for the attempt in flight; no report is written,
+// the results stream so far is kept, ending with an end record marked
+// interrupted, and no temporary file is left.
 func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	results := filepath.Join(dir, "attempts.jsonl")
@@ -123,9 +127,22 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitForLine(t, stderr, "interrupt again to exit now")
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
+	// Press again until it takes: a signal within sameInterrupt of the
+	// first is the same interrupt.
+	exited := make(chan struct{})
+	defer close(exited)
+	go func() {
+		tick := time.NewTicker(sameInterrupt / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-exited:
+				return
+			case <-tick.C:
+				cmd.Process.Signal(os.Interrupt)
+			}
+		}
+	}()
 	// The handler still holds the attempt: only the second signal can end
 	// the process.
 	code, errText := exitCode(t, cmd, stderr)
@@ -138,9 +155,31 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	if stdout.Len() != 0 {
 		t.Errorf("a report was written after the second interrupt:\n%s", stdout.String())
 	}
-	if left := leftovers(t, dir); len(left) > 0 {
+	recs := readResults(t, results)
+	if len(recs) == 0 || recs[0].Kind != simulator.KindRun {
+		t.Fatalf("the results stream holds %d records, want the run record first", len(recs))
+	}
+	if end := recs[len(recs)-1]; end.Kind != simulator.KindEnd || !end.Interrupted {
+		t.Errorf("the results stream ends with %+v, want an end record marked interrupted", end)
+	}
+	if left := leftovers(t, dir, "attempts.jsonl"); len(left) > 0 {
 		t.Errorf("files left behind: %v", left)
 	}
+}
+
+// readResults reads a results file's records.
+func readResults(t *testing.T, path string) []simulator.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no results file: %v", err)
+	}
+	defer f.Close()
+	var recs []simulator.Record
+	if err := report.ReadJSONL(f, func(r simulator.Record) error { recs = append(recs, r); return nil }); err != nil {
+		t.Fatalf("results file does not parse: %v", err)
+	}
+	return recs
 }
 
 // TestDemoInterrupt: the demo handler writes no report and has no attempts
@@ -177,5 +216,32 @@ func TestDemoInterrupt(t *testing.T) {
 	code, rest := exitCode(t, cmd, stderr)
 	if code != 0 {
 		t.Errorf("exit code %d, want 0; stderr:\n%s", code, rest)
+	}
+}
+
+// TestInterruptWhileWaitingForExec: Ctrl-C while --exec's handler is not
+// listening yet is an interrupt (130), not bad input.
+func TestInterruptWhileWaitingForExec(t *testing.T) {
+	bin := buildBinary(t)
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", "happy", "--secret", "stripe=whsec_interrupt_test",
+		"--url", "http://127.0.0.1:"+strconv.Itoa(port)+"/webhooks/stripe", "--exec", "echo starting; exec sleep 60")
+	cmd.Dir = t.TempDir()
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stderr := lines(errPipe)
+	waitForLine(t, stderr, "starting")
+	cmd.Process.Signal(os.Interrupt)
+	if code, errText := exitCode(t, cmd, stderr); code != exitInterrupted {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, errText)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -20,6 +21,7 @@ const (
 	exitOK          = 0
 	exitGate        = 1   // a --fail-on gate failed
 	exitBadInput    = 2   // bad input or config (and, like Go's own, a crash)
+	exitWrite       = 3   // an output could not be written (a full disk, a closed pipe)
 	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM, after writing the partial report
 )
 
@@ -31,6 +33,19 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// writeFailed marks err as an output that could not be written (exit 3):
+// the run itself may have gone well, and the input was fine.
+func writeFailed(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: exitWrite, err: err}
+}
 
 // badInput marks err as the user's input being wrong (exit 2).
 func badInput(err error) error {
@@ -61,6 +76,12 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		out.Flush()
 		errw.Flush()
 	}()
+	// Go's own log lines (net/http's "Unsolicited response received on
+	// idle HTTP channel", a server's TLS handshake errors) go through the
+	// redactor too.
+	prevLog := log.Writer()
+	log.SetOutput(errw)
+	defer log.SetOutput(prevLog)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)
@@ -69,9 +90,9 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(errw, "retrysim: %v\n", err)
+	fmt.Fprintf(errw, "retrysim: %s\n", printable(attributeSources(err.Error())))
 	var ee *exitError
-	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted) {
+	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
 		return ee.code
 	}
 	return exitBadInput

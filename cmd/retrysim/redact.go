@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"maps"
 	"net/url"
@@ -12,8 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 )
 
 // redacted stands in for a secret in anything retrysim writes.
@@ -30,8 +34,8 @@ const minRedacted = 12
 // writer replaces them, and the ways they are spelled in JSON, Go-quoted
 // strings and URLs, with [REDACTED].
 type secretSet struct {
-	mu    sync.RWMutex
-	forms [][]byte // every spelling of every secret, longest first
+	mu    sync.Mutex               // serialises add
+	forms atomic.Pointer[[][]byte] // every spelling of every secret, longest first; replaced whole, never changed
 }
 
 // add registers secrets; short and repeated ones are ignored.
@@ -41,17 +45,19 @@ func (s *secretSet) add(secrets ...string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	forms := slices.Clone(s.snapshot())
 	for _, v := range secrets {
 		if len(v) < minRedacted {
 			continue
 		}
 		for _, f := range spellings(v) {
-			if len(f) >= minRedacted && !slices.ContainsFunc(s.forms, func(b []byte) bool { return string(b) == f }) {
-				s.forms = append(s.forms, []byte(f))
+			if len(f) >= minRedacted && !slices.ContainsFunc(forms, func(b []byte) bool { return string(b) == f }) {
+				forms = append(forms, []byte(f))
 			}
 		}
 	}
-	slices.SortStableFunc(s.forms, func(a, b []byte) int { return len(b) - len(a) })
+	slices.SortStableFunc(forms, func(a, b []byte) int { return len(b) - len(a) })
+	s.forms.Store(&forms)
 }
 
 // spellings are the ways v may appear in retrysim's output.
@@ -70,16 +76,28 @@ func spellings(v string) []string {
 		out = append(out, string(b[1:len(b)-1]))
 	}
 	out = append(out, url.QueryEscape(v), url.PathEscape(v))
+	// A URL's userinfo escapes its own set of characters.
+	if u := url.UserPassword("u", v).String(); len(u) > 2 {
+		out = append(out, u[2:])
+	}
+	// The formats' own escapes, for text that reaches a writer rendered
+	// (the records themselves are redacted before rendering).
+	var x bytes.Buffer
+	xml.EscapeText(&x, []byte(v))
+	out = append(out, x.String(), html.EscapeString(v), report.EscapeMarkdown(v))
 	return out
 }
 
+// snapshot is the spellings to replace now: readers never lock, and a
+// slice once returned is never changed.
 func (s *secretSet) snapshot() [][]byte {
 	if s == nil {
 		return nil
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.forms
+	if p := s.forms.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // writer returns w with the secrets redacted.
@@ -190,7 +208,8 @@ func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 	s.add(secretValues(flagPairs)...)
 	short := map[string]int{}
 	for _, p := range flagPairs {
-		if prov, v, ok := strings.Cut(p, "="); ok && v != "" && len(v) < minRedacted {
+		// A pair without a provider is parseSecrets' to report.
+		if prov, v, ok := strings.Cut(p, "="); ok && strings.TrimSpace(prov) != "" && v != "" && len(v) < minRedacted {
 			short[prov] = len(v)
 		}
 	}

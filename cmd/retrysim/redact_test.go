@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"html"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/report"
 )
 
 func TestRedactWriter(t *testing.T) {
@@ -33,6 +37,10 @@ func TestRedactWriter(t *testing.T) {
 		{"Go-quoted", []string{`"whsec_<sec\"ret>&/+="`}, `"[REDACTED]"`},
 		{"URL query-escaped", []string{"?k=" + url.QueryEscape(secret)}, "?k=[REDACTED]"},
 		{"URL path-escaped", []string{"/" + url.PathEscape(secret)}, "/[REDACTED]"},
+		{"URL userinfo-escaped", []string{url.UserPassword("u", secret).String() + "@"}, "u:[REDACTED]@"},
+		{"markdown as the report escapes", []string{report.EscapeMarkdown(secret)}, "[REDACTED]"},
+		{"XML-escaped", []string{`whsec_&lt;sec&#34;ret&gt;&amp;/+=`}, "[REDACTED]"},
+		{"HTML-escaped", []string{`whsec_&lt;sec&#34;ret&gt;&amp;/+=` + " " + html.EscapeString(secret)}, "[REDACTED] [REDACTED]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,5 +158,69 @@ func TestTerminalSeenThroughRedactor(t *testing.T) {
 	}
 	if isTerminal((&secretSet{}).writer(&bytes.Buffer{})) {
 		t.Fatal("a buffer behind the redactor is seen as a terminal")
+	}
+}
+
+// TestSecretsInErrorsAndLogs: a config file with an error elsewhere, an
+// input file that is not what it was given as, and Go's own log lines
+// never show a secret.
+func TestSecretsInErrorsAndLogs(t *testing.T) {
+	const secret = "whsec_ConfigSecret_0123456789"
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "retrysim.yaml"), []byte("secrets:\n  stripe: "+secret+"\npolicies:\n  x: {retries: "+secret+"}\n"), 0o644)
+	code, _, errs := runCLI(t, dir, "run", "--dry-run")
+	if code != exitBadInput || strings.Contains(errs, "ConfigSecret") || !strings.Contains(errs, "[REDACTED]") {
+		t.Errorf("a config with an error: exit %d, stderr:\n%s", code, errs)
+	}
+	env := filepath.Join(t.TempDir(), ".env")
+	os.WriteFile(env, []byte("STRIPE_SECRET=whsec_EnvFileSecret_0123456789\nOTHER=1\n"), 0o644)
+	for _, args := range [][]string{
+		{"run", "--dry-run", "--scenario", env},
+		{"replay", "--request", env, "--url", "http://127.0.0.1:9/x"},
+	} {
+		code, _, errs := runCLI(t, dir, args...)
+		if code != exitBadInput || strings.Contains(errs, "EnvFileSecret") {
+			t.Errorf("%s %s: exit %d, stderr:\n%s", args[0], env, code, errs)
+		}
+	}
+	// A log line written while a command runs goes through the redactor.
+	root := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error {
+		log.Printf("Unsolicited response received on idle HTTP channel starting with %q", secret)
+		return nil
+	}}
+	root.PersistentFlags().String("secret", "", "")
+	root.PreRun = func(cmd *cobra.Command, _ []string) { secretsOf(cmd.Context()).add(secret) }
+	var out, errb bytes.Buffer
+	execute(root, nil, strings.NewReader(""), &out, &errb)
+	if strings.Contains(errb.String(), "ConfigSecret") || !strings.Contains(errb.String(), "Unsolicited response") {
+		t.Errorf("a log line: %q", errb.String())
+	}
+}
+
+// TestHandlerTextIsPrintable: an effects oracle whose reason phrase holds
+// terminal escapes (ESC, OSC) cannot drive the terminal retrysim prints to.
+func TestHandlerTextIsPrintable(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			// A raw status line: Go's server would not send this reason.
+			hj, _ := w.(http.Hijacker)
+			c, buf, _ := hj.Hijack()
+			buf.WriteString("HTTP/1.1 500 \x1b]0;pwned\x07\x1b[2J\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+			buf.Flush()
+			c.Close()
+			return
+		}
+		w.WriteHeader(200)
+	}))
+	defer srv.Close()
+	_, out, errs := runCLI(t, t.TempDir(), "run", "--provider", "stripe", "--scenario", "happy", "--events", "2",
+		"--url", srv.URL+"/hook", "--effects-url", srv.URL+"/effects", "--secret", "stripe=whsec_printable_test_secret")
+	for what, s := range map[string]string{"report": out, "stderr": errs} {
+		if strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("the %s carries the handler's terminal escapes: %q", what, s)
+		}
+	}
+	if !strings.Contains(out+errs, `\x1b]0;pwned`) {
+		t.Errorf("the reason phrase is not shown, escaped:\n%s\n%s", out, errs)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,6 +94,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return err
 	}
 	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
+	secretsOf(cmd.Context()).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
@@ -148,6 +148,13 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if !res.Resigned && res.Timestamped {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the %s signature carries the capture's timestamp and no --secret was given: a handler that checks it answers 401; pass --secret %s=… to re-sign each send\n", res.Provider, res.Provider)
 	}
+	// A password in the URL's userinfo is sent, never shown; what the
+	// handler controls is printed with its control characters escaped.
+	res.Target, target = displayURL(res.Target), displayURL(target)
+	res.EffectsError = printable(res.EffectsError)
+	for i := range res.Sends {
+		res.Sends[i].Error = printable(res.Sends[i].Error)
+	}
 	if f.format == "json" {
 		err = writeReplayJSON(cmd.OutOrStdout(), res)
 	} else {
@@ -181,6 +188,9 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 		if cfg.Policy, err = lookupPolicy(f.provider); err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 		}
+	}
+	if f.entry < 0 {
+		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
 	if f.times < 1 || f.times > simulator.MaxReplayTimes {
 		errs = append(errs, fmt.Errorf("--times: %d is out of range (1..%d)", f.times, simulator.MaxReplayTimes))
@@ -224,10 +234,10 @@ func readCapture(f *replayFlags, stdin io.Reader) (capture.Request, error) {
 	path := f.request
 	dir := filepath.Dir(path)
 	if path == "-" {
-		data, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
+		data, err = readCapped("stdin", stdin, capture.MaxSize, "a captured request")
 		dir = "."
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readCapped(path, nil, capture.MaxSize, "a captured request")
 	}
 	if err != nil {
 		return capture.Request{}, err
@@ -239,7 +249,7 @@ func readCapture(f *replayFlags, stdin io.Reader) (capture.Request, error) {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
 			}
-			return os.ReadFile(name)
+			return readCapped(name, nil, capture.MaxSize, "a request body")
 		},
 	})
 }

@@ -112,7 +112,7 @@ func (o *output) timeline() int {
 func (o *output) write(stdout io.Writer, rep *report.Report) error {
 	if o.fileChart {
 		if err := writeFile(o.file, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(o.file), o.chart) }); err != nil {
-			return fmt.Errorf("--out: %w", err)
+			return writeFailed(fmt.Errorf("--out: %w", err))
 		}
 		rep.Chart = o.file
 	}
@@ -124,7 +124,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 			}
 			return rw.Flush()
 		}); err != nil {
-			return fmt.Errorf("--out: %w", err)
+			return writeFailed(fmt.Errorf("--out: %w", err))
 		}
 		return nil
 	}
@@ -132,9 +132,9 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		if isTerminal(stdout) {
 			return badInput(fmt.Errorf("--format %s writes a picture: name a file with --out FILE.%s, or redirect stdout", o.format, o.format))
 		}
-		return report.WriteChart(stdout, rep, o.format, o.chart)
+		return writeFailed(report.WriteChart(stdout, rep, o.format, o.chart))
 	}
-	return report.Write(stdout, rep, o.format)
+	return writeFailed(report.Write(stdout, rep, o.format))
 }
 
 // writeJUnit writes the chart --out names, if any, and the gates as JUnit
@@ -143,7 +143,7 @@ func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
 	if err := o.write(io.Discard, rep); err != nil {
 		return err
 	}
-	return report.WriteJUnit(stdout, rep)
+	return writeFailed(report.WriteJUnit(stdout, rep))
 }
 
 func formatOf(path string) string {
@@ -228,6 +228,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
+	errs = append(errs, checkDistinct([]namedPath{{"--out", o.out}}, []namedPath{{"results", path}, {"--config", configPath}})...)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()
@@ -271,6 +272,9 @@ func writeSchedulesChart(path string, all []policies.Policy) error {
 	if err != nil || !report.IsChart(format) {
 		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
 	}
+	if err := checkWritable(path); err != nil {
+		return badInput(fmt.Errorf("--chart: %w", err))
+	}
 	rows := make([]report.Schedule, len(all))
 	for i := range all {
 		p := &all[i]
@@ -280,7 +284,7 @@ func writeSchedulesChart(path string, all []policies.Policy) error {
 		}
 	}
 	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
-		return fmt.Errorf("--chart: %w", err)
+		return writeFailed(fmt.Errorf("--chart: %w", err))
 	}
 	return nil
 }

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -160,6 +157,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
 	redactGiven(ctx, stderr, f.secrets)
+	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -250,6 +248,13 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
 	}
+	scenarioFile := ""
+	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+		scenarioFile = f.scenario
+	}
+	errs = append(errs, checkDistinct(
+		[]namedPath{{"--results", f.results}, {"--out", f.out}},
+		[]namedPath{{"--scenario", scenarioFile}, {"--config", configPath}, {"--ca", f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
@@ -346,10 +351,12 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		// that last: redirected stderr stays clean.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
+	sec := secretsOf(ctx)
 	deliver := func(r simulator.Record) error {
+		sec.redactRecord(&r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
-				return fmt.Errorf("--results: %w", err)
+				return writeFailed(fmt.Errorf("--results: %w", err))
 			}
 		}
 		prog.Add(r)
@@ -362,7 +369,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	stopProgress()
 	if results != nil {
 		if err := results.commit(); err != nil {
-			return fmt.Errorf("--results: %w", err)
+			return writeFailed(fmt.Errorf("--results: %w", err))
 		}
 	}
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
@@ -421,14 +428,17 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		}
 	case f.url != "":
-		cfg.URL = f.url
+		cfg.URL, cfg.TargetName = f.url, displayURL(f.url)
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
-			proc, err := startHandler(ctx, f.exec, f.url, stderr)
+			proc, err := startHandler(ctx, f.exec, f.url, f.allowRemote, stderr)
 			if err != nil {
+				if interrupted(ctx) {
+					return cfg, cleanup, &exitError{code: exitInterrupted, err: err}
+				}
 				return cfg, cleanup, badInput(err)
 			}
 			cleanup = proc.stop
@@ -488,64 +498,6 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 		if note := policies.PublicKeyNote(provider); note != "" {
 			fmt.Fprintf(w, "  (%s)\n", note)
 		}
-	}
-}
-
-// interruptNote is what a command says it does on the first interrupt,
-// and what exiting at the second one leaves out.
-type interruptNote struct{ first, again string }
-
-// runInterruptNote is what a command that writes a report says.
-var runInterruptNote = interruptNote{
-	first: "finishing the attempts in flight and writing the partial report",
-	again: ", without a report",
-}
-
-// errInterrupted is the cause of a run's context when the user interrupted
-// it.
-var errInterrupted = errors.New("interrupted")
-
-// interrupted reports whether ctx was cancelled by the user's interrupt.
-func interrupted(ctx context.Context) bool {
-	return errors.Is(context.Cause(ctx), errInterrupted)
-}
-
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM:
-// the run stops new attempts, lets those in flight finish, and still writes
-// its report and results, marked interrupted; note says so on stderr
-// (commands that write no report say what they do instead). A second
-// signal removes any half-written output file and exits at once with
-// status 130.
-func interruptible(parent context.Context, stderr io.Writer, note interruptNote) (context.Context, func()) {
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := context.WithCancelCause(parent)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-		case <-done:
-			return
-		}
-		// Stop new attempts before saying so: by the time the user reads
-		// the line, nothing new starts.
-		cancel(errInterrupted)
-		fmt.Fprintf(stderr, "\nretrysim: interrupted: %s (interrupt again to exit now)\n", note.first)
-		select {
-		case <-sig:
-			removePending()
-			fmt.Fprintf(stderr, "retrysim: interrupted again: exiting now%s\n", note.again)
-			os.Exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sig)
-		close(done)
-		cancel(nil)
 	}
 }
 

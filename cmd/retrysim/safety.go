@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 
@@ -81,7 +80,7 @@ func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
 	case caFile == "":
 		return nil, nil
 	}
-	pem, err := os.ReadFile(caFile)
+	pem, err := readCapped(caFile, nil, maxCAFile, "a PEM certificate file")
 	if err != nil {
 		return nil, fmt.Errorf("--ca: %w", err)
 	}

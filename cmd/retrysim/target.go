@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/retrysim/retrysim/examples/demo"
@@ -16,6 +17,7 @@ type demoServer struct {
 	handler *demo.Handler
 	srv     *http.Server
 	url     string
+	unhook  func()
 }
 
 func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*demoServer, error) {
@@ -28,12 +30,14 @@ func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*d
 		h.Close()
 		return nil, err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := demo.NewServer(h)
 	go srv.Serve(ln)
-	return &demoServer{handler: h, srv: srv, url: fmt.Sprintf("http://%s%s%s", ln.Addr(), demo.WebhookPath, provider)}, nil
+	unhook := onExitNow(func() { h.RemoveTemp() })
+	return &demoServer{handler: h, srv: srv, url: fmt.Sprintf("http://%s%s%s", ln.Addr(), demo.WebhookPath, provider), unhook: unhook}, nil
 }
 
 func (d *demoServer) close() {
+	defer d.unhook()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.srv.Shutdown(ctx)
@@ -43,10 +47,11 @@ func (d *demoServer) close() {
 // effectsFromURL is the effects oracle for a user's handler: a GET that
 // answers {"<dedup id>": <times processed>}, on loopback unless remote
 // targets are allowed.
-func effectsFromURL(url string, allowRemote bool) simulator.EffectsFunc {
-	var client *http.Client // loopback only
-	if allowRemote {
-		client = &http.Client{Timeout: 30 * time.Second}
+func effectsFromURL(rawURL string, allowRemote bool) simulator.EffectsFunc {
+	host := ""
+	if u, err := url.Parse(rawURL); err == nil {
+		host = u.Hostname()
 	}
-	return simulator.EffectsURL(url, client)
+	// Like the deliveries, the oracle takes no proxy from the environment.
+	return simulator.EffectsURL(rawURL, simulator.NewClient(30*time.Second, allowRemote, host))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -127,6 +128,11 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 			format = of
 		}
 	}
+	scenarioFile := ""
+	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+		scenarioFile = f.scenario
+	}
+	errs = append(errs, checkDistinct([]namedPath{{"--out", f.out}}, []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
 	if f.events < 1 || f.events > simulator.MaxEvents {
 		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
 	}
@@ -176,7 +182,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	if chartFile != "" {
 		opts := report.ChartOptions{Chart: report.ChartTTL}
 		if err := writeFile(chartFile, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(chartFile), opts) }); err != nil {
-			return fmt.Errorf("--out: %w", err)
+			return writeFailed(fmt.Errorf("--out: %w", err))
 		}
 		rep.Chart = chartFile
 	}
@@ -186,6 +192,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	} else {
 		err = writeTTL(w, rep, format)
 	}
+	err = writeFailed(err)
 	if err == nil && interrupted(ctx) {
 		// The tables above cover only the events modelled before the
 		// interrupt; say so, and exit as an interrupted run does.

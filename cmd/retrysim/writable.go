@@ -9,14 +9,19 @@ import (
 )
 
 // checkWritable checks, before anything is sent, that a file can be
-// written at path: its directory exists and takes a new file, and path is
-// not a directory. Output files are written at the end of a run, which is
-// too late to find out.
+// written at path: what stands there is a regular file, a device or a
+// FIFO (symlinks followed; see createAtomic), or nothing, and the
+// directory takes a new file. Output files are written at the end of a
+// run, which is too late to find out.
 func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory: name a file", path)
+	t, err := resolveOutput(path)
+	if err != nil {
+		return err
 	}
-	dir := filepath.Dir(path)
+	if t.direct {
+		return nil // written in place: no new file is made
+	}
+	dir := filepath.Dir(t.path)
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -36,4 +41,49 @@ func checkWritable(path string) error {
 		return fmt.Errorf("cannot write %s: could not remove the check file %s: %w", path, name, err)
 	}
 	return nil
+}
+
+// sameFile reports whether paths a and b name one file (symlinks
+// followed), or would once written. Devices are exempt: two outputs to
+// /dev/null lose nothing.
+func sameFile(a, b string) bool {
+	ta, erra := resolveOutput(a)
+	tb, errb := resolveOutput(b)
+	if erra != nil || errb != nil || ta.direct || tb.direct {
+		return false
+	}
+	if ta.exists && tb.exists {
+		fa, err1 := os.Stat(ta.path)
+		fb, err2 := os.Stat(tb.path)
+		return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+	}
+	pa, err1 := filepath.Abs(ta.path)
+	pb, err2 := filepath.Abs(tb.path)
+	return err1 == nil && err2 == nil && pa == pb
+}
+
+// namedPath is a file a command reads or writes, with the flag that names
+// it.
+type namedPath struct{ flag, path string }
+
+// checkDistinct refuses an output that is also another output (one would
+// silently lose) or an input (it would be overwritten).
+func checkDistinct(outputs, inputs []namedPath) []error {
+	var errs []error
+	for i, o := range outputs {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		for _, p := range outputs[i+1:] {
+			if p.path != "" && p.path != "-" && sameFile(o.path, p.path) {
+				errs = append(errs, fmt.Errorf("%s and %s both name %s: one would overwrite the other; give each its own file", o.flag, p.flag, o.path))
+			}
+		}
+		for _, in := range inputs {
+			if in.path != "" && in.path != "-" && sameFile(o.path, in.path) {
+				errs = append(errs, fmt.Errorf("%s %s is also %s: writing it would destroy the input; name another file", o.flag, o.path, in.flag))
+			}
+		}
+	}
+	return errs
 }

@@ -83,7 +83,7 @@ func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Wr
 // Serve serves h on ln until ctx is done, then shuts the server down,
 // letting requests in flight finish for up to five seconds.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := NewServer(h)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})

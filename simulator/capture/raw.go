@@ -14,7 +14,8 @@ import (
 	"strings"
 )
 
-// MaxSize bounds a captured request.
+// MaxSize bounds a captured request (and each file a curl command line
+// names with @): a reader need not read more than one byte past it.
 const MaxSize = 32 << 20
 
 // ParseRaw reads a raw HTTP request as tools save it (Burp, mitmproxy,
@@ -129,12 +130,14 @@ func splitHead(data []byte) (head, body []byte, found bool) {
 
 // requestLine reads "METHOD target [HTTP/x.y]".
 func requestLine(line string) (method, target string, err error) {
+	// The line is not quoted: a file that is not a capture (an .env, say)
+	// may hold secrets on its first line.
 	fields := strings.Fields(line)
 	if len(fields) < 2 || len(fields) > 3 {
-		return "", "", fmt.Errorf("%w: the first line %q is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, truncate(line, 80))
+		return "", "", fmt.Errorf("%w: the first line (%d words) is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, len(fields))
 	}
 	if len(fields) == 3 && !strings.HasPrefix(fields[2], "HTTP/") {
-		return "", "", fmt.Errorf("%w: the first line %q ends in %q, not HTTP/1.1", ErrUnreadable, truncate(line, 80), truncate(fields[2], 20))
+		return "", "", fmt.Errorf("%w: the first line does not end in HTTP/1.1, so it is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable)
 	}
 	return fields[0], fields[1], nil
 }

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// BenchmarkRedactRecord is the cost redaction adds to every record of a
+// run: with no secret to look for (a dry run), and with one.
+func BenchmarkRedactRecord(b *testing.B) {
+	rec := simulator.Record{Kind: simulator.KindAttempt, Provider: "stripe", Policy: "stripe", Scenario: "black-hole",
+		Event: "evt_0123456789abcdef", Outcome: simulator.ConnectionFailed, Error: "connection refused", Fault: "drop-request"}
+	var sink simulator.Record
+	b.Run("copy-only", func(b *testing.B) {
+		for b.Loop() {
+			r := rec
+			sink = r
+		}
+	})
+	_ = sink
+	for _, c := range []struct {
+		name string
+		sec  *secretSet
+	}{{"no-secret", &secretSet{}}, {"one-secret", func() *secretSet { s := &secretSet{}; s.add("whsec_bench_secret_0123456789"); return s }()}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r := rec
+				c.sec.redactRecord(&r)
+			}
+		})
+	}
+}
