@@ -160,8 +160,8 @@ type engine struct {
 	// sent at, and lastArrival the latest a delivery was placed at.
 	incoming     incomingEvents
 	incomingDone bool // Config.Incoming was closed
-	horizon     int64
-	lastArrival int64
+	horizon      int64
+	lastArrival  int64
 }
 
 func newEngine(cfg Config) *engine {
