@@ -358,10 +358,18 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 			return fmt.Errorf("--results: %w", err)
 		}
 	}
+	return p.writeReport(ctx, cmd, agg, reportOut)
+}
+
+// writeReport writes the report of the runs agg holds to reportOut (and
+// --out), and says how the command ends: interrupted, a gate failed, or
+// success.
+func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
+	var err error
 	if p.junit {
 		err = p.out.writeJUnit(reportOut, rep)
 	} else {
@@ -438,20 +446,26 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
 	}
-	cfg.Sink = func(r simulator.Record) error {
-		if results != nil {
-			if err := results.Add(r); err != nil {
-				return fmt.Errorf("--results: %w", err)
-			}
-		}
-		prog.Add(r)
-		return agg.Add(r)
-	}
+	cfg.Sink = recordSink(results, agg, prog.Add)
 	_, err := simulator.Run(ctx, cfg)
 	if errors.Is(err, simulator.ErrConfig) {
 		return badInput(err)
 	}
 	return err
+}
+
+// recordSink sends each record of a run to the results stream (when there
+// is one), to watch, and to the aggregator the report is made from.
+func recordSink(results *resultsSink, agg *report.Aggregator, watch func(simulator.Record)) simulator.Sink {
+	return func(r simulator.Record) error {
+		if results != nil {
+			if err := results.Add(r); err != nil {
+				return fmt.Errorf("--results: %w", err)
+			}
+		}
+		watch(r)
+		return agg.Add(r)
+	}
 }
 
 // tellSecret prints, once per provider, the secret generated for a run
