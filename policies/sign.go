@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"strconv"
@@ -89,6 +90,11 @@ func unixSeconds(dst []byte, t time.Time) []byte { return strconv.AppendInt(dst,
 
 // checkTimestamp rejects a signature timestamp more than tolerance away from
 // now, as the providers' own verifiers do.
+// ErrStaleSignature is returned, wrapped with ErrBadSignature, by
+// Wire.Verify for a signature whose timestamp is further from now than the
+// scheme's tolerance: a replay, or a delivery held back too long.
+var ErrStaleSignature = errors.New("stale")
+
 func checkTimestamp(ts string, now time.Time, tolerance time.Duration) error {
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
@@ -96,7 +102,7 @@ func checkTimestamp(ts string, now time.Time, tolerance time.Duration) error {
 	}
 	d := now.Sub(time.Unix(sec, 0))
 	if d > tolerance || d < -tolerance {
-		return fmt.Errorf("%w: timestamp is %s away from now (tolerance %s)", ErrBadSignature, FormatDuration(d), FormatDuration(tolerance))
+		return fmt.Errorf("%w: %w: timestamp is %s away from now (tolerance %s)", ErrBadSignature, ErrStaleSignature, FormatDuration(d), FormatDuration(tolerance))
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
-	w.printf("%d events · target: %s\n", r.Planned, mdEscape(r.Target))
+	w.printf("%s · target: %s\n", r.plannedWords(), mdEscape(r.Target))
 	if h := r.handshakeLine(); h != "" {
 		w.printf("\n%s\n", mdEscape(h))
 	}

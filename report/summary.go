@@ -37,7 +37,9 @@ type Run struct {
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
 	Start    time.Time
-	Planned  int
+	// Planned is the number of events the run was to deliver; 0 for a
+	// run of real deliveries taken as they came (retrysim proxy).
+	Planned int
 
 	Events            int // events whose fate is known
 	Attempts          int

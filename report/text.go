@@ -57,7 +57,7 @@ func WriteText(w io.Writer, rep *Report) error {
 }
 
 func writeRunText(w *errWriter, rep *Report, r *Run) {
-	w.printf("retrysim · %s · %s · seed %d · %d events\n", r.policyWords(), r.scenarioWords(), r.Seed, r.Planned)
+	w.printf("retrysim · %s · %s · seed %d · %s\n", r.policyWords(), r.scenarioWords(), r.Seed, r.plannedWords())
 	w.printf("target: %s\n", r.Target)
 	if r.Interrupted {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")

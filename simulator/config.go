@@ -122,6 +122,14 @@ type Config struct {
 	// http.ErrUseLastResponse.
 	Client *http.Client
 
+	// Incoming, when set, feeds the run real deliveries instead of the
+	// seeded workload: each one becomes the next event, sent from the
+	// moment it arrives (after every attempt already sent, in virtual
+	// time) under the policy and the scenario. The run ends once the
+	// channel is closed and every event's schedule has ended; Events is
+	// then ignored.
+	Incoming <-chan Incoming
+
 	// Sink receives the records. Nil discards them.
 	Sink Sink
 	// Effects, when set, is asked after the run how often each event was
@@ -140,7 +148,7 @@ type RestartFunc func(ctx context.Context) error
 
 func (c *Config) withDefaults() (Config, error) {
 	cfg := *c
-	if cfg.Events == 0 {
+	if cfg.Events == 0 && cfg.Incoming == nil {
 		cfg.Events = DefaultEvents
 	}
 	if cfg.Over == 0 {
@@ -186,6 +194,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
 		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))
+	}
+	if cfg.Incoming != nil && cfg.DryRun {
+		errs = append(errs, errors.New("a dry run sends nothing: it cannot take real deliveries"))
 	}
 	if r := cfg.Scenario.Restarts(); len(r) > 0 && cfg.Restart == nil && !cfg.DryRun {
 		errs = append(errs, fmt.Errorf("scenario %s restarts the handler (first at +%s) but no Restart hook was given", cfg.Scenario.Name, policies.FormatDuration(r[0])))

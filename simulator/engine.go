@@ -155,6 +155,13 @@ type engine struct {
 	// answer, on the wall clock (zero when none did): the handler may still
 	// have been at work on it.
 	lastCutOff time.Time
+	// incoming are the real deliveries that arrived and have not started
+	// (Config.Incoming); horizon is the latest virtual time an attempt was
+	// sent at, and lastArrival the latest a delivery was placed at.
+	incoming     incomingEvents
+	incomingDone bool // Config.Incoming was closed
+	horizon      int64
+	lastArrival  int64
 }
 
 func newEngine(cfg Config) *engine {

@@ -77,6 +77,9 @@ type requestState struct {
 	body   []byte
 	ctype  string
 	reason string // Slack's word for why the last attempt failed
+	// in is the real delivery the event stands for, nil for a generated
+	// event.
+	in *Incoming
 }
 
 // liveEvents holds the events in flight, indexed by their place in the

@@ -166,7 +166,10 @@ type Record struct {
 	Effects int `json:"effects,omitempty"`
 
 	// Run records: the run's context.
-	Target     string  `json:"target,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Events is the number of events the run was to deliver; 0 when it
+	// took real deliveries as they came (Config.Incoming), whose number
+	// is then that of its event records.
 	Events     int     `json:"events,omitempty"`
 	Summary    string  `json:"policy_summary,omitempty"`
 	MaxAttempt int     `json:"max_attempts,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/retrysim/retrysim/policies"
 )
 
 // The scheduler decides what is sent when. Every attempt known to the run
@@ -32,7 +33,7 @@ import (
 func (e *engine) schedule(ctx context.Context) error {
 	e.queueArrival()
 	var err error
-	if e.cfg.DryRun || e.cfg.Concurrency == 1 {
+	if e.cfg.Incoming == nil && (e.cfg.DryRun || e.cfg.Concurrency == 1) {
 		err = e.serial(ctx)
 	} else {
 		err = e.concurrent(ctx)
@@ -135,10 +136,11 @@ func (e *engine) concurrent(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return e.interrupt()
 		}
-		if e.uncommitted() == 0 {
+		idle := e.uncommitted() == 0
+		if idle && (e.cfg.Incoming == nil || e.incomingDone) {
 			return nil
 		}
-		if s.inFlight == 0 && e.restartDue(e.earliest().at) {
+		if !idle && s.inFlight == 0 && e.restartDue(e.earliest().at) {
 			if err := e.restart(ctx); err != nil {
 				if ctx.Err() != nil {
 					return e.interrupt()
@@ -148,8 +150,14 @@ func (e *engine) concurrent(ctx context.Context) error {
 			continue
 		}
 		wake := e.fill()
-		if s.inFlight == 0 && wake.IsZero() {
+		if s.inFlight == 0 && wake.IsZero() && !idle {
 			return errStuck
+		}
+		// Deliveries come in until the channel is closed; a nil channel
+		// is never ready.
+		incoming := e.cfg.Incoming
+		if e.incomingDone {
+			incoming = nil
 		}
 		var timer clockwork.Timer
 		var ring <-chan time.Time
@@ -168,6 +176,12 @@ func (e *engine) concurrent(ctx context.Context) error {
 					more = false
 				}
 			}
+		case in, open := <-incoming:
+			if !open {
+				e.incomingDone = true
+				continue
+			}
+			e.arrive(&in)
 		case <-ring:
 		case <-ctx.Done():
 		}
@@ -288,6 +302,7 @@ func (e *engine) launch(d due, st *eventState) {
 		}
 	}
 	st.at, st.stage = d.at, stageSent
+	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }
 
@@ -308,6 +323,10 @@ func (e *engine) onSignal(sig signal) {
 	}
 	f.done = true
 	e.sch.inFlight--
+	if req := f.st.req; f.d.n() == 1 && req != nil && req.in != nil && req.in.First != nil {
+		req.in.First <- FirstAnswer{HandlerStatus: f.o.handlerStatus, Outcome: f.o.outcome, Fault: f.o.fault}
+		req.in.First = nil
+	}
 	f.st.stage = stageReached
 	f.st.reached = f.st.reached || f.o.reached || (f.o.dup != nil && f.o.dup.reached)
 	if !f.o.unsent {
@@ -376,7 +395,7 @@ func (e *engine) interrupt() error {
 // future arrival is queued at a time, so the queue holds the events in flight,
 // not the whole workload.
 func (e *engine) queueArrival() {
-	if e.arrived >= e.cfg.Events {
+	if e.cfg.Incoming != nil || e.arrived >= e.cfg.Events {
 		return
 	}
 	e.q.push(newDue(e.work.arrival(e.arrived), e.arrived, 1))
@@ -410,10 +429,19 @@ func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Durat
 // start creates the state of an event at its first attempt. A dry run keeps
 // only what the records need.
 func (e *engine) start(d due) {
-	ev := e.work.event(d.event())
+	var ev policies.Event
+	var in *Incoming
+	if e.cfg.Incoming != nil {
+		ev, in = e.liveEvent(d.event(), d.offset())
+	} else {
+		ev = e.work.event(d.event())
+	}
 	st := newEventState(ev.ID, ev.Object, d.offset())
 	if !e.cfg.DryRun {
-		st.req = &requestState{ev: ev} // the body is built when first sent
+		st.req = &requestState{ev: ev, in: in} // the body is built when first sent
+		if in != nil {
+			st.req.body, st.req.ctype = in.Body, in.Header.Get("Content-Type")
+		}
 	}
 	st.at, st.next = d.at, -1
 	if next, ok := e.work.next(d.event()); ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +28,26 @@ func buildBinary(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// startBinary starts the built binary with args in a directory of its own,
+// killed when the test ends, and returns it with its stderr, line by line,
+// and its stdout.
+func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, <-chan string, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, lines(errPipe), &stdout
 }
 
 // gate is a loopback handler that holds every request until released,

@@ -22,23 +22,11 @@ func startHeldRun(t *testing.T, results string) (*exec.Cmd, *gate, <-chan string
 	t.Helper()
 	bin := buildBinary(t)
 	g := newGate(t)
-	cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", "happy", "--url", g.url,
+	cmd, stderr, stdout := startBinary(t, bin, "run", "--provider", "stripe", "--scenario", "happy", "--url", g.url,
 		"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
 		"--results", results)
-	cmd.Dir = t.TempDir()
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	stderr := lines(errPipe)
 	waitFor(t, g.arrived, "the first attempt to reach the handler")
-	return cmd, g, stderr, &stdout
+	return cmd, g, stderr, stdout
 }
 
 // exitCode waits for cmd, after reading the rest of its stderr, and returns

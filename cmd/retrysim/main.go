@@ -121,7 +121,7 @@ Examples:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInput(fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
 	})
-	root.AddCommand(newRunCmd(), newPoliciesCmd(), newScenariosCmd(), newDemoCmd(), newReportCmd(), newTTLCmd(), newReplayCmd())
+	root.AddCommand(newRunCmd(), newProxyCmd(), newPoliciesCmd(), newScenariosCmd(), newDemoCmd(), newReportCmd(), newTTLCmd(), newReplayCmd())
 	return root
 }
 

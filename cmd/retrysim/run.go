@@ -351,17 +351,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		// that last: redirected stderr stays clean.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	sec := secretsOf(ctx)
-	deliver := func(r simulator.Record) error {
-		sec.redactRecord(&r)
-		if results != nil {
-			if err := results.Add(r); err != nil {
-				return writeFailed(fmt.Errorf("--results: %w", err))
-			}
-		}
-		prog.Add(r)
-		return agg.Add(r)
-	}
+	deliver := recordSink(secretsOf(ctx), results, agg, prog.Add)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
@@ -372,10 +362,18 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 			return writeFailed(fmt.Errorf("--results: %w", err))
 		}
 	}
+	return p.writeReport(ctx, cmd, agg, reportOut)
+}
+
+// writeReport writes the report of the runs agg holds to reportOut (and
+// --out), and says how the command ends: interrupted, a gate failed, or
+// success.
+func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
+	var err error
 	if p.junit {
 		err = p.out.writeJUnit(reportOut, rep)
 	} else {
@@ -471,6 +469,22 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 		return badInput(err)
 	}
 	return err
+}
+
+// recordSink redacts each record of a run and sends it to the results
+// stream (when there is one), to watch, and to the aggregator the report
+// is made from.
+func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(simulator.Record)) simulator.Sink {
+	return func(r simulator.Record) error {
+		sec.redactRecord(&r)
+		if results != nil {
+			if err := results.Add(r); err != nil {
+				return writeFailed(fmt.Errorf("--results: %w", err))
+			}
+		}
+		watch(r)
+		return agg.Add(r)
+	}
 }
 
 // tellSecret prints, once per provider, the secret generated for a run

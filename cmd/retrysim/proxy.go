@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// proxyFlags are proxy's own flags; the ones it shares with run live in
+// runFlags and are checked by the same rules.
+type proxyFlags struct {
+	runFlags
+	listen    string
+	forwardTo string
+	ack       bool
+	captures  string
+	duration  time.Duration
+	// maxEvents ends the proxy after that many verified deliveries; 0
+	// means no limit.
+	maxEvents int
+}
+
+func newProxyCmd() *cobra.Command {
+	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h"}}
+	cmd := &cobra.Command{
+		Use:   "proxy",
+		Short: "Take real deliveries in and give your handler the provider's retries",
+		Long: `Proxy stands between a tool that delivers real events once — stripe listen --forward-to,
+gh webhook forward, a tunnel (ngrok, cloudflared) — and your handler. It checks each delivery's
+signature with --secret, the secret your handler already uses, and answers a forged, stale or
+unsigned one 400 without forwarding it. Each verified delivery becomes an event with its real
+id, payload and headers, sent to --forward-to on the provider's schedule under the scenario's
+faults, on its own virtual clock: days of retries take seconds. Every attempt is signed afresh
+the provider's way. The first attempt's answer goes back upstream (--ack answers 200 at once).
+
+A line is printed for each event as its schedule ends. Ctrl-C, --duration or --events ends the
+proxy: the events in flight are finished (cut and marked, on Ctrl-C), and the report follows,
+with the verdict from --effects-url and the TTL, and run's exit codes and --fail-on gates.
+
+Examples:
+  stripe listen --forward-to localhost:4242/webhooks/stripe     # prints whsec_…
+  retrysim proxy --provider stripe --listen 127.0.0.1:4242 \
+      --forward-to http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_… \
+      --effects-url http://127.0.0.1:3000/_retrysim/effects --scenario flaky-network
+
+  gh webhook forward --repo OWNER/REPO --events issues --url http://localhost:4242/webhooks/github --secret S
+  retrysim proxy --provider github --listen 127.0.0.1:4242 \
+      --forward-to http://127.0.0.1:3000/webhooks/github --secret github=S --events 5
+
+  retrysim proxy --provider shopify --listen 127.0.0.1:4242 --forward-to http://127.0.0.1:3000/hooks \
+      --secret shopify=… --captures deliveries/ --duration 10m`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runProxy(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.providers, "provider", nil, "the provider whose deliveries come in: a policy name (see 'retrysim policies')")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:4242", "where to take deliveries in: a loopback HOST:PORT (a tunnel or stripe listen runs on this machine)")
+	fl.StringVar(&f.forwardTo, "forward-to", "", "your handler's URL; loopback only, unless --allow-remote")
+	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario between retrysim and your handler: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringArrayVar(&f.secrets, "secret", nil, "your handler's signing secret as provider=value: incoming deliveries are checked with it and every attempt is signed with it (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config)")
+	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, for an idempotency verdict`)
+	fl.BoolVar(&f.ack, "ack", false, "answer each delivery 200 at once instead of with your handler's answer to the first attempt")
+	fl.StringVar(&f.captures, "captures", "", "save every verified delivery in DIR as a raw HTTP capture that 'retrysim replay --request' reads")
+	fl.DurationVar(&f.duration, "duration", 0, "end the proxy after this long (default: until Ctrl-C or --events)")
+	fl.IntVar(&f.maxEvents, "events", 0, "end the proxy after this many verified deliveries (default: until Ctrl-C or --duration)")
+	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --forward-to that is not on this machine")
+	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to your handler; 0 for no cap (auto: none on this machine, %d for a remote one)", simulator.DefaultRemoteMaxRPS))
+	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", "))
+	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
+	f.gateFlags.add(fl)
+	f.outputFlags.add(fl)
+	return cmd
+}
+
+// Bounds on what a delivery may bring in.
+const (
+	proxyMaxBody   = 4 << 20
+	proxyMaxHeader = 64 << 10
+)
+
+func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
+	v, err := loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote)
+	defer stop()
+	stderr := cmd.ErrOrStderr()
+	p, pol, secret, err := f.validateProxy(ctx, stderr, cmd.Flags().Changed("format"))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return badInput(fmt.Errorf("--listen: %w", err))
+	}
+	reportOut := cmd.OutOrStdout()
+	var results *resultsSink
+	if f.results != "" {
+		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
+			ln.Close()
+			return badInput(fmt.Errorf("--results: %w", err))
+		}
+		defer results.abort()
+		if f.results == "-" {
+			reportOut = stderr
+		}
+	}
+	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
+	defer closeAggregator(agg, &err)
+
+	in := newIntake(pol, secret, f.maxEvents, f.ack, f.captures, stderr)
+	srv := &http.Server{Handler: in, MaxHeaderBytes: proxyMaxHeader, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
+	go srv.Serve(ln)
+	fmt.Fprintf(stderr, "retrysim proxy: listening on http://%s, forwarding %s deliveries to %s under %s (scenario %s); Ctrl-C ends it\n",
+		ln.Addr(), pol.Name, f.forwardTo, pol.Summary, p.scenario.Name)
+	if f.duration > 0 {
+		t := time.AfterFunc(f.duration, in.close)
+		defer t.Stop()
+	}
+	go func() {
+		<-ctx.Done()
+		in.close()
+	}()
+
+	cfg := simulator.Config{
+		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Seed: f.seed,
+		Concurrency: f.concurrency, Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
+		URL: f.forwardTo, Incoming: in.events, EventType: p.eventTypes[pol.Name],
+		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
+	}
+	if f.effectsURL != "" {
+		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+	}
+	cfg.Sink = recordSink(secretsOf(ctx), results, agg, newEventLines(stderr, in).add)
+	_, runErr := simulator.Run(ctx, cfg)
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	srv.Shutdown(shutdown)
+	cancel()
+	if errors.Is(runErr, simulator.ErrConfig) {
+		return badInput(runErr)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	fmt.Fprintln(stderr, in.summary())
+	if results != nil {
+		if err := results.commit(); err != nil {
+			return writeFailed(fmt.Errorf("--results: %w", err))
+		}
+	}
+	return p.writeReport(ctx, cmd, agg, reportOut)
+}
+
+// validateProxy checks proxy's flags: those shared with run by run's own
+// rules, then its own; it returns the plan, the one policy and its secret.
+func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, policies.Policy, string, error) {
+	var errs []error
+	if len(f.providers) != 1 {
+		errs = append(errs, errors.New("--provider: name the one provider whose deliveries come in, e.g. --provider stripe"))
+	}
+	if f.forwardTo == "" {
+		errs = append(errs, errors.New("--forward-to: give your handler's URL, e.g. http://127.0.0.1:3000/webhooks/stripe"))
+	}
+	if err := checkListen(f.listen); err != nil {
+		errs = append(errs, fmt.Errorf("--listen: %w", err))
+	}
+	if f.maxEvents < 0 || f.maxEvents > simulator.MaxEvents {
+		errs = append(errs, fmt.Errorf("--events: %d is out of range (0 for no limit, up to %d)", f.maxEvents, simulator.MaxEvents))
+	}
+	if f.duration < 0 {
+		errs = append(errs, fmt.Errorf("--duration: %s is negative", f.duration))
+	}
+	if f.captures != "" {
+		if st, err := os.Stat(f.captures); err != nil || !st.IsDir() {
+			errs = append(errs, fmt.Errorf("--captures: %s is not a directory", f.captures))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, policies.Policy{}, "", badInput(errors.Join(errs...))
+	}
+	f.url = f.forwardTo
+	p, err := f.validate(ctx, stderr, formatSet)
+	if err != nil {
+		return nil, policies.Policy{}, "", renameFlag(err, "--url", "--forward-to")
+	}
+	pol := p.policies[0]
+	secret, given := p.secrets[pol.Provider]
+	if !given {
+		secret, given = configuredSecret(pol.Provider)
+	}
+	if !given {
+		return nil, pol, "", badInput(fmt.Errorf("--secret: give %s=<your handler's secret>: retrysim checks each incoming delivery with it and signs every attempt with it (stripe listen prints its whsec_ secret)", pol.Provider))
+	}
+	return p, pol, secret, nil
+}
+
+// checkListen accepts only a loopback HOST:PORT: the tools that feed the
+// proxy run on this machine, and nothing else should reach it.
+func checkListen(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT", addr)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil || port == "" {
+		return fmt.Errorf("%q has no valid port", addr)
+	}
+	if ip, err := netip.ParseAddr(host); (err != nil || !ip.Unmap().IsLoopback()) && !strings.EqualFold(host, "localhost") {
+		return fmt.Errorf("%s is not a loopback address: the proxy listens only on this machine (127.0.0.1, ::1, localhost)", host)
+	}
+	return nil
+}
+
+// renameFlag rewords run's messages about --url, which proxy calls
+// --forward-to, keeping the exit code.
+func renameFlag(err error, from, to string) error {
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: ee.code, err: errors.New(strings.ReplaceAll(ee.err.Error(), from+":", to+":"))}
+}
+
+var proxyInterruptNote = interruptNote{
+	first: "no new delivery is taken; the attempts in flight finish, the events are marked interrupted, and the report follows",
+	again: "; the results file, if any, is left out",
+}

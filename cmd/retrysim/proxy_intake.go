@@ -1,0 +1,238 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
+)
+
+// intake takes deliveries in for the proxy: it checks each one's signature
+// as the handler would, answers a bad one 400, saves a good one when asked,
+// and hands it to the engine as the next event.
+type intake struct {
+	pol      policies.Policy
+	wire     policies.Wire
+	secret   string
+	ack      bool
+	captures string
+	log      io.Writer
+	events   chan simulator.Incoming
+
+	mu     sync.Mutex
+	closed bool
+	max    int // 0: no limit
+	taken  int
+	// refused counts the deliveries answered 400, by why.
+	refused map[refusal]int
+	// types remembers each event's type, by its place in the run, for its
+	// line when its schedule ends.
+	types []string
+}
+
+// refusal is why a delivery was not taken in.
+type refusal string
+
+const (
+	refusedUnsigned refusal = "unsigned"
+	refusedStale    refusal = "stale"
+	refusedForged   refusal = "forged"
+	refusedUnread   refusal = "unreadable"
+)
+
+func newIntake(pol policies.Policy, secret string, max int, ack bool, captures string, log io.Writer) *intake {
+	return &intake{
+		pol: pol, wire: pol.Wire(), secret: secret, ack: ack, captures: captures, log: log, max: max,
+		events: make(chan simulator.Incoming, 256), refused: map[refusal]int{},
+	}
+}
+
+// close ends the intake: no delivery is taken any more, and the engine is
+// told no more will come. It may be called more than once.
+func (in *intake) close() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.closed {
+		in.closed = true
+		close(in.events)
+	}
+}
+
+func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "retrysim proxy takes webhook deliveries: POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, proxyMaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			in.refuse(w, refusedUnread, fmt.Sprintf("the body is larger than %d MiB", proxyMaxBody>>20), http.StatusRequestEntityTooLarge)
+			return
+		}
+		in.refuse(w, refusedUnread, "the body could not be read: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	url := signedURLOf(r)
+	if why, what := in.check(r.Header, body, url); why != "" {
+		in.refuse(w, why, what, http.StatusBadRequest)
+		return
+	}
+	id, err := in.wire.DedupID(r.Header, body)
+	if err != nil || id == "" {
+		in.refuse(w, refusedUnread, fmt.Sprintf("no dedup id (%s): %v", in.wire.DedupField(), err), http.StatusBadRequest)
+		return
+	}
+	h := r.Header.Clone()
+	simulator.DropConnectionHeaders(h)
+	first := make(chan simulator.FirstAnswer, 1)
+	ev := simulator.Incoming{ID: id, Type: policies.ReadEventType(in.wire, h, body), Body: body, Header: h, First: first}
+	n, ok := in.take(ev)
+	if !ok {
+		http.Error(w, "retrysim proxy is not taking deliveries any more", http.StatusServiceUnavailable)
+		return
+	}
+	if in.captures != "" {
+		in.save(n, id, r, url, body)
+	}
+	if in.ack {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	// The handler's answer to the first attempt, as the provider's own
+	// tool would have seen it; bounded by the provider's timeout and a
+	// margin for the attempts queued before it.
+	select {
+	case a := <-first:
+		if a.HandlerStatus == 0 {
+			why := string(a.Outcome)
+			if a.Fault != "" {
+				why += ", injected by the scenario: " + a.Fault
+			}
+			http.Error(w, "retrysim proxy: your handler gave no answer to the first attempt ("+why+")", http.StatusGatewayTimeout)
+			return
+		}
+		w.WriteHeader(a.HandlerStatus)
+	case <-time.After(in.pol.Timeout.D() + 30*time.Second):
+		http.Error(w, "retrysim proxy: the first attempt is still waiting its turn", http.StatusGatewayTimeout)
+	case <-r.Context().Done():
+	}
+}
+
+// check verifies a delivery as a careful handler would: it must carry the
+// provider's signature, made with the secret, with a timestamp within the
+// scheme's tolerance. It returns why it is refused, and in words, or "".
+func (in *intake) check(h http.Header, body []byte, url string) (refusal, string) {
+	if s, ok := policies.SchemeOf(in.wire); ok {
+		signed := false
+		for _, k := range s.Headers {
+			signed = signed || h.Get(k) != ""
+		}
+		if !signed {
+			return refusedUnsigned, fmt.Sprintf("no %s header: not a signed %s delivery", strings.Join(s.Headers, " or "), in.wire.Name())
+		}
+	}
+	err := in.wire.Verify(h, body, url, in.secret, time.Now())
+	switch {
+	case err == nil:
+		return "", ""
+	case errors.Is(err, policies.ErrStaleSignature):
+		return refusedStale, err.Error()
+	default:
+		return refusedForged, err.Error() + " (is --secret the secret the sender signs with?)"
+	}
+}
+
+// take hands ev to the engine, unless the intake is closed or full, and
+// returns its number, from 1; the delivery that reaches --events closes it.
+func (in *intake) take(ev simulator.Incoming) (int, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed {
+		return 0, false
+	}
+	select {
+	case in.events <- ev:
+	default:
+		return 0, false // the engine is this far behind: the sender retries later
+	}
+	in.taken++
+	in.types = append(in.types, ev.Type)
+	if in.max > 0 && in.taken >= in.max {
+		in.closed = true
+		close(in.events)
+	}
+	return in.taken, true
+}
+
+func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
+	in.mu.Lock()
+	in.refused[why]++
+	in.mu.Unlock()
+	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, what)
+	http.Error(w, "retrysim proxy refused the delivery ("+string(why)+"): "+what, status)
+}
+
+// typeOf is the type of the event at place seq, "" when unknown.
+func (in *intake) typeOf(seq int) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if seq < 0 || seq >= len(in.types) {
+		return ""
+	}
+	return in.types[seq]
+}
+
+// summary says what came in, for stderr at the end.
+func (in *intake) summary() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, plural(in.taken, "delivery", "deliveries"))
+	var parts []string
+	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread} {
+		if n := in.refused[why]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, why))
+		}
+	}
+	if len(parts) > 0 {
+		s += "; refused " + strings.Join(parts, ", ") + " (answered 400, never forwarded)"
+	}
+	return s
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// save writes the delivery as a raw HTTP capture, numbered in the order
+// the deliveries came in. A failure to save is said, not fatal.
+func (in *intake) save(n int, id string, r *http.Request, url string, body []byte) {
+	name := filepath.Join(in.captures, fmt.Sprintf("%04d-%s.http", n, unsafeName.ReplaceAllString(id, "_")))
+	c := capture.Request{Method: r.Method, URL: url, Header: r.Header.Clone(), Body: body}
+	simulator.DropConnectionHeaders(c.Header)
+	if err := os.WriteFile(name, c.Raw(), 0o644); err != nil {
+		fmt.Fprintf(in.log, "retrysim proxy: --captures: %v\n", err)
+	}
+}
+
+// signedURLOf is the URL the sender signed the delivery for, as far as the
+// request tells it: Twilio signs the public URL a tunnel forwards from.
+func signedURLOf(r *http.Request) string {
+	scheme := "http"
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+		host = h
+	}
+	return scheme + "://" + host + r.URL.RequestURI()
+}

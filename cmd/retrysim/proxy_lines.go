@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// eventLines prints, as the proxy runs, one line for each event whose
+// schedule has ended: its id, type, attempts, fate, and how often it
+// reached the handler beyond the first time.
+type eventLines struct {
+	w  io.Writer
+	in *intake
+	// reached counts, by event, the attempts that reached the handler.
+	reached map[int]int
+}
+
+func newEventLines(w io.Writer, in *intake) *eventLines {
+	return &eventLines{w: w, in: in, reached: map[int]int{}}
+}
+
+func (l *eventLines) add(r simulator.Record) {
+	switch r.Kind {
+	case simulator.KindAttempt:
+		if r.Reached {
+			l.reached[r.Seq]++
+		}
+	case simulator.KindEvent:
+		n := l.reached[r.Seq]
+		delete(l.reached, r.Seq)
+		typ := l.in.typeOf(r.Seq)
+		if typ == "" {
+			typ = "(type not given)"
+		}
+		dups := "no duplicate"
+		if n > 1 {
+			dups = fmt.Sprintf("%d %s reached your handler", n-1, plural(n-1, "duplicate", "duplicates"))
+		}
+		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", r.Event, typ, r.N, plural(r.N, "attempt", "attempts"), r.Fate, dups)
+	}
+}
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
