@@ -221,6 +221,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableS)
 		e.str(r.DisableRule)
 		e.str(r.DedupField)
+		e.str(r.EventType)
 		if r.ScheduleS == nil {
 			e.uint(0)
 		} else {
@@ -248,7 +249,7 @@ func hasAttackFields(r *simulator.Record) bool {
 func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DedupField != "" || r.EventType != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0
 }
 
@@ -396,6 +397,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableS = d.float()
 		r.DisableRule = d.str()
 		r.DedupField = d.str()
+		r.EventType = d.str()
 		if n := d.uint(); n > 0 {
 			if n-1 > uint64(len(d.b)) {
 				d.fail()

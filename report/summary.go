@@ -28,11 +28,14 @@ type Run struct {
 	Target                     string
 	PolicySummary              string
 	DedupField                 string
-	MaxAttempts                int
-	Window, Timeout            time.Duration
-	ManualRedelivery           time.Duration
-	DisableAfter               int
-	DisableWithin              time.Duration
+	// EventType is the type of the events the run delivered ("" in
+	// streams that do not say).
+	EventType        string
+	MaxAttempts      int
+	Window, Timeout  time.Duration
+	ManualRedelivery time.Duration
+	DisableAfter     int
+	DisableWithin    time.Duration
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
@@ -85,6 +88,10 @@ type Run struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// ResentUnreached counts the retries sent after an attempt that never
+	// reached the handler (a connection that failed, an injected error):
+	// the provider sent again, though nothing arrived twice.
+	ResentUnreached int
 	// LostToDisableIDs lists the first MaxListedEvents events lost because
 	// the endpoint was disabled, by sequence.
 	LostToDisableIDs []string
@@ -209,6 +216,7 @@ type eventAgg struct {
 	hasKey            bool
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	prevReached       bool           // the event's last attempt reached the handler
 	engaged           bool           // an arrival was not turned away with a 4xx
 	duplicated        bool           // a duplicate arrival came
 	timeline          *EventTimeline // the timeline kept in memory, if any
@@ -393,6 +401,7 @@ func (a *Aggregator) Runs() []*Run {
 func (r *Run) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.EventType = rec.EventType
 	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
@@ -426,6 +435,12 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
+	if rec.N > 1 && rec.Copy == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+		r.ResentUnreached++
+	}
+	if ev != nil {
+		ev.prevReached = rec.Reached
+	}
 	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
 		r.Unreachable++
 	}

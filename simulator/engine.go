@@ -264,6 +264,7 @@ func (e *engine) runRecord() Record {
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
+	r.EventType = e.cfg.EventType
 	r.MaxAttempt = p.MaxAttempts()
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()

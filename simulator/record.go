@@ -166,6 +166,8 @@ type Record struct {
 	// DisableRule is the policy's endpoint-disable rule in words.
 	DisableRule string `json:"disable_rule,omitempty"`
 	DedupField  string `json:"dedup_field,omitempty"`
+	// EventType is the type of the events the run delivers (run records).
+	EventType string `json:"event_type,omitempty"`
 	// ScheduleS is when each attempt happens, in seconds from the first,
 	// if every earlier one failed: the policy's worked schedule, so a saved
 	// stream can state the worst case without the policy.
