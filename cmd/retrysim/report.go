@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
@@ -20,62 +21,63 @@ import (
 // report share them so that both print the same for the same records.
 type outputFlags struct {
 	format     string
-	out        string
+	out        []string
 	chart      string
 	by         string
 	logTime    bool
 	ttls       string
 	noTimeline bool
+	verbose    bool
 }
 
 // add registers the flags that run does not already have.
 func (o *outputFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&o.out, "out", "", "write to FILE: .png or .svg draws the chart (the report still goes to stdout); .md, .json, .csv or .txt writes the report there instead of stdout")
-	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, " or "))
+	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (the chart); repeatable, stdout keeps --format")
+	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, ", "))
 	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
+}
+
+// outFile is one --out file and the format its extension names.
+type outFile struct {
+	path, format string
 }
 
 // output is validated outputFlags.
 type output struct {
-	format    string // what goes to stdout (or to --out when it names a text format)
-	file      string // --out
-	fileChart bool   // --out is a picture
-	chart     report.ChartOptions
-	ttls      []time.Duration
-	keep      int
-	secrets   *secretSet // redacted from a text report written to --out
+	format  string    // what goes to stdout
+	files   []outFile // --out, in the order given
+	chart   report.ChartOptions
+	ttls    []time.Duration
+	keep    int
+	verbose bool
+	secrets *secretSet // redacted from a report written to --out
 }
 
 // validate checks the flags; formatSet says --format was given.
 func (o *outputFlags) validate(formatSet bool) (*output, []error) {
+	_ = formatSet // stdout keeps --format whatever --out names
 	var errs []error
-	out := &output{format: o.format, file: o.out}
+	out := &output{format: o.format, verbose: o.verbose}
 	if err := report.CheckFormat(o.format, report.Formats); err != nil {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(reportFormats(), ", ")))
 	}
-	if o.out != "" {
-		f, err := report.FormatForPath(o.out)
-		werr := checkWritable(o.out)
+	seen := map[string]bool{}
+	for _, path := range o.out {
+		f, err := report.FormatForPath(path)
+		werr := checkWritable(path)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))
 		case werr != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case report.IsChart(f):
-			out.fileChart = true
-			if report.IsChart(o.format) && o.format != f {
-				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or name a .%s file", o.out, f, o.format, o.format))
-			}
-			if report.IsChart(o.format) {
-				out.format = report.FormatText
-			}
+		case seen[path]:
+			errs = append(errs, fmt.Errorf("--out: %s is named twice", path))
 		default:
-			if formatSet && o.format != f {
-				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or give the file the matching extension", o.out, f, o.format))
-			}
-			out.format = f
+			out.files = append(out.files, outFile{path: path, format: f})
 		}
+		seen[path] = true
 	}
 	if !slices.Contains(report.Charts, o.chart) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
@@ -95,7 +97,12 @@ func (o *outputFlags) validate(formatSet bool) (*output, []error) {
 		// what its own choice lets through.
 		out.chart.TTL = out.ttls[0]
 	}
-	out.keep = report.Keep(out.format, out.fileChart, o.noTimeline)
+	out.keep = report.Keep(out.format, false, o.noTimeline)
+	for _, f := range out.files {
+		if k := report.Keep(f.format, false, o.noTimeline); k < 0 || (out.keep >= 0 && k > out.keep) {
+			out.keep = k
+		}
+	}
 	return out, errs
 }
 
@@ -107,25 +114,37 @@ func (o *output) timeline() int {
 	return report.DefaultTimeline
 }
 
-// write renders the report: the chart to --out when it is a picture, and
-// the report in its format to stdout (or to --out).
+// write renders the report: every --out file in the format its extension
+// names, the pictures first so the Markdown and HTML can show them, then
+// the report in --format to stdout.
 func (o *output) write(stdout io.Writer, rep *report.Report) error {
-	if o.fileChart {
-		if err := writeFile(o.file, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(o.file), o.chart) }); err != nil {
-			return fmt.Errorf("--out: %w", err)
+	rep.Verbose = o.verbose
+	for _, f := range o.files {
+		if !report.IsChart(f.format) {
+			continue
 		}
-		rep.Chart = o.file
+		if err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, o.chart) }); err != nil {
+			return fmt.Errorf("--out %s: %w", f.path, err)
+		}
+		if rep.Chart == "" {
+			rep.Chart = f.path
+		}
 	}
-	if o.file != "" && !o.fileChart {
-		if err := writeFile(o.file, func(w io.Writer) error {
+	for _, f := range o.files {
+		if report.IsChart(f.format) {
+			continue
+		}
+		if err := writeFile(f.path, func(w io.Writer) error {
 			rw := o.secrets.writer(w)
-			if err := report.Write(rw, rep, o.format); err != nil {
+			if err := o.render(rw, rep, f.format); err != nil {
 				return err
 			}
 			return rw.Flush()
 		}); err != nil {
-			return fmt.Errorf("--out: %w", err)
+			return fmt.Errorf("--out %s: %w", f.path, err)
 		}
+	}
+	if stdout == nil {
 		return nil
 	}
 	if report.IsChart(o.format) {
@@ -134,13 +153,26 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		}
 		return report.WriteChart(stdout, rep, o.format, o.chart)
 	}
+	if o.format == report.FormatText {
+		rep.Width = terminalWidth(stdout)
+		defer func() { rep.Width = 0 }()
+	}
 	return report.Write(stdout, rep, o.format)
 }
 
-// writeJUnit writes the chart --out names, if any, and the gates as JUnit
-// XML to stdout, for --format junit.
+// render writes one text format to a file: the HTML report draws the
+// charts of the chart options in it.
+func (o *output) render(w io.Writer, rep *report.Report, format string) error {
+	if format == report.FormatHTML {
+		return report.WriteHTML(w, rep, o.chart)
+	}
+	return report.Write(w, rep, format)
+}
+
+// writeJUnit writes the --out files, and the gates as JUnit XML to stdout,
+// for --format junit.
 func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
-	if err := o.write(io.Discard, rep); err != nil {
+	if err := o.write(nil, rep); err != nil {
 		return err
 	}
 	return report.WriteJUnit(stdout, rep)
@@ -165,6 +197,23 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return f.commit()
+}
+
+// terminalWidth is the width of the terminal w is, 0 (the report's
+// default) when it is none.
+func terminalWidth(w io.Writer) int {
+	if r, ok := w.(*redactWriter); ok {
+		w = r.w
+	}
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(f) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width < 40 {
+		return 0
+	}
+	return width
 }
 
 // isTerminal reports whether w is a terminal (a character device), without
