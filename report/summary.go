@@ -88,6 +88,9 @@ type Run struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// HandlerTime is the real time the handler took to answer, summed over
+	// its answers: what the run spent waiting on it.
+	HandlerTime time.Duration
 	// ResentUnreached counts the retries sent after an attempt that never
 	// reached the handler (a connection that failed, an injected error):
 	// the provider sent again, though nothing arrived twice.
@@ -461,6 +464,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
 		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
+		r.HandlerTime += time.Duration(rec.LatencyMS * float64(time.Millisecond))
 		r.HandlerStatuses[rec.HandlerStatus]++
 	}
 	at := rec.Time.UnixNano()

@@ -84,7 +84,7 @@ func (rep *Report) width() int {
 func headerLine(r *Run) string {
 	s := fmt.Sprintf("retrysim · %s · %s · seed %d · %s", r.policyWords(), r.scenarioWords(), r.Seed, counted(r.Planned, "event", "events"))
 	if r.EventType != "" {
-		s += " of " + r.EventType
+		s += " of type " + r.EventType
 	}
 	return s
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,8 +34,8 @@ type outputFlags struct {
 
 // add registers the flags that run does not already have.
 func (o *outputFlags) add(fl *pflag.FlagSet) {
-	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (the chart); repeatable, stdout keeps --format")
-	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, ", "))
+	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
+	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, ", ")+" (a file named after a chart, such as storm.png, draws that one)")
 	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
@@ -123,7 +125,9 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		if !report.IsChart(f.format) {
 			continue
 		}
-		if err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, o.chart) }); err != nil {
+		opts := o.chart
+		opts.Chart = chartFor(f.path, o.chart.Chart)
+		if err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) }); err != nil {
 			return fmt.Errorf("--out %s: %w", f.path, err)
 		}
 		if rep.Chart == "" {
@@ -158,6 +162,19 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		defer func() { rep.Width = 0 }()
 	}
 	return report.Write(stdout, rep, o.format)
+}
+
+// chartFor is the chart a picture file draws: the one its name starts
+// with (storm.png, ttl-all.svg), so one run can draw each; else chart
+// (--chart).
+func chartFor(path, chart string) string {
+	base := strings.ToLower(filepath.Base(path))
+	for _, c := range report.Charts {
+		if strings.HasPrefix(base, c) {
+			return c
+		}
+	}
+	return chart
 }
 
 // render writes one text format to a file: the HTML report draws the
@@ -199,22 +216,27 @@ func writeFile(path string, fill func(io.Writer) error) error {
 	return f.commit()
 }
 
-// terminalWidth is the width of the terminal w is, 0 (the report's
-// default) when it is none.
+// terminalWidth is the width the text report wraps to on w: the
+// terminal's when w is one, else $COLUMNS when it is set (as shells and
+// CI runners do), else 0, the report's default.
 func terminalWidth(w io.Writer) int {
 	if r, ok := w.(*redactWriter); ok {
 		w = r.w
 	}
-	f, ok := w.(*os.File)
-	if !ok || !isTerminal(f) {
-		return 0
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= minWidth {
+			return width
+		}
 	}
-	width, _, err := term.GetSize(int(f.Fd()))
-	if err != nil || width < 40 {
-		return 0
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minWidth {
+		return n
 	}
-	return width
+	return 0
 }
+
+// minWidth is the narrowest the text report wraps to: narrower, it would
+// be more indent than text.
+const minWidth = 40
 
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.

@@ -76,7 +76,7 @@ Examples:
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
-  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery --verbose
   retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
