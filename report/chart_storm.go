@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ func stormOf(rep *Report) (*storm, error) {
 	var span time.Duration
 	for _, r := range rep.Runs {
 		span = max(span, r.End.Sub(r.Start))
+		for _, o := range outagesOf(r) {
+			span = max(span, o.To.Sub(r.Start))
+		}
 	}
 	s := &storm{step: stormSteps[len(stormSteps)-1], span: span}
 	for _, st := range stormSteps {
@@ -95,7 +99,7 @@ func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		unit = dur(s.step) + " bar, as a rate per minute"
 	}
 	p := newPlot(stormTitle(rep), "virtual time since the run's start", "attempts per minute")
-	p.Title.Text += fmt.Sprintf("\n(one bar per %s)", unit)
+	p.Title.Text += fmt.Sprintf("\n%s · one bar per %s", verdictWords(rep), unit)
 	timeAxis(&p.X, 0, (s.span + s.step).Seconds(), false)
 	peak, peakAt := 0.0, 0
 	for i, row := range s.counts {
@@ -108,16 +112,20 @@ func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, peak*1.18+1
+	p.Y.Tick.Marker = countTicks{}
 	// The outages, one band per run's span, under the bars.
-	band := &rects{colour: fade(colGrey, 0x40)}
+	band := &rects{colour: outageColour}
 	for _, r := range rep.Runs {
-		for _, o := range r.Outages {
-			band.rs = append(band.rs, rect{x0: o.From.Sub(r.Start).Seconds(), x1: max(o.To.Sub(r.Start).Seconds(), o.From.Sub(r.Start).Seconds()+s.step.Seconds()), y0: 0, y1: p.Y.Max})
+		for _, o := range outagesOf(r) {
+			x := rect{x0: o.From.Sub(r.Start).Seconds(), x1: max(o.To.Sub(r.Start).Seconds(), o.From.Sub(r.Start).Seconds()+s.step.Seconds()), y0: 0, y1: p.Y.Max}
+			if !slices.Contains(band.rs, x) { // runs of one scenario share it
+				band.rs = append(band.rs, x)
+			}
 		}
 	}
 	if len(band.rs) > 0 {
 		p.Add(band)
-		p.Legend.Add("outage (injected)", band)
+		p.Legend.Add("outage (attempts refused)", band)
 	}
 	width := s.step.Seconds()
 	base := make([]float64, len(s.counts))
@@ -138,6 +146,7 @@ func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 	}
 	noteSty := text.Style{Font: sans(noteSize), Color: colBlack, Handler: p.Title.TextStyle.Handler}
+	marked := false
 	for i, r := range rep.Runs {
 		if r.DisabledAt.IsZero() {
 			continue
@@ -149,8 +158,9 @@ func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		m := &vmark{x: r.DisabledAt.Sub(r.Start).Seconds(), label: label, row: i + 1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}, text: noteSty}
 		p.Add(m)
-		if i == 0 || len(rep.Runs) == 1 {
+		if !marked {
 			p.Legend.Add("endpoint disabled", m)
+			marked = true
 		}
 	}
 	p.Add(&peakLabel{x: (float64(peakAt) + 0.45) * width, y: peak,
@@ -165,7 +175,11 @@ func stormTitle(rep *Report) string {
 	for _, r := range rep.Runs {
 		attempts += r.Attempts
 	}
-	return fmt.Sprintf("Retry storm: %d attempts of %s · %s", attempts, runNames(rep), verdictWords(rep))
+	names := runNames(rep)
+	if len(rep.Runs) > 3 {
+		names = fmt.Sprintf("%d providers", len(rep.Runs))
+	}
+	return fmt.Sprintf("Retry storm: %d attempts of %s", attempts, names)
 }
 
 // stormNote is the note under the legend.
@@ -226,4 +240,23 @@ func verdictWords(rep *Report) string {
 	}
 	words := map[string]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", Unknown: "verdict UNKNOWN"}[v]
 	return words + " · recommend TTL " + dur(rep.RecommendedTTL())
+}
+
+// countTicks labels an axis of counts with round numbers, no decimals.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := 1.0
+	for e := 1.0; e < 1e12 && (hi-lo)/step > 8; e *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if step = m * e; (hi-lo)/step <= 8 {
+				break
+			}
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%.0f", v)})
+	}
+	return ticks
 }

@@ -143,6 +143,9 @@ type Run struct {
 	// injected outage, inferred from the attempts' faults: from the first
 	// such attempt to the last one before an attempt got through.
 	Outages []Span
+	// OutageWindows are the scenario's outage windows, whole, as the run
+	// record states them (none in streams that do not).
+	OutageWindows []Span
 	// End is the virtual time of the run's last record.
 	End time.Time
 
@@ -405,6 +408,12 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.EventType = rec.EventType
+	r.OutageWindows = nil
+	if rec.Start != nil {
+		for _, w := range rec.OutagesS {
+			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(seconds(w[0])), To: rec.Start.Add(seconds(w[1]))})
+		}
+	}
 	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)

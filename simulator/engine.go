@@ -265,6 +265,9 @@ func (e *engine) runRecord() Record {
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
 	r.EventType = e.cfg.EventType
+	for _, w := range e.cfg.Scenario.Outages() {
+		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
+	}
 	r.MaxAttempt = p.MaxAttempts()
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()

@@ -168,6 +168,10 @@ type Record struct {
 	DedupField  string `json:"dedup_field,omitempty"`
 	// EventType is the type of the events the run delivers (run records).
 	EventType string `json:"event_type,omitempty"`
+	// OutagesS are the scenario's outage windows, [from, to] in seconds
+	// since the start of the run, whole whether or not attempts met them
+	// (run records).
+	OutagesS [][2]float64 `json:"outage_windows_seconds,omitempty"`
 	// ScheduleS is when each attempt happens, in seconds from the first,
 	// if every earlier one failed: the policy's worked schedule, so a saved
 	// stream can state the worst case without the policy.
