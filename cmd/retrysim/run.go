@@ -340,7 +340,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	}
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
-	prog := &report.Progress{}
+	prog := &report.Progress{Over: p.over}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs

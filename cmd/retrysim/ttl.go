@@ -141,7 +141,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	defer stop()
 	agg := report.NewAggregator(report.WithTimeline(0), report.WithTTLs(ttls))
 	defer closeAggregator(agg, &err)
-	prog := &report.Progress{}
+	prog := &report.Progress{Over: over}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
