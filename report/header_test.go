@@ -23,10 +23,10 @@ func TestHeaderWords(t *testing.T) {
 	}{
 		{"summary and chosen scenario", "16 attempts over 3 days", false,
 			"retrysim · stripe (16 attempts over 3 days) · test · seed 1 · 1 event\n",
-			"## stripe · test · seed 1\n\n16 attempts over 3 days · 1 events · target:", []string{"default scenario"}},
+			"## stripe · test · seed 1\n\n16 attempts over 3 days · 1 event · target:", []string{"default scenario"}},
 		{"no summary", "", false,
 			"retrysim · stripe · test · seed 1 · 1 event\n",
-			"## stripe · test · seed 1\n\n1 events · target:", []string{"()", "\n · "}},
+			"## stripe · test · seed 1\n\n1 event · target:", []string{"()", "\n · "}},
 		{"default scenario", "16 attempts over 3 days", true,
 			"retrysim · stripe (16 attempts over 3 days) · test (default scenario) · seed 1 · 1 event\n",
 			"## stripe · test (default scenario) · seed 1\n", nil},

@@ -28,13 +28,16 @@ type jsonRun struct {
 	Scenario string `json:"scenario"`
 	// DefaultScenario says the scenario was not chosen: it is the
 	// command's default.
-	DefaultScenario bool       `json:"default_scenario,omitempty"`
-	Seed            uint64     `json:"seed"`
-	Target          string     `json:"target"`
-	Interrupted     bool       `json:"interrupted"`
-	Verdict         string     `json:"verdict"`
-	Detail          string     `json:"verdict_detail"`
-	Offenders       []Offender `json:"offenders,omitempty"`
+	DefaultScenario bool   `json:"default_scenario,omitempty"`
+	Seed            uint64 `json:"seed"`
+	Target          string `json:"target"`
+	// EventType is the type of the events delivered ("" when the stream
+	// does not say).
+	EventType   string     `json:"event_type,omitempty"`
+	Interrupted bool       `json:"interrupted"`
+	Verdict     string     `json:"verdict"`
+	Detail      string     `json:"verdict_detail"`
+	Offenders   []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
@@ -273,7 +276,7 @@ func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
 func jsonRunOf(rep *Report, r *Run) jsonRun {
 	t := r.TTL(rep.TTLs)
 	jr := jsonRun{
-		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
+		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target, EventType: r.EventType,
 		DefaultScenario: r.DefaultScenario,
 		Interrupted:     r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,

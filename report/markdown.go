@@ -79,7 +79,11 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
-	w.printf("%d events · target: %s\n", r.Planned, mdEscape(r.Target))
+	w.printf("%s", counted(r.Planned, "event", "events"))
+	if r.EventType != "" {
+		w.printf(" of type `%s`", r.EventType)
+	}
+	w.printf(" · target: %s\n", mdEscape(r.Target))
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
