@@ -50,8 +50,8 @@ var dur = policies.FormatDuration
 // WriteText writes the report for a person at a terminal: a headline of
 // at most 30 lines for a run, leading with the verdict, the duplicates,
 // what to change and the TTL, every line wrapped to Report.Width. Verbose
-// adds the full TTL table, the response-time headroom and each event's
-// attempts.
+// adds the full TTL table, each forged request's answers, the
+// response-time headroom and each event's attempts.
 func WriteText(w io.Writer, rep *Report) error {
 	ww := &wrapWriter{w: w, width: rep.width()}
 	ew := &errWriter{w: ww}
@@ -66,7 +66,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(--verbose adds the TTL table, the response-time headroom and every event's attempts)\n")
+		ew.printf("\n(--verbose adds the TTL table, each forged request's answers, the response-time headroom and every event's attempts)\n")
 	}
 	ew.fail(ww.flush())
 	return ew.err
@@ -133,8 +133,10 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if p := r.probeLine(); p != "" {
 		w.printf("    %s\n", p)
 	}
+	// The summary names the attacks that got through; each one's answers
+	// are detail.
 	for _, a := range r.Attacks() {
-		if a.Probe {
+		if a.Probe || !rep.Verbose {
 			continue
 		}
 		mark, text := attackLine(&a)
