@@ -77,7 +77,7 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 	case ChartTTL:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTTLChart(c, rep) })
 	case ChartStorm:
-		return render(w, format, opts, func(c draw.Canvas) error { return drawStorm(c, rep, opts) })
+		return render(w, format, opts, func(c draw.Canvas) error { return drawStorm(c, rep) })
 	case "", ChartTimeline:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}

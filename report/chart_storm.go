@@ -89,7 +89,7 @@ func (s *storm) perMinute(n int) float64 { return float64(n) / s.step.Minutes() 
 // drawStorm draws attempts per minute over virtual time, stacked by
 // outcome, with the outages shaded, the moments the endpoint was disabled
 // marked and the peak labelled: what a recovering endpoint must absorb.
-func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
+func drawStorm(c draw.Canvas, rep *Report) error {
 	s, err := stormOf(rep)
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func drawStorm(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	p.Add(&peakLabel{x: (float64(peakAt) + 0.45) * width, y: peak,
 		label: fmt.Sprintf("peak %s attempts/min at +%s", rateWords(peak), dur(time.Duration(peakAt)*s.step)), text: noteSty})
-	drawWithLegend(c, p, stormNote(rep, s))
+	drawWithLegend(c, p, stormNote(rep))
 	return nil
 }
 
@@ -183,8 +183,7 @@ func stormTitle(rep *Report) string {
 }
 
 // stormNote is the note under the legend.
-func stormNote(rep *Report, s *storm) string {
-	_ = s
+func stormNote(rep *Report) string {
 	if len(rep.Runs) > 1 {
 		return "Every run's attempts stacked together, each from its own start: what one endpoint receiving all of them must absorb."
 	}

@@ -57,9 +57,9 @@ type output struct {
 	secrets *secretSet // redacted from a report written to --out
 }
 
-// validate checks the flags; formatSet says --format was given.
-func (o *outputFlags) validate(formatSet bool) (*output, []error) {
-	_ = formatSet // stdout keeps --format whatever --out names
+// validate checks the flags. --format and --out never disagree: stdout
+// keeps --format, and each --out file takes the format its name says.
+func (o *outputFlags) validate() (*output, []error) {
 	var errs []error
 	out := &output{format: o.format, verbose: o.verbose}
 	if err := report.CheckFormat(o.format, report.Formats); err != nil {
@@ -294,7 +294,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	}
 	of := o.outputFlags
 	junit, errs := junitFormat(&of)
-	out, outErrs := of.validate(cmd.Flags().Changed("format") && !junit)
+	out, outErrs := of.validate()
 	errs = append(errs, outErrs...)
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)

@@ -155,7 +155,7 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
@@ -165,7 +165,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	var outErrs []error
 	p.junit, outErrs = junitFormat(&of)
 	errs = append(errs, outErrs...)
-	p.out, outErrs = of.validate(formatSet && !p.junit)
+	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
 	names, err := providerNames(f.providers)
 	if err != nil {
@@ -323,7 +323,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
+	p, err := f.validate(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
