@@ -74,6 +74,7 @@ Examples:
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
+  retrysim run --provider stripe --events 500 --scenario outage --out storm.png --out report.html
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
   retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery --verbose
