@@ -17,8 +17,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		r := rep.Runs[0]
 		ew.printf("\nScenario **%s**%s · seed %d · %s\n", mdEscape(r.Scenario), defaultWords(r), r.Seed, runsWord(rep))
 	}
-	if rep.Chart != "" {
-		ew.printf("\n![retrysim chart](%s)\n", rep.Chart)
+	for _, c := range rep.chartFiles() {
+		ew.printf("\n![retrysim chart](%s)\n", c)
 	}
 	if len(rep.Runs) > 0 {
 		writeOverallMarkdown(ew, rep)
@@ -279,4 +279,15 @@ func headroomCell(h *Headroom) string {
 		return "−" + ms(-h.Spare)
 	}
 	return ms(h.Spare)
+}
+
+// chartFiles are the chart files the Markdown report shows.
+func (rep *Report) chartFiles() []string {
+	if len(rep.ChartFiles) > 0 {
+		return rep.ChartFiles
+	}
+	if rep.Chart != "" {
+		return []string{rep.Chart}
+	}
+	return nil
 }

@@ -21,6 +21,9 @@ type Report struct {
 	// Chart is the chart file written beside the report ("" for none): the
 	// markdown report shows it, the JSON names it.
 	Chart string
+	// ChartFiles are every chart file written beside the report, Chart
+	// first, when there are several: the Markdown report shows each.
+	ChartFiles []string
 	// Timeouts are the providers' timeouts the handler's response times are
 	// compared with, besides each run's own (the policy catalogue's).
 	Timeouts []Timeout

@@ -133,6 +133,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		if rep.Chart == "" {
 			rep.Chart = f.path
 		}
+		rep.ChartFiles = append(rep.ChartFiles, f.path)
 	}
 	for _, f := range o.files {
 		if report.IsChart(f.format) {

@@ -243,8 +243,8 @@ func TestEveryArtefactFromOneRun(t *testing.T) {
 		}
 		return string(b)
 	}
-	if s := read(md); !strings.HasPrefix(s, "# retrysim report") || !strings.Contains(s, "![retrysim chart]("+png1+")") {
-		t.Errorf("summary.md is not the Markdown report showing the timeline:\n%s", s)
+	if s := read(md); !strings.HasPrefix(s, "# retrysim report") || !strings.Contains(s, "![retrysim chart]("+png1+")") || !strings.Contains(s, "![retrysim chart]("+storm+")") {
+		t.Errorf("summary.md is not the Markdown report showing the timeline and the storm:\n%s", s)
 	}
 	if _, err := png.Decode(strings.NewReader(read(png1))); err != nil {
 		t.Errorf("timeline.png: %v", err)
