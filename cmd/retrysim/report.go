@@ -196,11 +196,6 @@ func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
 	return report.WriteJUnit(stdout, rep)
 }
 
-func formatOf(path string) string {
-	f, _ := report.FormatForPath(path)
-	return f
-}
-
 // writeFile writes a file atomically (see atomicFile): the report streams
 // into a temporary file beside it, renamed over path only when complete, so
 // a failed render or an interrupt leaves no half-written file behind and an

@@ -162,10 +162,17 @@ func TestTTLCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Runs) != 1 || len(v.Runs[0].TTL.Choices) != 6 {
 		t.Fatalf("ttl --format json: %v\n%s", err, js)
 	}
-	chart := filepath.Join(t.TempDir(), "ttl.svg")
-	mustRun(t, nil, "ttl", "--provider", "slack", "--events", "10", "--out", chart)
+	dir := t.TempDir()
+	chart, md := filepath.Join(dir, "ttl.svg"), filepath.Join(dir, "ttl.md")
+	out, _ = mustRun(t, nil, "ttl", "--provider", "slack", "--events", "10", "--out", chart, "--out", md)
 	if data, err := os.ReadFile(chart); err != nil || !bytes.Contains(data, []byte("<svg")) {
 		t.Errorf("ttl --out ttl.svg wrote no SVG: %v", err)
+	}
+	if data, err := os.ReadFile(md); err != nil || !bytes.HasPrefix(data, []byte("# Dedup TTL")) || !bytes.Contains(data, []byte("![dedup TTL comparison]("+chart+")")) {
+		t.Errorf("ttl --out ttl.md is not the Markdown tables showing the chart: %v\n%s", err, data)
+	}
+	if !strings.HasPrefix(out, "retrysim ttl ·") {
+		t.Errorf("stdout should keep the text tables:\n%s", out)
 	}
 }
 
