@@ -46,7 +46,7 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 	case "ttl":
 		formats = func() []string { return ttlFormats }
 	case "policies", "show":
-		formats = func() []string { return policyFormats }
+		formats = func() []string { return report.PolicyFormats }
 	}
 	v := map[string]func() []string{
 		"provider": func() []string { return append(policies.Builtin(), "all") },
