@@ -99,7 +99,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
 		"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+file)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
