@@ -69,7 +69,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(--verbose adds the TTL table, each forged request's answers, the response-time headroom and every event's attempts)\n")
+		ew.printf("\n(--verbose adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n")
 	}
 	ew.fail(ww.flush())
 	return ew.err
