@@ -249,3 +249,12 @@ func givenUp(fate string) bool {
 	}
 	return false
 }
+
+// arrowRight is a triangle pointing right whose tip is the point: a band
+// that goes on past the chart's right edge.
+type arrowRight struct{}
+
+func (arrowRight) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	c.FillPolygon(sty.Color, []vg.Point{{X: pt.X, Y: pt.Y}, {X: pt.X - 1.6*r, Y: pt.Y - r}, {X: pt.X - 1.6*r, Y: pt.Y + r}})
+}

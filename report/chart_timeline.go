@@ -180,6 +180,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	// The dedup key is a thin band under the row's attempts: it runs for
 	// days past the right edge, and must not hide them.
 	windows := &rects{colour: fade(colSky, 110), line: fade(colBlue, 120)}
+	onward := &glyphs{style: draw.GlyphStyle{Color: fade(colBlue, 200), Radius: radius * 0.9, Shape: arrowRight{}}}
 	gaveUp := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}}
 	reprocessed := &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}}
 	spans := &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}}
@@ -206,7 +207,14 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			if hasKey {
 				k := sec(row.run, key)
 				band := half * 0.3
-				windows.rs = append(windows.rs, rect{x0: k, x1: k + ttl.Seconds(), y0: yy - band, y1: yy + band})
+				end := k + ttl.Seconds()
+				if end > hi {
+					// The key outlives the chart: the band stops at the
+					// edge with an arrow, rather than run off it.
+					end = hi
+					onward.pts = append(onward.pts, [2]float64{hi, yy})
+				}
+				windows.rs = append(windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
 			}
 			for _, a := range ev.Attempts {
 				x := sec(row.run, a.Time)
@@ -289,7 +297,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(outages.rs) > 0 {
 		p.Add(&outages)
 	}
-	p.Add(windows, spans)
+	p.Add(windows, onward, spans)
 	var restarts []*vmark
 	for _, r := range rep.Runs {
 		y0, y1 := runRows(r)
@@ -373,6 +381,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
 	if opts.By == ByProvider {
 		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	}
+	if len(onward.pts) > 0 {
+		note += " An arrow: the key is kept past the right edge."
 	}
 	if len(leaks.pts) > 0 {
 		among := ""
