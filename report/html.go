@@ -42,6 +42,7 @@ func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 	}
 	if len(rep.Runs) > 1 {
 		page.Compare = compareTableRows(rep)
+		page.TTLCompare = ttlCompareRows(rep)
 	}
 	for _, chart := range Charts {
 		o := opts
@@ -77,6 +78,7 @@ type htmlPage struct {
 	Title, Overall string
 	Runs           []htmlRun
 	Compare        [][]string
+	TTLCompare     [][]string
 	Charts         []htmlChart
 	Columns        []htmlColumn
 	Attempts       [][]htmlCell
@@ -178,4 +180,25 @@ func numCell(n int) htmlCell {
 		return htmlCell{Num: true, Sort: "0"}
 	}
 	return htmlCell{Text: s, Num: true, Sort: s}
+}
+
+// ttlCompareRows is the side-by-side TTL table, header first: for each TTL
+// choice and run, the duplicates let through in this run and the worst
+// case, as the text's side-by-side table says them.
+func ttlCompareRows(rep *Report) [][]string {
+	head := []string{"TTL"}
+	ttls := make([]TTLAnalysis, len(rep.Runs))
+	for i, r := range rep.Runs {
+		ttls[i] = r.TTL(rep.TTLs)
+		head = append(head, r.Policy)
+	}
+	rows := [][]string{head}
+	for j, ttl := range rep.ttlChoices() {
+		row := []string{dur(ttl)}
+		for i := range rep.Runs {
+			row = append(row, compactCell(ttls[i].Choices[j], ttls[i].Retries))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
