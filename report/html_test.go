@@ -151,6 +151,9 @@ func TestHTMLReportSaysWhatTextSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
+	if !strings.Contains(page, "Duplicates let through, by TTL") || !strings.Contains(page, "<td>3 in 2 · 14/15 ✗</td>") {
+		t.Error("the HTML report of two runs lacks the side-by-side TTL table the text has")
+	}
 	for _, r := range rep.Runs {
 		for _, want := range []string{"NOT IDEMPOTENT", "recommend " + policies.FormatDuration(r.TTL(rep.TTLs).Recommended), "What to change", r.Offenders()[0]} {
 			if !strings.Contains(page, want) {
