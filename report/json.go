@@ -26,18 +26,18 @@ type jsonRun struct {
 	Provider string `json:"provider"`
 	Policy   string `json:"policy"`
 	Scenario string `json:"scenario"`
-	// DefaultScenario says the scenario was not chosen: it is the
-	// command's default.
-	DefaultScenario bool   `json:"default_scenario,omitempty"`
-	Seed            uint64 `json:"seed"`
-	Target          string `json:"target"`
 	// EventType is the type of the events delivered ("" when the stream
 	// does not say).
-	EventType   string     `json:"event_type,omitempty"`
-	Interrupted bool       `json:"interrupted"`
-	Verdict     string     `json:"verdict"`
-	Detail      string     `json:"verdict_detail"`
-	Offenders   []Offender `json:"offenders,omitempty"`
+	EventType string `json:"event_type,omitempty"`
+	// DefaultScenario says the scenario was not chosen: it is the
+	// command's default.
+	DefaultScenario bool       `json:"default_scenario,omitempty"`
+	Seed            uint64     `json:"seed"`
+	Target          string     `json:"target"`
+	Interrupted     bool       `json:"interrupted"`
+	Verdict         string     `json:"verdict"`
+	Detail          string     `json:"verdict_detail"`
+	Offenders       []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`

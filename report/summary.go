@@ -28,14 +28,14 @@ type Run struct {
 	Target                     string
 	PolicySummary              string
 	DedupField                 string
+	MaxAttempts                int
+	Window, Timeout            time.Duration
+	ManualRedelivery           time.Duration
+	DisableAfter               int
+	DisableWithin              time.Duration
 	// EventType is the type of the events the run delivered ("" in
 	// streams that do not say).
-	EventType        string
-	MaxAttempts      int
-	Window, Timeout  time.Duration
-	ManualRedelivery time.Duration
-	DisableAfter     int
-	DisableWithin    time.Duration
+	EventType string
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
