@@ -270,6 +270,7 @@ Examples:
   retrysim report attempts.jsonl --format markdown
   retrysim report attempts.jsonl --out timeline.png --log-time
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
+  retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg
   retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
   retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
 		Args: oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)"),
