@@ -84,6 +84,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf(" of type `%s`", r.EventType)
 	}
 	w.printf(" · target: %s\n", mdEscape(r.Target))
+	if h := r.handshakeLine(); h != "" {
+		w.printf("\n%s\n", mdEscape(h))
+	}
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
@@ -244,6 +247,9 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 	if len(tb.rows) > 1 {
 		w.printf("\n")
 		tb.write(w)
+	}
+	if a := r.ToleranceAdvice(); a != "" {
+		w.printf("\n%s\n", mdEscape(a))
 	}
 }
 

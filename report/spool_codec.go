@@ -59,6 +59,7 @@ const (
 	flagRunBlock // the run and end fields follow
 	flagEffectsUnsettled
 	flagDefaultScenario
+	flagHandshake // the handshake fields follow
 )
 
 // spoolStrings is the spool's table of repeated strings, shared by its
@@ -175,6 +176,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(hasAttackFields(r), flagAttack)
 	set(r.Fate != "" || r.Effects != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
+	set(r.Handshake != "" || r.HandshakeExpect != "" || r.HandshakeProblem != "", flagHandshake)
 	e.uint(flags)
 	e.str(r.Kind)
 	e.str(r.Provider)
@@ -209,6 +211,11 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.Fate)
 		e.int(int64(r.Effects))
 	}
+	if flags&flagHandshake != 0 {
+		e.str(r.Handshake)
+		e.str(r.HandshakeExpect)
+		e.str(r.HandshakeProblem)
+	}
 	if flags&flagRunBlock != 0 {
 		e.str(r.Target)
 		e.int(int64(r.Events))
@@ -240,6 +247,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.DisabledBy)
 		e.str(r.EffectsSource)
 		e.int(int64(r.HandlersRunning))
+		e.float(r.AdvisedToleranceS)
 	}
 }
 
@@ -255,7 +263,7 @@ func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0
+		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -390,6 +398,11 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Fate = d.str()
 		r.Effects = int(d.int())
 	}
+	if flags&flagHandshake != 0 {
+		r.Handshake = d.str()
+		r.HandshakeExpect = d.str()
+		r.HandshakeProblem = d.str()
+	}
 	if flags&flagRunBlock != 0 {
 		r.Target = d.str()
 		r.Events = int(d.int())
@@ -428,5 +441,6 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisabledBy = d.str()
 		r.EffectsSource = d.str()
 		r.HandlersRunning = int(d.int())
+		r.AdvisedToleranceS = d.float()
 	}
 }

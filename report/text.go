@@ -99,6 +99,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
 	w.printf("\n")
+	if h := r.handshakeLine(); h != "" && r.HandshakeFailed() {
+		w.printf("  %s\n", h) // the first thing to fix
+	}
 	// The verdict, the duplicates, what to change and the TTL come first.
 	w.printf("  side effects: %s\n", r.VerdictLine())
 	w.printf("  duplicates: %s\n", duplicatesLine(r))
@@ -133,6 +136,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
 	w.printf("  signature check: %s\n", r.SignatureLine())
+	if h := r.handshakeLine(); h != "" && !r.HandshakeFailed() {
+		w.printf("    %s\n", h)
+	}
 	if p := r.probeLine(); p != "" {
 		w.printf("    %s\n", p)
 	}
@@ -144,6 +150,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 		mark, text := attackLine(&a)
 		w.printf("    %s %s: %s\n", mark, a.Attack, text)
+	}
+	if a := r.ToleranceAdvice(); a != "" {
+		w.printf("    – %s\n", a)
 	}
 	w.printf("  response time: %s\n", r.latencyLine())
 	if rep.Verbose {
@@ -403,7 +412,8 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 }
 
 func adviceLines(r *Run, timeouts []Timeout) []string {
-	out := append(r.refusalAdvice(), r.signatureAdvice()...)
+	out := append(r.handshakeAdvice(), r.refusalAdvice()...)
+	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
 	}

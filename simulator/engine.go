@@ -171,7 +171,7 @@ func newEngine(cfg Config) *engine {
 	for _, r := range cfg.Scenario.Restarts() {
 		e.restarts = append(e.restarts, int64(r))
 	}
-	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
+	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
@@ -193,7 +193,13 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.announceAttacks(); err != nil {
 		return nil, err
 	}
-	removed, err := e.probe(ctx)
+	removed, err := e.handshake(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !removed {
+		removed, err = e.probe(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -267,6 +273,9 @@ func (e *engine) runRecord() Record {
 	r.EventType = e.cfg.EventType
 	for _, w := range e.cfg.Scenario.Outages() {
 		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
+	}
+	if s, ok := policies.SchemeOf(e.wire); ok {
+		r.AdvisedToleranceS = s.AdvisedTolerance.Seconds()
 	}
 	r.MaxAttempt = p.MaxAttempts()
 	r.WindowS = p.Window().Seconds()

@@ -15,6 +15,8 @@ type workload struct {
 	over  time.Duration
 	wire  policies.Wire
 	typ   string
+	// version is the payload version the policy chose (Event.Version).
+	version string
 }
 
 // arrival is when event i's first attempt happens, measured from the run's
@@ -57,7 +59,7 @@ func (w *workload) next(i int) (time.Duration, bool) {
 // event builds event i: its dedup id, type and object.
 func (w *workload) event(i int) policies.Event {
 	r := policies.Key(w.seed, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i)}
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
 	w.wire.NewEvent(&ev)
 	return ev
 }
