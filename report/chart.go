@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	xfont "golang.org/x/image/font"
@@ -25,7 +27,7 @@ const (
 )
 
 // Charts lists the charts of a run report.
-var Charts = []string{ChartTimeline, ChartTTL}
+var Charts = []string{ChartTimeline, ChartTTL, ChartStorm}
 
 // Rows of the timeline chart.
 const (
@@ -35,7 +37,7 @@ const (
 
 // ChartOptions say which chart to draw and how.
 type ChartOptions struct {
-	// Chart is ChartTimeline (default) or ChartTTL.
+	// Chart is ChartTimeline (default), ChartTTL or ChartStorm.
 	Chart string
 	// By is ByEvent (default: one row per event) or ByProvider (one row per
 	// run) for the timeline.
@@ -74,10 +76,12 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 	switch opts.Chart {
 	case ChartTTL:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTTLChart(c, rep) })
+	case ChartStorm:
+		return render(w, format, opts, func(c draw.Canvas) error { return drawStorm(c, rep) })
 	case "", ChartTimeline:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}
-	return fmt.Errorf("%w: no chart %q (valid: %s, %s)", ErrFormat, opts.Chart, ChartTimeline, ChartTTL)
+	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts, ", "))
 }
 
 // render makes a canvas for format, lets drawFn draw on it and writes it.
@@ -88,8 +92,9 @@ func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canv
 	case FormatPNG:
 		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(chartDPI))}
 	case FormatSVG:
-		// Embedded fonts: the SVG renders the same where Liberation is not installed.
-		cw = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+		// Fonts by name, not embedded (which made every file over a
+		// megabyte): see svgFonts for the names viewers substitute.
+		cw = &svgFonts{vgsvg.NewWith(vgsvg.UseWH(width, height))}
 	default:
 		return fmt.Errorf("%w: %q is not a picture format (valid: png, svg)", ErrFormat, format)
 	}
@@ -101,6 +106,21 @@ func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canv
 	}
 	_, err := cw.WriteTo(w)
 	return err
+}
+
+// svgFonts writes an SVG whose text names its font with fallbacks: Liberation
+// Sans has Arial's metrics, so where it is not installed the text takes the
+// same width in Arial or Helvetica, and legends and titles are not clipped.
+type svgFonts struct{ *vgsvg.Canvas }
+
+func (s *svgFonts) WriteTo(w io.Writer) (int64, error) {
+	var buf bytes.Buffer
+	if _, err := s.Canvas.WriteTo(&buf); err != nil {
+		return 0, err
+	}
+	out := bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	n, err := w.Write(out)
+	return int64(n), err
 }
 
 // Font sizes, chosen to stay readable at 1600×900 and on a slide.

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // The small plotters the charts are built from, in data coordinates.
@@ -78,6 +80,9 @@ type vmark struct {
 	// of the one run the mark is about.
 	rows   bool
 	y0, y1 float64
+	// labelOnly draws the label and not the line: labels drawn after every
+	// line stay on top of them.
+	labelOnly bool
 }
 
 func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
@@ -90,7 +95,9 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 	if m.rows {
 		bottom, top = max(ty(m.y0), c.Min.Y), min(ty(m.y1), c.Max.Y)
 	}
-	c.StrokeLine2(m.style, x, bottom, x, top)
+	if !m.labelOnly {
+		c.StrokeLine2(m.style, x, bottom, x, top)
+	}
 	if m.label == "" {
 		return
 	}
@@ -111,7 +118,7 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 	if sty.XAlign == draw.XRight {
 		off = lx - w
 	}
-	c.FillPolygon(color.NRGBA{255, 255, 255, 220}, []vg.Point{
+	c.FillPolygon(color.White, []vg.Point{
 		{X: off - 2, Y: y + bg.Min.Y - 2}, {X: off + w + 2, Y: y + bg.Min.Y - 2},
 		{X: off + w + 2, Y: y + bg.Max.Y + 2}, {X: off - 2, Y: y + bg.Max.Y + 2},
 	})
@@ -140,3 +147,114 @@ func (g *glyphs) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 func (g *glyphs) Thumbnail(c *draw.Canvas) { c.DrawGlyph(g.style, c.Center()) }
+
+// attemptMarks draws every attempt's glyph, and lifts a glyph that would
+// cover the one before it in its row (attempts a second apart on an axis
+// of hours) half a glyph up or down, so each stays visible.
+type attemptMarks struct {
+	radius vg.Length
+	pts    []attemptMark
+}
+
+type attemptMark struct {
+	x, y  float64
+	style draw.GlyphStyle
+}
+
+func (m *attemptMarks) add(x, y float64, sty draw.GlyphStyle) {
+	m.pts = append(m.pts, attemptMark{x: x, y: y, style: sty})
+}
+
+func (m *attemptMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	type last struct {
+		x     vg.Length
+		level int
+	}
+	prev := map[float64]last{} // by row
+	levels := []vg.Length{0, 1, -1}
+	for _, pt := range m.pts {
+		v := vg.Point{X: tx(pt.x), Y: ty(pt.y)}
+		level := 0
+		if l, ok := prev[pt.y]; ok && v.X-l.x < m.radius*1.2 {
+			level = (l.level + 1) % len(levels)
+		}
+		prev[pt.y] = last{x: v.X, level: level}
+		v.Y += levels[level] * m.radius
+		if c.Contains(v) {
+			c.DrawGlyphNoClip(pt.style, v)
+		}
+	}
+}
+
+// rowNotes writes short labels just right of points: how often an event
+// was processed, after its last attempt.
+type rowNotes struct {
+	notes []rowNote
+	text  text.Style
+}
+
+type rowNote struct {
+	x, y  float64
+	label string
+}
+
+func (n *rowNotes) add(x, y float64, label string) {
+	n.notes = append(n.notes, rowNote{x: x, y: y, label: label})
+}
+
+func (n *rowNotes) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	sty := n.text
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	for _, note := range n.notes {
+		x := tx(note.x) + vg.Points(14)
+		w := sty.Rectangle(note.label).Max.X
+		if x+w > c.Max.X {
+			x = c.Max.X - w
+		}
+		c.FillText(sty, vg.Point{X: x, Y: ty(note.y)}, note.label)
+	}
+}
+
+func (n *rowNotes) Thumbnail(c *draw.Canvas) {
+	sty := n.text
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	c.FillText(sty, c.Center(), "×2")
+}
+
+// endBar is a short vertical bar: the end of an event's chain, given up.
+type endBar struct{ width vg.Length }
+
+func (e endBar) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: e.width}
+	x := pt.X + sty.Radius
+	c.StrokeLine2(ls, x, pt.Y-sty.Radius, x, pt.Y+sty.Radius)
+}
+
+// outagesOf is the outages a chart draws for r: the scenario's windows,
+// whole, when the stream states them; else the spans its attempts met.
+func outagesOf(r *Run) []Span {
+	if len(r.OutageWindows) > 0 {
+		return r.OutageWindows
+	}
+	return r.Outages
+}
+
+// givenUp reports whether an event's fate is that it was never delivered.
+func givenUp(fate string) bool {
+	switch fate {
+	case simulator.FateExhausted, simulator.FateDisabled, simulator.FateStopped:
+		return true
+	}
+	return false
+}
+
+// arrowRight is a triangle pointing right whose tip is the point: a band
+// that goes on past the chart's right edge.
+type arrowRight struct{}
+
+func (arrowRight) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	c.FillPolygon(sty.Color, []vg.Point{{X: pt.X, Y: pt.Y}, {X: pt.X - 1.6*r, Y: pt.Y - r}, {X: pt.X - 1.6*r, Y: pt.Y + r}})
+}

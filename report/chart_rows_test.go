@@ -18,7 +18,8 @@ func TestTimelineRowsBounded(t *testing.T) {
 		drawn     int
 		wantTitle string
 	}{
-		{ByEvent, DefaultChartRows, DefaultChartRows, fmt.Sprintf("first %d of %d events", DefaultChartRows, n)},
+		// One in 167: 0, 167, …, 3841, spread over the whole run.
+		{ByEvent, DefaultChartRows, DefaultChartRows, fmt.Sprintf("%d of %d events, one in %d", DefaultChartRows, n, (n+DefaultChartRows-1)/DefaultChartRows)},
 		// Every third event: 0, 3, …, n-1.
 		{ByProvider, 1, (n + 2) / 3, fmt.Sprintf("%d of %d events drawn", (n+2)/3, n)},
 	}

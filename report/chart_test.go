@@ -2,16 +2,22 @@ package report_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"gonum.org/v1/plot/cmpimg"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // pngTolerance is how far a rendered chart may drift from its golden
@@ -119,5 +125,111 @@ func TestChartErrors(t *testing.T) {
 	}
 	if err := report.WriteChart(&buf, &report.Report{}, report.FormatPNG, report.ChartOptions{}); !errors.Is(err, report.ErrNoData) {
 		t.Errorf("empty report: err = %v, want ErrNoData", err)
+	}
+}
+
+// naiveDryRun runs policy under sc as a dry run, with a naive handler's
+// effects added: every arrival the model answered 2xx processed the event
+// once more, so the charts can mark the events processed again.
+func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenarios.Scenario, events int, over time.Duration) {
+	t.Helper()
+	pol, err := policies.Lookup(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	processed := map[string]int{}
+	sink := func(rec simulator.Record) error {
+		switch rec.Kind {
+		case simulator.KindAttempt:
+			if rec.Reached && rec.HandlerStatus/100 == 2 {
+				processed[rec.Event]++
+			}
+		case simulator.KindEnd:
+			ids := slices.Sorted(maps.Keys(processed))
+			for _, id := range ids {
+				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Event: id, Effects: processed[id], Time: rec.Time}
+				if err := agg.Add(e); err != nil {
+					return err
+				}
+			}
+			rec.EffectsKnown = true
+		}
+		return agg.Add(rec)
+	}
+	cfg := simulator.Config{Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 3, Sink: sink}
+	if over > 0 {
+		cfg.Over = over
+	}
+	if _, err := simulator.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func scenario(t *testing.T, name string) scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// Charts of runs made here: restarts and events processed again, a run of
+// 500 events, six providers' TTL curves, and the storm of an outage.
+func TestRunChartsGolden(t *testing.T) {
+	restarts, err := scenarios.Decode("restarts.yaml", []byte(`name: restarts
+faults:
+  - {type: restart, at: [3m, 9m]}
+  - {type: lost-response, probability: 0.4}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		runs func(t *testing.T, agg *report.Aggregator)
+		opts report.ChartOptions
+		// check is what a person must see, beyond the golden picture.
+		check func(t *testing.T, rep *report.Report)
+	}{
+		{"timeline-restarts-reprocessed", func(t *testing.T, agg *report.Aggregator) {
+			naiveDryRun(t, agg, "stripe", restarts, 10, 10*time.Minute)
+		}, report.ChartOptions{Chart: report.ChartTimeline}, func(t *testing.T, rep *report.Report) {
+			if len(rep.Runs[0].Restarts) != 2 || len(rep.Runs[0].Offenders()) == 0 {
+				t.Errorf("restarts %v, offenders %v: want 2 restarts and events processed again", rep.Runs[0].Restarts, rep.Runs[0].Offenders())
+			}
+		}},
+		{"timeline-500-events", func(t *testing.T, agg *report.Aggregator) {
+			naiveDryRun(t, agg, "stripe", scenario(t, "outage"), 500, time.Hour)
+		}, report.ChartOptions{Chart: report.ChartTimeline}, nil},
+		{"storm-outage", func(t *testing.T, agg *report.Aggregator) {
+			naiveDryRun(t, agg, "stripe", scenario(t, "outage"), 500, time.Hour)
+			naiveDryRun(t, agg, "shopify", scenario(t, "outage"), 500, time.Hour)
+		}, report.ChartOptions{Chart: report.ChartStorm}, func(t *testing.T, rep *report.Report) {
+			if shopify := rep.Runs[1]; shopify.DisabledAt.IsZero() || len(shopify.OutageWindows) != 1 {
+				t.Errorf("shopify outage: disabled at %v, outage windows %v; want both drawn", shopify.DisabledAt, shopify.OutageWindows)
+			}
+		}},
+		{"ttl-six-providers", func(t *testing.T, agg *report.Aggregator) {
+			for _, p := range []string{"stripe", "github", "shopify", "slack", "twilio", "discord"} {
+				naiveDryRun(t, agg, p, scenario(t, "flaky-network"), 40, 0)
+			}
+		}, report.ChartOptions{Chart: report.ChartTTL}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			agg := report.NewAggregator(report.WithTimeline(-1))
+			defer agg.Close()
+			c.runs(t, agg)
+			rep := &report.Report{Runs: agg.Runs()}
+			if c.check != nil {
+				c.check(t, rep)
+			}
+			var buf bytes.Buffer
+			if err := report.WriteChart(&buf, rep, report.FormatPNG, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			goldenPNG(t, c.name+".png", buf.Bytes())
+		})
 	}
 }

@@ -38,6 +38,9 @@ var outcomeStyles = []outcomeStyle{
 	{simulator.ConnectionFailed, "connection failed (never reached)", thickRing{width: vg.Points(2)}, colDarkGrey},
 }
 
+// outageColour shades an outage in every chart.
+var outageColour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
+
 // timelineRow is one row of the timeline: one event, or every event of a run.
 type timelineRow struct {
 	label  string
@@ -75,16 +78,23 @@ func timelineRows(rep *Report, opts ChartOptions) ([]timelineRow, error) {
 	}
 	per := max(1, limit/max(1, len(rep.Runs)))
 	for _, r := range rep.Runs {
-		evs, err := r.FirstTimelines(per)
-		if err != nil {
-			return nil, err
-		}
-		for _, ev := range evs {
+		// A big run is drawn by events spread over all of it, not by its
+		// first few minutes.
+		every := max(1, (r.TimelineCount()+per-1)/per)
+		n := 0
+		for ev, err := range r.timelines(func(i int) bool { return i%every == 0 }) {
+			if err != nil {
+				return nil, err
+			}
+			if n == per {
+				break
+			}
+			n++
 			label := shortLabel(ev.ID)
 			if len(rep.Runs) > 1 {
 				label = r.Policy + "  " + label
 			}
-			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}, every: 1})
+			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}, every: every})
 		}
 	}
 	return rows, nil
@@ -142,7 +152,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 	}
 	for _, r := range rep.Runs {
-		for _, o := range r.Outages {
+		for _, o := range outagesOf(r) {
 			hi = max(hi, sec(r, o.To))
 		}
 		if !r.DisabledAt.IsZero() {
@@ -165,8 +175,14 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	for _, st := range outcomeStyles {
 		byOutcome[st.outcome] = &glyphs{style: draw.GlyphStyle{Color: st.colour, Radius: radius, Shape: st.glyph}}
 	}
+	marks := &attemptMarks{radius: radius}
 	leaks := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.9, Shape: thickRing{width: vg.Points(2.5)}}}
-	windows := &rects{colour: fade(colSky, 75), line: fade(colBlue, 140)}
+	// The dedup key is a thin band under the row's attempts: it runs for
+	// days past the right edge, and must not hide them.
+	windows := &rects{colour: fade(colSky, 110), line: fade(colBlue, 120)}
+	onward := &glyphs{style: draw.GlyphStyle{Color: fade(colBlue, 200), Radius: radius * 0.9, Shape: arrowRight{}}}
+	gaveUp := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}}
+	reprocessed := &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}}
 	spans := &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}}
 	var ttlWords []string
 	for i, row := range rows {
@@ -190,21 +206,38 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			key, hasKey := keyTime(ev)
 			if hasKey {
 				k := sec(row.run, key)
-				windows.rs = append(windows.rs, rect{x0: k, x1: k + ttl.Seconds(), y0: yy - half, y1: yy + half})
+				band := half * 0.3
+				end := k + ttl.Seconds()
+				if end > hi {
+					// The key outlives the chart: the band stops at the
+					// edge with an arrow, rather than run off it.
+					end = hi
+					onward.pts = append(onward.pts, [2]float64{hi, yy})
+				}
+				windows.rs = append(windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
 			}
 			for _, a := range ev.Attempts {
 				x := sec(row.run, a.Time)
 				if g := byOutcome[a.Outcome]; g != nil {
+					marks.add(x, yy, g.style)
 					g.pts = append(g.pts, [2]float64{x, yy})
 				}
 				if hasKey && a.Reached && a.Time.Sub(key) > ttl {
 					leaks.pts = append(leaks.pts, [2]float64{x, yy})
 				}
 			}
+			if opts.By != ByProvider {
+				if givenUp(ev.Fate) {
+					gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
+				}
+				if n := row.run.Effects[ev.ID]; row.run.EffectsKnown && n > 1 {
+					reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
+				}
+			}
 		}
 	}
 
-	title := timelineTitle(rep, rows, opts)
+	title := timelineTitle(rep, rows, opts) + "\n" + verdictWords(rep)
 	p := newPlot(title, "virtual time since the start of the run", "")
 	timeAxis(&p.X, lo, hi, opts.Log)
 	// A chart of one or two rows keeps rows of a readable height.
@@ -250,10 +283,10 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		return y0, y1
 	}
 	var outages rects
-	outages.colour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
+	outages.colour = outageColour
 	for _, r := range rep.Runs {
 		y0, y1 := runRows(r)
-		for _, o := range r.Outages {
+		for _, o := range outagesOf(r) {
 			from, to := sec(r, o.From), sec(r, o.To)
 			if to-from < hi/400 {
 				to = from + hi/400 // a single attempt: still visible
@@ -264,8 +297,25 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(outages.rs) > 0 {
 		p.Add(&outages)
 	}
-	p.Add(windows, spans)
-	var marks []*vmark
+	p.Add(windows, onward, spans)
+	var restarts []*vmark
+	for _, r := range rep.Runs {
+		y0, y1 := runRows(r)
+		for i, at := range r.Restarts {
+			label := ""
+			if i == 0 {
+				label = "handler restarted"
+			}
+			m := &vmark{
+				x: at.Seconds(), label: label, row: 0, rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+				style: draw.LineStyle{Color: colPurple, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}},
+				text:  text.Style{Color: colPurple, Font: sans(noteSize), Handler: p.TextHandler},
+			}
+			restarts = append(restarts, m)
+			p.Add(m)
+		}
+	}
+	var dmarks []*vmark
 	for _, r := range rep.Runs {
 		if r.DisabledAt.IsZero() {
 			continue
@@ -276,11 +326,11 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		y0, y1 := runRows(r)
 		m := &vmark{
-			x: sec(r, r.DisabledAt), label: label, row: len(marks), rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: len(rep.Runs) > 1, y0: y0, y1: y1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
 			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
-		marks = append(marks, m)
+		dmarks = append(dmarks, m)
 		p.Add(m)
 	}
 	legend := map[simulator.Outcome]bool{}
@@ -291,16 +341,16 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			}
 		}
 	}
+	p.Add(marks)
 	for _, st := range outcomeStyles {
 		g := byOutcome[st.outcome]
-		p.Add(g)
 		if legend[st.outcome] {
 			lg := *g
 			lg.style.Radius = vg.Points(7)
 			p.Legend.Add(st.label, &lg)
 		}
 	}
-	p.Add(leaks)
+	p.Add(leaks, gaveUp, reprocessed)
 	keyWords := "dedup key kept (" + strings.Join(ttlWords, ", ") + ")"
 	if len(ttlWords) > 2 {
 		keyWords = "dedup key kept (recommended TTL)"
@@ -314,12 +364,26 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(outages.rs) > 0 {
 		p.Legend.Add("outage (attempts refused)", &outages)
 	}
-	if len(marks) > 0 {
-		p.Legend.Add("endpoint disabled", marks[0])
+	if len(gaveUp.pts) > 0 {
+		g := *gaveUp
+		g.style.Radius = vg.Points(8)
+		p.Legend.Add("given up: never delivered", &g)
+	}
+	if len(reprocessed.notes) > 0 {
+		p.Legend.Add("×N: processed N times", reprocessed)
+	}
+	if len(restarts) > 0 {
+		p.Legend.Add("handler restarted", restarts[0])
+	}
+	if len(dmarks) > 0 {
+		p.Legend.Add("endpoint disabled", dmarks[0])
 	}
 	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
 	if opts.By == ByProvider {
 		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	}
+	if len(onward.pts) > 0 {
+		note += " An arrow: the key is kept past the right edge."
 	}
 	if len(leaks.pts) > 0 {
 		among := ""
@@ -347,12 +411,13 @@ func rowLabelSize(n int) vg.Length {
 }
 
 func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
-	var names []string
-	for _, r := range rep.Runs {
-		names = append(names, r.Policy)
+	names := runNames(rep)
+	if len(rep.Runs) > 3 {
+		// Every name would not fit on one line at 1600 pixels.
+		names = fmt.Sprintf("%d providers", len(rep.Runs))
 	}
 	r := rep.Runs[0]
-	t := fmt.Sprintf("%s · %s · seed %d", strings.Join(names, ", "), r.Scenario, r.Seed)
+	t := fmt.Sprintf("%s · %s · seed %d", names, r.Scenario, r.Seed)
 	if opts.By == ByProvider {
 		total, drawn := 0, 0
 		for _, row := range rows {
@@ -368,7 +433,13 @@ func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
 			total += max(r.Events, r.TimelineCount())
 			sent += r.TimelineCount()
 		}
+		every := 1
+		for _, row := range rows {
+			every = max(every, row.every)
+		}
 		switch {
+		case every > 1:
+			t += fmt.Sprintf(" · %d of %d events, one in %d", len(rows), total, every)
 		case len(rows) < sent:
 			t += fmt.Sprintf(" · first %d of %d events", len(rows), total)
 		case sent < total:

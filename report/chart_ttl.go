@@ -51,8 +51,14 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		f := float64(i) / (samples - 1)
 		xs[i] = time.Duration(math.Exp(math.Log(float64(lo)) + f*(math.Log(float64(hi))-math.Log(float64(lo)))))
 	}
+	// Runs whose curves coincide (all at 100% or at 0) would hide one
+	// another: each run's curves are drawn a little apart from the next's.
+	n := len(rep.Runs)
+	apart := func(i int) float64 { return (float64(i) - float64(n-1)/2) * 0.9 }
+	var labels []*vmark
 	for i, r := range rep.Runs {
 		col := runColour(i)
+		dy := apart(i)
 		obs := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
 		worst := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
 		total := r.DuplicatesAfterKey()
@@ -65,21 +71,33 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		}
 		for j := 1; j < len(xs); j++ {
 			a, b := xs[j-1], xs[j]
-			obs.segs = append(obs.segs, step(a, b, pct(r.LeakedAt(a), total), pct(r.LeakedAt(b), total))...)
-			worst.segs = append(worst.segs, step(a, b, pct(r.WorstLeakedAt(a), t.Retries), pct(r.WorstLeakedAt(b), t.Retries))...)
+			obs.segs = append(obs.segs, step(a, b, pct(r.LeakedAt(a), total)+dy, pct(r.LeakedAt(b), total)+dy)...)
+			worst.segs = append(worst.segs, step(a, b, pct(r.WorstLeakedAt(a), t.Retries)+dy, pct(r.WorstLeakedAt(b), t.Retries)+dy)...)
 		}
 		p.Add(worst, obs)
 		p.Legend.Add(fmt.Sprintf("%s: this run (%d dup.)", r.Policy, total), obs)
 		p.Legend.Add(r.Policy+": worst case", worst)
-		p.Add(&vmark{
+		line := &vmark{
 			x: t.Recommended.Seconds(), label: r.Policy + ": recommend " + dur(t.Recommended), row: i,
 			style: draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(4)}},
 			text:  text.Style{Color: col, Font: boldSans(noteSize), Handler: p.TextHandler},
-		})
+		}
+		label := *line
+		line.label, label.labelOnly = "", true
+		p.Add(line)
+		labels = append(labels, &label)
+	}
+	// The labels go on top of every line, on their own background, so no
+	// other provider's line runs through one.
+	for _, l := range labels {
+		p.Add(l)
 	}
 	note := "Solid: duplicate arrivals in this run that came after their key expired. Dashed: worst case, " +
 		"the handler did the work at the first attempt and every answer was lost, so each retry of the schedule arrives. " +
 		"Dotted: the recommended TTL. Grey: the TTL choices compared."
+	if n > 1 {
+		note += " Each provider's curves are drawn a hair apart, so none hides another."
+	}
 	drawWithLegend(c, p, note)
 	return nil
 }

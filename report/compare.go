@@ -101,5 +101,8 @@ func writeCompareText(w *errWriter, rep *Report) {
 		tb.add(row...)
 	}
 	tb.write(w, "  ")
-	writeTTLCompare(w, rep)
+	if rep.Verbose {
+		// Each run's section already gives its recommendation.
+		writeTTLCompare(w, rep)
+	}
 }

@@ -20,7 +20,7 @@ const (
 )
 
 // Formats lists every format, text formats first.
-var Formats = []string{FormatText, FormatJSON, FormatMarkdown, FormatCSV, FormatPNG, FormatSVG}
+var Formats = []string{FormatText, FormatJSON, FormatMarkdown, FormatCSV, FormatHTML, FormatPNG, FormatSVG}
 
 // ErrFormat is returned, wrapped, for a format or file extension that is not
 // one of Formats.
@@ -33,6 +33,7 @@ func IsChart(format string) bool { return format == FormatPNG || format == Forma
 var extensions = map[string]string{
 	".txt": FormatText, ".text": FormatText, ".json": FormatJSON, ".md": FormatMarkdown,
 	".markdown": FormatMarkdown, ".csv": FormatCSV, ".png": FormatPNG, ".svg": FormatSVG,
+	".html": FormatHTML, ".htm": FormatHTML,
 }
 
 // FormatForPath picks the format from a file name's extension.
@@ -41,7 +42,7 @@ func FormatForPath(path string) (string, error) {
 	if f, ok := extensions[ext]; ok {
 		return f, nil
 	}
-	return "", fmt.Errorf("%w: %q does not end in .png, .svg, .md, .json, .csv or .txt", ErrFormat, path)
+	return "", fmt.Errorf("%w: %q does not end in .png, .svg, .html, .md, .json, .csv or .txt", ErrFormat, path)
 }
 
 // CheckFormat returns an error naming the valid formats when format is not
@@ -64,7 +65,7 @@ const DefaultTimeline = 10
 // Markdown and JSON.
 func Keep(format string, chart, noTimeline bool) int {
 	switch {
-	case chart || format == FormatCSV || IsChart(format):
+	case chart || format == FormatCSV || format == FormatHTML || IsChart(format):
 		return -1
 	case noTimeline:
 		return 0
@@ -74,7 +75,8 @@ func Keep(format string, chart, noTimeline bool) int {
 	return DefaultTimeline
 }
 
-// Write writes rep in one of the text formats (text, json, markdown, csv).
+// Write writes rep in one of the text formats (text, json, markdown, csv,
+// html with the default charts).
 func Write(w io.Writer, rep *Report, format string) error {
 	switch format {
 	case FormatText:
@@ -85,6 +87,8 @@ func Write(w io.Writer, rep *Report, format string) error {
 		return WriteMarkdown(w, rep)
 	case FormatCSV:
 		return WriteCSV(w, rep)
+	case FormatHTML:
+		return WriteHTML(w, rep, ChartOptions{})
 	}
 	return fmt.Errorf("%w: %q is not a text format", ErrFormat, format)
 }

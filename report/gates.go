@@ -183,7 +183,7 @@ var gateChecks = map[Gate]gateCheck{
 func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 	switch r.Verdict() {
 	case Idempotent:
-		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
+		return GatePass, fmt.Sprintf("no event was processed more than once (%s absorbed)%s", counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), r.oracleMissing())
 	case NotIdempotent:
 		off := r.OffenderCounts()
 		parts := make([]string, 0, 5)

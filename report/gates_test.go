@@ -89,7 +89,7 @@ func TestGates(t *testing.T) {
 		message string
 	}{
 		{"duplicate-effects passes with one effect each", clean().end(map[string]int{"evt_a": 1, "evt_b": 1}, false),
-			report.GateDuplicateEffects, report.GateOptions{}, report.GatePass, "no event was processed more than once (1 duplicate arrivals absorbed)"},
+			report.GateDuplicateEffects, report.GateOptions{}, report.GatePass, "no event was processed more than once (1 duplicate arrival absorbed)"},
 		{"duplicate-effects fails naming the offender and its count", clean().end(map[string]int{"evt_a": 1, "evt_b": 2}, false),
 			report.GateDuplicateEffects, report.GateOptions{}, report.GateFail, "1 event of 2 processed more than once: evt_b processed 2 times"},
 		{"duplicate-effects cannot pass without an oracle", clean().end(nil, false),

@@ -3,10 +3,13 @@ package report_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrysim/retrysim/report"
 )
@@ -117,5 +120,64 @@ func TestMarkdownLinksChart(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte("![retrysim chart](timeline.png)")) {
 		t.Errorf("markdown does not show the chart:\n%s", buf.Bytes())
+	}
+}
+
+// The verbose text report adds the TTL table, the response-time headroom
+// and every event's attempts to the headline.
+func TestVerboseTextGolden(t *testing.T) {
+	for _, name := range []string{"naive-flaky", "outage-disabled"} {
+		t.Run(name, func(t *testing.T) {
+			rep := load(t, name, report.FormatText, false)
+			rep.Verbose = true
+			var buf bytes.Buffer
+			if err := report.WriteText(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".verbose.txt", buf.Bytes())
+			for _, want := range []string{"timeline of the first", "TTL  let through in this run"} {
+				if !bytes.Contains(buf.Bytes(), []byte(want)) {
+					t.Errorf("verbose report lacks %q", want)
+				}
+			}
+		})
+	}
+}
+
+// The headline fits a terminal: at most 30 lines a run, every line at most
+// as wide as asked (120 by default), and the detail only with Verbose.
+func TestHeadlineFitsTerminal(t *testing.T) {
+	for _, name := range fixtures {
+		for _, width := range []int{0, 80} {
+			t.Run(fmt.Sprintf("%s/%d", name, width), func(t *testing.T) {
+				rep := load(t, name, report.FormatText, false)
+				rep.Width = width
+				var buf bytes.Buffer
+				if err := report.WriteText(&buf, rep); err != nil {
+					t.Fatal(err)
+				}
+				limit := width
+				if limit == 0 {
+					limit = report.DefaultWidth
+				}
+				lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+				for _, l := range lines {
+					if n := utf8.RuneCountInString(l); n > limit {
+						t.Errorf("line of %d characters, over %d: %q", n, limit, l)
+					}
+				}
+				if width == 0 {
+					// One run's section, from its header to the next.
+					for i, sec := range strings.Split(buf.String(), "\nretrysim · ") {
+						if n := strings.Count(strings.Split(sec, "\n────")[0], "\n"); n > 30 {
+							t.Errorf("run %d takes %d lines, over 30", i+1, n)
+						}
+					}
+				}
+				if strings.Contains(buf.String(), "timeline of the first") {
+					t.Error("the headline shows the per-event timeline; that is for --verbose")
+				}
+			})
+		}
 	}
 }

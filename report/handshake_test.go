@@ -37,7 +37,7 @@ func TestHandshakeInTheReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, md, js := renderAll(t, &report.Report{Runs: runs})
+			text, md, js := renderAll(t, &report.Report{Runs: runs, Width: -1})
 			for _, want := range tc.text {
 				if !strings.Contains(text, want) {
 					t.Errorf("text lacks %q:\n%s", want, text)

@@ -22,13 +22,13 @@ func TestHeaderWords(t *testing.T) {
 		absent          []string
 	}{
 		{"summary and chosen scenario", "16 attempts over 3 days", false,
-			"retrysim · stripe (16 attempts over 3 days) · test · seed 1 · 1 events\n",
-			"## stripe · test · seed 1\n\n16 attempts over 3 days · 1 events · target:", []string{"default scenario"}},
+			"retrysim · stripe (16 attempts over 3 days) · test · seed 1 · 1 event\n",
+			"## stripe · test · seed 1\n\n16 attempts over 3 days · 1 event · target:", []string{"default scenario"}},
 		{"no summary", "", false,
-			"retrysim · stripe · test · seed 1 · 1 events\n",
-			"## stripe · test · seed 1\n\n1 events · target:", []string{"()", "\n · "}},
+			"retrysim · stripe · test · seed 1 · 1 event\n",
+			"## stripe · test · seed 1\n\n1 event · target:", []string{"()", "\n · "}},
 		{"default scenario", "16 attempts over 3 days", true,
-			"retrysim · stripe (16 attempts over 3 days) · test (default scenario) · seed 1 · 1 events\n",
+			"retrysim · stripe (16 attempts over 3 days) · test (default scenario) · seed 1 · 1 event\n",
 			"## stripe · test (default scenario) · seed 1\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

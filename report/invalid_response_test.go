@@ -33,7 +33,7 @@ func TestInvalidResponseIsExplained(t *testing.T) {
 	for _, format := range []string{report.FormatText, report.FormatMarkdown} {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := report.Write(&buf, &report.Report{Runs: runs, Timeline: 1}, format); err != nil {
+			if err := report.Write(&buf, &report.Report{Runs: runs, Timeline: 1, Width: -1}, format); err != nil {
 				t.Fatal(err)
 			}
 			out := strings.ReplaceAll(buf.String(), `\_`, "_") // markdown escapes

@@ -26,6 +26,9 @@ type jsonRun struct {
 	Provider string `json:"provider"`
 	Policy   string `json:"policy"`
 	Scenario string `json:"scenario"`
+	// EventType is the type of the events delivered ("" when the stream
+	// does not say).
+	EventType string `json:"event_type,omitempty"`
 	// DefaultScenario says the scenario was not chosen: it is the
 	// command's default.
 	DefaultScenario bool   `json:"default_scenario,omitempty"`
@@ -293,7 +296,7 @@ func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
 func jsonRunOf(rep *Report, r *Run) jsonRun {
 	t := r.TTL(rep.TTLs)
 	jr := jsonRun{
-		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
+		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target, EventType: r.EventType,
 		DefaultScenario: r.DefaultScenario,
 		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,

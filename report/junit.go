@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"time"
 )
 
 // The JUnit XML that CI systems (GitHub Actions test reporters, GitLab,
@@ -14,6 +15,7 @@ type junitSuites struct {
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -22,6 +24,8 @@ type junitSuite struct {
 	Tests      int             `xml:"tests,attr"`
 	Failures   int             `xml:"failures,attr"`
 	Errors     int             `xml:"errors,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
 	Properties []junitProperty `xml:"properties>property"`
 	Cases      []junitCase     `xml:"testcase"`
 	SystemOut  string          `xml:"system-out,omitempty"`
@@ -35,6 +39,7 @@ type junitProperty struct {
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	ClassName string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
@@ -52,21 +57,33 @@ const FormatJUnit = "junit"
 // WriteJUnit writes the gates of rep (Report.Gates) as JUnit XML: one
 // testsuite per run, named after its policy, scenario and seed, and one
 // testcase per gate. A failed gate is a <failure>, a gate that could not be
-// checked an <error>, each with the reason in words.
+// checked an <error>, each with the reason in words. A suite's time is the
+// real time its run spent waiting on the handler's answers (the sum of the
+// response times measured), its timestamp the run's virtual start; a gate
+// is a check over the records and takes no time.
 func WriteJUnit(w io.Writer, rep *Report) error {
 	out := junitSuites{Name: "retrysim"}
+	var total time.Duration
 	for _, r := range rep.Runs {
 		s := junitSuite{
 			Name: fmt.Sprintf("retrysim %s · %s · seed %d", r.Policy, r.Scenario, r.Seed),
+			Time: junitSeconds(r.HandlerTime),
 			Properties: []junitProperty{
 				{"provider", r.Provider}, {"policy", r.Policy}, {"scenario", r.Scenario},
 				{"seed", fmt.Sprint(r.Seed)}, {"target", r.Target}, {"verdict", r.Verdict()},
 			},
 		}
+		if !r.Start.IsZero() {
+			s.Timestamp = r.Start.UTC().Format("2006-01-02T15:04:05")
+		}
+		if r.EventType != "" {
+			s.Properties = append(s.Properties, junitProperty{"event_type", r.EventType})
+		}
+		total += r.HandlerTime
 		s.SystemOut = fmt.Sprintf("%d events, %d attempts, %d delivered, %d lost, %d duplicate arrivals\nside effects: %s\ndedup TTL: recommend %s\n",
 			r.Events, r.Attempts, r.Delivered, r.Lost, r.DuplicateArrivals, r.VerdictLine(), dur(r.TTL(rep.TTLs).Recommended))
 		for _, g := range GatesFor(rep.Gates, r) {
-			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario)}
+			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario), Time: "0"}
 			switch g.Status {
 			case GateFail:
 				c.Failure = &junitProblem{Message: g.Message, Type: "gate failed", Text: g.Message}
@@ -85,6 +102,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		out.Errors += s.Errors
 		out.Suites = append(out.Suites, s)
 	}
+	out.Time = junitSeconds(total)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -96,3 +114,6 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 	_, err := io.WriteString(w, "\n")
 	return err
 }
+
+// junitSeconds is a JUnit time attribute: seconds, to the millisecond.
+func junitSeconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

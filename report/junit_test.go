@@ -18,8 +18,10 @@ type junitDoc struct {
 	Tests    int      `xml:"tests,attr"`
 	Failures int      `xml:"failures,attr"`
 	Errors   int      `xml:"errors,attr"`
+	Time     string   `xml:"time,attr"`
 	Suites   []struct {
 		Name     string `xml:"name,attr"`
+		Time     string `xml:"time,attr"`
 		Tests    int    `xml:"tests,attr"`
 		Failures int    `xml:"failures,attr"`
 		Errors   int    `xml:"errors,attr"`
@@ -30,6 +32,7 @@ type junitDoc struct {
 		Cases []struct {
 			Name    string `xml:"name,attr"`
 			Class   string `xml:"classname,attr"`
+			Time    string `xml:"time,attr"`
 			Failure *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"failure"`
@@ -104,6 +107,16 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if props["verdict"] != report.NotIdempotent || props["provider"] != "stripe" {
 		t.Errorf("properties %v, want verdict not_idempotent, provider stripe", props)
+	}
+	// The suite's time is what the run waited on the handler: answers of
+	// 5, 3 and 2 ms; CI systems show it beside the tests.
+	if suite.Time != "0.010" || doc.Time != "0.010" {
+		t.Errorf("suite time %q, whole time %q, want 0.010 s for answers of 5, 3 and 2 ms", suite.Time, doc.Time)
+	}
+	for _, c := range suite.Cases {
+		if c.Time != "0" {
+			t.Errorf("case %s: time %q, want 0 (a gate is a check over the records)", c.Name, c.Time)
+		}
 	}
 	if !strings.Contains(suite.Out, "NOT IDEMPOTENT") {
 		t.Errorf("system-out %q does not give the verdict", suite.Out)

@@ -136,7 +136,7 @@ func (r *Run) latencyLine() string {
 	if r.Answers() == 0 {
 		// Every attempt that reached the handler was cut off: there is no
 		// time to show, only that none came.
-		return fmt.Sprintf("no answer came: all %s that reached your handler got none within %s's %s", counted(r.HandlerTimeouts, "attempt", "attempts"), r.Policy, dur(r.Timeout))
+		return fmt.Sprintf("no answer came: %s that reached your handler got none within %s's %s", allOf(r.HandlerTimeouts, "attempt", "attempts"), r.Policy, dur(r.Timeout))
 	}
 	s := fmt.Sprintf("p50 %s · p95 %s · p99 %s · max %s over %s (real time, measured by retrysim)",
 		ms(r.Percentile(50)), ms(r.Percentile(95)), ms(r.Percentile(99)), ms(r.Percentile(100)), counted(r.Answers(), "answer", "answers"))

@@ -17,8 +17,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		r := rep.Runs[0]
 		ew.printf("\nScenario **%s**%s · seed %d · %s\n", mdEscape(r.Scenario), defaultWords(r), r.Seed, runsWord(rep))
 	}
-	if rep.Chart != "" {
-		ew.printf("\n![retrysim chart](%s)\n", rep.Chart)
+	for _, c := range rep.chartFiles() {
+		ew.printf("\n![retrysim chart](%s)\n", c)
 	}
 	if len(rep.Runs) > 0 {
 		writeOverallMarkdown(ew, rep)
@@ -79,7 +79,11 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
-	w.printf("%s · target: %s\n", r.plannedWords(), mdEscape(r.Target))
+	w.printf("%s", r.plannedWords())
+	if r.EventType != "" {
+		w.printf(" of type `%s`", r.EventType)
+	}
+	w.printf(" · target: %s\n", mdEscape(r.Target))
 	if h := r.handshakeLine(); h != "" {
 		w.printf("\n%s\n", mdEscape(h))
 	}
@@ -284,4 +288,15 @@ func headroomCell(h *Headroom) string {
 		return "−" + ms(-h.Spare)
 	}
 	return ms(h.Spare)
+}
+
+// chartFiles are the chart files the Markdown report shows.
+func (rep *Report) chartFiles() []string {
+	if len(rep.ChartFiles) > 0 {
+		return rep.ChartFiles
+	}
+	if rep.Chart != "" {
+		return []string{rep.Chart}
+	}
+	return nil
 }

@@ -8,5 +8,5 @@ func (r *Run) plannedWords() string {
 	if r.Planned == 0 {
 		return fmt.Sprintf("%d real %s", r.Events, plural(r.Events, "delivery", "deliveries"))
 	}
-	return fmt.Sprintf("%d events", r.Planned)
+	return counted(r.Planned, "event", "events")
 }

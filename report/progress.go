@@ -14,7 +14,14 @@ import (
 // covered, attempts made and arrivals at the handler. It is safe to Add
 // from the engine's goroutine while another draws.
 type Progress struct {
+	// Over is the span of virtual time the events' first attempts are
+	// spread over (the run's --over): with the policy's retry window it
+	// says how much virtual time the run can cover.
+	Over time.Duration
+
 	mu       sync.Mutex
+	window   time.Duration
+	most     int // attempts the run can make: every event to its last
 	policy   string
 	start    time.Time
 	now      time.Time
@@ -33,6 +40,9 @@ func (p *Progress) Add(rec simulator.Record) {
 		p.policy = rec.Policy
 		p.start, p.now = rec.Time, rec.Time
 		p.planned, p.done = rec.Events, 0
+		p.window = time.Duration(rec.WindowS * float64(time.Second))
+		p.most = rec.Events * rec.MaxAttempt
+		p.attempts, p.arrivals = 0, 0
 	case simulator.KindAttempt:
 		p.attempts++
 		if rec.Reached {
@@ -46,14 +56,25 @@ func (p *Progress) Add(rec simulator.Record) {
 	}
 }
 
-// Line is the progress line: a bar of the events finished, the virtual
-// time covered, attempts and arrivals.
+// Line is the progress line: a bar, the virtual time covered, attempts
+// and arrivals. The bar is the furthest of three measures: the events
+// finished, the virtual time covered of what the run can cover (Over and
+// the policy's retry window), and the attempts made of the most the run
+// can make. A run whose events all fail to the end of their schedules (a
+// black hole) finishes none until the last moments, but its time and
+// attempts advance all along.
 func (p *Progress) Line(width int) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	frac := 0.0
 	if p.planned > 0 {
 		frac = float64(p.done) / float64(p.planned)
+	}
+	if span := p.Over + p.window; span > 0 && frac < 1 {
+		frac = max(frac, min(0.99, float64(p.now.Sub(p.start))/float64(span)))
+	}
+	if p.most > 0 && frac < 1 {
+		frac = max(frac, min(0.99, float64(p.attempts)/float64(p.most)))
 	}
 	filled := int(frac * float64(width))
 	bar := strings.Repeat("█", filled) + strings.Repeat("░", width-filled)

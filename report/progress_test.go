@@ -38,3 +38,28 @@ func TestProgressQuietForShortRuns(t *testing.T) {
 		t.Errorf("a short run wrote %q", buf.String())
 	}
 }
+
+// A black-hole run finishes no event until its schedules end, yet its bar
+// advances with the virtual time it covers and the attempts it makes.
+func TestProgressAdvancesBeforeEventsFinish(t *testing.T) {
+	p := report.Progress{Over: time.Hour}
+	start := t0
+	// 10 events, 5 attempts each at most, a 9 h retry window: 10 h to cover.
+	p.Add(simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, Start: &start, Events: 10, MaxAttempt: 5, WindowS: 9 * 3600})
+	p.Add(simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(5 * time.Hour)})
+	if line := p.Line(10); !strings.Contains(line, " 50%") {
+		t.Errorf("halfway through the virtual time with no event finished: %q, want 50%%", line)
+	}
+	for range 29 {
+		p.Add(simulator.Record{Kind: simulator.KindAttempt, N: 2, Time: t0.Add(5 * time.Hour)})
+	}
+	if line := p.Line(10); !strings.Contains(line, " 60%") {
+		t.Errorf("30 of at most 50 attempts made: %q, want 60%%", line)
+	}
+	for range 40 { // more than the most: the bar stops short of done
+		p.Add(simulator.Record{Kind: simulator.KindAttempt, N: 3, Time: t0.Add(5 * time.Hour)})
+	}
+	if line := p.Line(10); !strings.Contains(line, " 99%") {
+		t.Errorf("no event finished yet: %q, want 99%% at most", line)
+	}
+}

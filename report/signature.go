@@ -281,7 +281,7 @@ func (r *Run) SignatureLine() string {
 				statuses[s] += n
 			}
 		}
-		line := fmt.Sprintf("✓ ENFORCED: your handler turned away all %s it must not trust (%s)", counted(sent, "request", "requests"), statusList(statuses))
+		line := fmt.Sprintf("✓ ENFORCED: your handler turned away %s it must not trust (%s)", allOf(sent, "request", "requests"), statusList(statuses))
 		switch {
 		case absorbed > 0 && sent == 0:
 			line = fmt.Sprintf("✓ ENFORCED: your handler's dedup absorbed %s its signature cannot tell from retries", counted(absorbed, "replay", "replays"))
@@ -438,6 +438,14 @@ func statusList(m map[int]int) string {
 		return "nothing"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// allOf says all n of a thing: "the one request", "all 3 requests".
+func allOf(n int, one, many string) string {
+	if n == 1 {
+		return "the one " + one
+	}
+	return "all " + counted(n, one, many)
 }
 
 // counted says n of a thing: "1 request", "3 requests".

@@ -228,6 +228,12 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableS)
 		e.str(r.DisableRule)
 		e.str(r.DedupField)
+		e.str(r.EventType)
+		e.uint(uint64(len(r.OutagesS)))
+		for _, w := range r.OutagesS {
+			e.float(w[0])
+			e.float(w[1])
+		}
 		if r.ScheduleS == nil {
 			e.uint(0)
 		} else {
@@ -256,7 +262,7 @@ func hasAttackFields(r *simulator.Record) bool {
 func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0
 }
 
@@ -409,6 +415,17 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableS = d.float()
 		r.DisableRule = d.str()
 		r.DedupField = d.str()
+		r.EventType = d.str()
+		if n := d.uint(); n > 0 {
+			if n > uint64(len(d.b)) {
+				d.fail()
+				return
+			}
+			r.OutagesS = make([][2]float64, n)
+			for i := range r.OutagesS {
+				r.OutagesS[i] = [2]float64{d.float(), d.float()}
+			}
+		}
 		if n := d.uint(); n > 0 {
 			if n-1 > uint64(len(d.b)) {
 				d.fail()

@@ -25,6 +25,8 @@ func fillField(t *testing.T, r *simulator.Record, i int) {
 		*v = &tm
 	case *[]float64:
 		*v = []float64{float64(i) / 3, 0, 1e300, -2.5}
+	case *[][2]float64:
+		*v = [][2]float64{{float64(i) / 3, 600}, {0, 1e300}}
 	default:
 		switch f.Kind() {
 		case reflect.String:

@@ -33,6 +33,9 @@ type Run struct {
 	ManualRedelivery           time.Duration
 	DisableAfter               int
 	DisableWithin              time.Duration
+	// EventType is the type of the events the run delivered ("" in
+	// streams that do not say).
+	EventType string
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
@@ -87,6 +90,13 @@ type Run struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// HandlerTime is the real time the handler took to answer, summed over
+	// its answers: what the run spent waiting on it.
+	HandlerTime time.Duration
+	// ResentUnreached counts the retries sent after an attempt that never
+	// reached the handler (a connection that failed, an injected error):
+	// the provider sent again, though nothing arrived twice.
+	ResentUnreached int
 	// LostToDisableIDs lists the first MaxListedEvents events lost because
 	// the endpoint was disabled, by sequence.
 	LostToDisableIDs []string
@@ -145,6 +155,9 @@ type Run struct {
 	// injected outage, inferred from the attempts' faults: from the first
 	// such attempt to the last one before an attempt got through.
 	Outages []Span
+	// OutageWindows are the scenario's outage windows, whole, as the run
+	// record states them (none in streams that do not).
+	OutageWindows []Span
 	// End is the virtual time of the run's last record.
 	End time.Time
 
@@ -222,6 +235,7 @@ type eventAgg struct {
 	hasKey            bool
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	prevReached       bool           // the event's last attempt reached the handler
 	engaged           bool           // an arrival was not turned away with a 4xx
 	duplicated        bool           // a duplicate arrival came
 	timeline          *EventTimeline // the timeline kept in memory, if any
@@ -413,6 +427,13 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.EventType = rec.EventType
+	r.OutageWindows = nil
+	if rec.Start != nil {
+		for _, w := range rec.OutagesS {
+			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(seconds(w[0])), To: rec.Start.Add(seconds(w[1]))})
+		}
+	}
 	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
@@ -448,6 +469,12 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
+	if rec.N > 1 && rec.Copy == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+		r.ResentUnreached++
+	}
+	if ev != nil {
+		ev.prevReached = rec.Reached
+	}
 	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
 		r.Unreachable++
 	}
@@ -468,6 +495,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
 		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
+		r.HandlerTime += time.Duration(rec.LatencyMS * float64(time.Millisecond))
 		r.HandlerStatuses[rec.HandlerStatus]++
 	}
 	at := rec.Time.UnixNano()

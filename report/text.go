@@ -21,12 +21,22 @@ type Report struct {
 	// Chart is the chart file written beside the report ("" for none): the
 	// markdown report shows it, the JSON names it.
 	Chart string
+	// ChartFiles are every chart file written beside the report, Chart
+	// first, when there are several: the Markdown report shows each.
+	ChartFiles []string
 	// Timeouts are the providers' timeouts the handler's response times are
 	// compared with, besides each run's own (the policy catalogue's).
 	Timeouts []Timeout
 	// Gates are the --fail-on gates checked against the runs (CheckGates);
 	// each run's show in its section.
 	Gates []GateResult
+	// Verbose makes the text report the full one: the TTL table, the
+	// response-time headroom and the per-event timeline besides the
+	// headline.
+	Verbose bool
+	// Width is the width the text report wraps its lines to; 0 means
+	// DefaultWidth, and a negative width leaves every line whole.
+	Width int
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -40,9 +50,14 @@ func (rep *Report) RecommendedTTL() time.Duration {
 
 var dur = policies.FormatDuration
 
-// WriteText writes the report for a person at a terminal.
+// WriteText writes the report for a person at a terminal: a headline of
+// at most 30 lines for a run, leading with the verdict, the duplicates,
+// what to change and the TTL, every line wrapped to Report.Width. Verbose
+// adds the full TTL table, each forged request's answers, the
+// response-time headroom and each event's attempts.
 func WriteText(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+	ww := &wrapWriter{w: w, width: rep.width()}
+	ew := &errWriter{w: ww}
 	for i, r := range rep.Runs {
 		if i > 0 {
 			ew.printf("\n")
@@ -53,11 +68,32 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeCompareText(ew, rep)
 		writeOverall(ew, rep)
 	}
+	if len(rep.Runs) > 0 && !rep.Verbose {
+		ew.printf("\n(--verbose adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n")
+	}
+	ew.fail(ww.flush())
 	return ew.err
 }
 
+// width is the width the text wraps to.
+func (rep *Report) width() int {
+	if rep.Width != 0 {
+		return rep.Width
+	}
+	return DefaultWidth
+}
+
+// headerLine names the run: policy, scenario, seed, events and their type.
+func headerLine(r *Run) string {
+	s := fmt.Sprintf("retrysim · %s · %s · seed %d · %s", r.policyWords(), r.scenarioWords(), r.Seed, r.plannedWords())
+	if r.EventType != "" {
+		s += " of type " + r.EventType
+	}
+	return s
+}
+
 func writeRunText(w *errWriter, rep *Report, r *Run) {
-	w.printf("retrysim · %s · %s · seed %d · %s\n", r.policyWords(), r.scenarioWords(), r.Seed, r.plannedWords())
+	w.printf("%s\n", headerLine(r))
 	w.printf("target: %s\n", r.Target)
 	if r.Interrupted {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
@@ -69,34 +105,39 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if h := r.handshakeLine(); h != "" && r.HandshakeFailed() {
 		w.printf("  %s\n", h) // the first thing to fix
 	}
-	w.printf("  attempts %d · delivered %d/%d events", r.Attempts, r.Delivered, r.Events)
-	if r.Lost > 0 {
-		w.printf(" · LOST %d", r.Lost)
-	}
-	w.printf(" · your handler was reached %d times", r.HandlerArrivals)
-	if r.RefusedArrivals > 0 {
-		w.printf(", refused %d (4xx)", r.RefusedArrivals)
-	}
-	w.printf(" → %d duplicate arrivals", r.DuplicateArrivals)
-	if r.DuplicateEvents > 0 {
-		w.printf(" in %d events", r.DuplicateEvents)
-	}
-	w.printf("\n")
-	w.printf("  outcomes: %s\n", outcomeLine(r))
+	// The verdict, the duplicates, what to change and the TTL come first.
+	w.printf("  side effects: %s\n", r.VerdictLine())
+	w.printf("  duplicates: %s\n", duplicatesLine(r))
 	if c := causeLine(r); c != "" {
 		w.printf("  why the provider sent again: %s\n", c)
 	}
+	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
+		w.printf("  what to change:\n")
+		for _, a := range advice {
+			w.printf("    - %s\n", a)
+		}
+	}
+	t := r.TTL(rep.TTLs)
+	w.printf("  dedup TTL: %s\n", ttlHeadline(r, t))
+	if rep.Verbose {
+		writeRunTTL(w, t)
+	}
+	// Then what else happened.
+	w.printf("  delivered %d/%d events", r.Delivered, r.Events)
+	if r.Lost > 0 {
+		w.printf(" · LOST %d", r.Lost)
+	}
+	w.printf(" · outcomes: %s\n", outcomeLine(r))
 	if !r.DisabledAt.IsZero() {
-		w.printf("  ENDPOINT DISABLED at +%s: %s; %d events never delivered because of it%s\n",
-			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), r.LostToDisable, idList(r.LostToDisableIDs, r.LostToDisable))
+		w.printf("  ENDPOINT DISABLED at +%s: %s; %s never delivered because of it%s\n",
+			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), counted(r.LostToDisable, "event", "events"), idList(r.LostToDisableIDs, r.LostToDisable))
 	}
 	if len(r.Restarts) > 0 {
-		w.printf("  handler restarted %d times (killed and started again) at %s\n", len(r.Restarts), restartList(r.Restarts))
+		w.printf("  handler restarted %s (killed and started again) at %s\n", timesWord(len(r.Restarts)), restartList(r.Restarts))
 	}
 	if r.ReorderedPairs > 0 {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
-	w.printf("  side effects: %s\n", r.VerdictLine())
 	w.printf("  signature check: %s\n", r.SignatureLine())
 	if h := r.handshakeLine(); h != "" && !r.HandshakeFailed() {
 		w.printf("    %s\n", h)
@@ -104,8 +145,10 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if p := r.probeLine(); p != "" {
 		w.printf("    %s\n", p)
 	}
+	// The summary names the attacks that got through; each one's answers
+	// are detail.
 	for _, a := range r.Attacks() {
-		if a.Probe {
+		if a.Probe || !rep.Verbose {
 			continue
 		}
 		mark, text := attackLine(&a)
@@ -115,30 +158,50 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("    – %s\n", a)
 	}
 	w.printf("  response time: %s\n", r.latencyLine())
-	for _, l := range r.headroomLines(rep.Timeouts) {
-		w.printf("    %s\n", l)
+	if rep.Verbose {
+		for _, l := range r.headroomLines(rep.Timeouts) {
+			w.printf("    %s\n", l)
+		}
 	}
-	if rep.Timeline > 0 && r.TimelineCount() > 0 {
+	if rep.Verbose && rep.Timeline > 0 && r.TimelineCount() > 0 {
 		evs, err := r.FirstTimelines(rep.Timeline)
 		w.fail(err)
 		w.printf("\n  timeline of the first %d of %d events (+ virtual time since the event's first attempt):\n", len(evs), r.Events)
 		for _, ev := range evs {
-			w.printf("    %s  %s%s\n", shortID(ev.ID), timelineLine(ev), effectsMark(r, ev.ID))
-		}
-	}
-	writeRunTTL(w, rep, r)
-	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
-		w.printf("\n  what to change:\n")
-		for _, a := range advice {
-			w.printf("    - %s\n", a)
+			w.printf("    %s  %s%s\n", ev.ID, timelineLine(ev), effectsMark(r, ev.ID))
 		}
 	}
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
-		w.printf("\n  CI gates (--fail-on):\n")
+		w.printf("  CI gates (--fail-on):\n")
 		for _, g := range gates {
 			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
 		}
 	}
+}
+
+// duplicatesLine says how often the handler was reached and how many of
+// those arrivals were duplicates.
+func duplicatesLine(r *Run) string {
+	s := fmt.Sprintf("your handler was reached %s by %s", timesWord(r.HandlerArrivals), counted(r.Attempts, "attempt", "attempts"))
+	if r.RefusedArrivals > 0 {
+		s += fmt.Sprintf(", refused %d (4xx)", r.RefusedArrivals)
+	}
+	s += fmt.Sprintf(" → %s", counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"))
+	if r.DuplicateEvents > 0 {
+		s += " in " + counted(r.DuplicateEvents, "event", "events")
+	}
+	return s
+}
+
+// timesWord says how often: "once", "twice", "3 times".
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
@@ -200,6 +263,9 @@ func causeLine(r *Run) string {
 		if n := r.Causes[o]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
 		}
+	}
+	if r.ResentUnreached > 0 {
+		parts = append(parts, fmt.Sprintf("%d× the request never reached your handler (connection_failed or an injected error): a retry, not a duplicate", r.ResentUnreached))
 	}
 	if r.InjectedLateArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the scenario delayed your handler's answer past the provider's timeout (injected latency)", r.InjectedLateArrivals))
@@ -322,11 +388,18 @@ func attemptLabel(a simulator.Record) string {
 	return s
 }
 
-func shortID(id string) string {
-	if len(id) <= 14 {
-		return fmt.Sprintf("%-14s", id)
+// ttlHeadline is the TTL recommendation first, then why.
+func ttlHeadline(r *Run, t TTLAnalysis) string {
+	s := "recommend " + dur(t.Recommended)
+	if t.WithManual > t.Recommended {
+		s += fmt.Sprintf(" (%s to also cover manual redelivery within %s)", dur(t.WithManual), dur(t.Manual))
 	}
-	return id[:13] + "…"
+	s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
+		r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
+	if r.DedupField != "" {
+		s += fmt.Sprintf(". Key on the %s", r.DedupField)
+	}
+	return s
 }
 
 func ttlReason(r *Run, t TTLAnalysis) string {

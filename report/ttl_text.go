@@ -9,12 +9,10 @@ import (
 // worstCaseWords defines the worst case the TTL tables state.
 const worstCaseWords = "worst case: the handler did the work at the first attempt and every answer was lost, so the provider delivered again at every retry of its schedule"
 
-// writeRunTTL writes one run's dedup-TTL section: the recommendation, and
-// for each TTL choice the duplicates it lets through, in this run and in the
+// writeRunTTL writes the detail of one run's dedup-TTL section: for each
+// TTL choice the duplicates it lets through, in this run and in the
 // policy's worst case.
-func writeRunTTL(w *errWriter, rep *Report, r *Run) {
-	t := r.TTL(rep.TTLs)
-	w.printf("\n  dedup TTL: %s\n", ttlReason(r, t))
+func writeRunTTL(w *errWriter, t TTLAnalysis) {
 	var tb table
 	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
@@ -81,13 +79,15 @@ func plural(n int, one, many string) string {
 // is wrong for each provider, and the overall recommendation. It is what
 // `retrysim ttl` prints.
 func WriteTTLText(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+	ww := &wrapWriter{w: w, width: rep.width()}
+	ew := &errWriter{w: ww}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
 		ew.printf("retrysim ttl · %s · seed %d · %d events per provider · %s\n", r.scenarioWords(), r.Seed, r.Planned, r.Target)
 	}
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)
+	ew.fail(ww.flush())
 	return ew.err
 }
 

@@ -41,7 +41,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 		{"wrong secret: every delivery answered 401", answered(401).end(map[string]int{}, false), report.Unknown, 6, 0,
 			[]string{
 				"UNKNOWN — your handler accepted none of the 6 deliveries (401 ×6): nothing was processed, so idempotency was not tested — " + secretHint,
-				"your handler was reached 6 times, refused 6 (4xx) → 0 duplicate arrivals",
+				"your handler was reached 6 times by 6 attempts, refused 6 (4xx) → 0 duplicate arrivals",
 				"- your handler rejected all 6 deliveries with 401: " + secretHint,
 				"? duplicate-effects  cannot be checked: your handler accepted none of the 6 deliveries",
 			},
@@ -56,7 +56,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 		{"a handler that fails every delivery", answered(500).end(map[string]int{}, false), report.Unknown, 0, 4,
 			[]string{
 				"UNKNOWN — your handler answered none of the 6 deliveries with 2xx (500 ×6): it accepted nothing, so idempotency was not tested",
-				"your handler was reached 6 times → 4 duplicate arrivals in 2 events",
+				"your handler was reached 6 times by 6 attempts → 4 duplicate arrivals in 2 events",
 				"? duplicate-effects  cannot be checked: your handler answered none of the 6 deliveries with 2xx",
 				"- your handler accepted none of the 6 deliveries (500 ×6): it fails on every request, so look at its log",
 			},
@@ -82,9 +82,9 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			return lostResponse(s, 1, 5*time.Minute).end(map[string]int{"evt_a": 1, "evt_b": 1}, false)
 		}(), report.Idempotent, 1, 1,
 			[]string{
-				"every event processed at most once ✓ IDEMPOTENT (1 duplicate arrivals absorbed)",
-				"your handler was reached 4 times, refused 1 (4xx) → 1 duplicate arrivals in 1 events",
-				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrivals absorbed)",
+				"every event processed at most once ✓ IDEMPOTENT (1 duplicate arrival absorbed)",
+				"your handler was reached 4 times by 4 attempts, refused 1 (4xx) → 1 duplicate arrival in 1 event",
+				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrival absorbed)",
 			},
 			[]string{"--secret", "your handler answered with an error status"}},
 	} {
@@ -94,7 +94,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := runs[0]
-			rep := &report.Report{Runs: runs, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
+			rep := &report.Report{Runs: runs, Width: -1, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
 			text, md, js := renderAll(t, rep)
 			for _, want := range tc.text {
 				if !strings.Contains(text, want) {

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -57,16 +59,18 @@ func (r *Run) EffectsCaveat() string {
 func (r *Run) verdictLine() string {
 	switch r.Verdict() {
 	case Idempotent:
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
+		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%s absorbed)%s", counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), r.oracleMissing())
 	case NotIdempotent:
 		off := r.Offenders()
 		extra := 0
 		for _, id := range off {
 			extra += r.Effects[id] - 1
 		}
+		// The worst first, with their full ids: people copy them.
+		slices.SortStableFunc(off, func(a, b string) int { return cmp.Compare(r.Effects[b], r.Effects[a]) })
 		list := make([]string, 0, 3)
 		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", clipID(id), r.Effects[id]))
+			list = append(list, fmt.Sprintf("%s ×%d", id, r.Effects[id]))
 		}
 		more := ""
 		if len(off) > 3 {
@@ -100,15 +104,16 @@ func (r *Run) Untested() string {
 		return s
 	case r.DuplicateArrivals == 0:
 		// Nothing was delivered twice, so nothing was put to the test.
-		return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (a scenario with lost answers does: --scenario flaky-network)"
+		return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (" + r.lostAnswersHint() + ")"
 	}
 	return ""
 }
 
-// clipID shortens a long id for a line of text.
-func clipID(id string) string {
-	if len(id) <= 14 {
-		return id
+// lostAnswersHint says how to get a duplicate to the handler: a scenario
+// with lost answers, or more events when the run already had one.
+func (r *Run) lostAnswersHint() string {
+	if r.Scenario == "flaky-network" {
+		return "more events give the lost answers of flaky-network more chances: raise --events"
 	}
-	return id[:13] + "…"
+	return "a scenario with lost answers does: --scenario flaky-network"
 }

@@ -37,14 +37,14 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		absent     []string // in no format
 	}{
 		{"idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 1}), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass, []string{"does not report"}},
+			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed)", "✓ duplicate-effects  no event was processed more than once"}, report.GatePass, []string{"does not report"}},
 		{"not idempotent", recs(map[string]int{"evt_a": 1, "evt_b": 3}), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail, nil},
 		{"idempotent, handler calls still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 2, false), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
+			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
 				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown, nil},
 		{"idempotent, effects still changing", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); your handler may still have been at work on requests it never answered", "the verdict may miss their effects",
+			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); your handler may still have been at work on requests it never answered", "the verdict may miss their effects",
 				"? duplicate-effects  cannot be vouched for: your handler may still"}, report.GateUnknown, nil},
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
@@ -63,8 +63,8 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.Unknown, nil, nil,
 			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "ord_1"}},
 		{"oracle knows some events", recs(map[string]int{"evt_b": 1}), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrivals absorbed); but the effects oracle does not report 1 of the 2 events your handler answered 2xx (no id, or 0 times processed), so they were not checked",
-				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrivals absorbed); but the effects oracle does not report 1 of the 2"}, report.GatePass, nil},
+			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); but the effects oracle does not report 1 of the 2 events your handler answered 2xx (no id, or 0 times processed), so they were not checked",
+				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrival absorbed); but the effects oracle does not report 1 of the 2"}, report.GatePass, nil},
 		{"oracle failed", failed, report.Unknown, nil, nil,
 			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
 				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
@@ -78,7 +78,7 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := &report.Report{Runs: runs, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
+			rep := &report.Report{Runs: runs, Width: -1, Gates: report.CheckGates(runs, []report.Gate{report.GateDuplicateEffects}, report.GateOptions{})}
 			var text bytes.Buffer
 			if err := report.WriteText(&text, rep); err != nil {
 				t.Fatal(err)

@@ -25,6 +25,10 @@ func (o *outage) Apply(a *Action, c *Context) {
 	}
 }
 
+func (o *outage) window() Window {
+	return Window{From: o.Start.D(), To: o.Start.D() + o.Duration.D()}
+}
+
 func (o *outage) Validate() []error {
 	var errs []error
 	if o.Duration <= 0 {

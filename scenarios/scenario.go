@@ -16,6 +16,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -141,6 +142,29 @@ func (s *Scenario) Restarts() []time.Duration {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Window is a stretch of virtual time, measured from the start of the run.
+type Window struct{ From, To time.Duration }
+
+// windowed is implemented by kinds that make the handler unreachable for
+// one window of virtual time.
+type windowed interface {
+	window() Window
+}
+
+// Outages returns the windows, measured from the start of the run, in
+// which the scenario makes the handler unreachable, in order of start: the
+// whole of each, whether or not an attempt fell in it.
+func (s *Scenario) Outages() []Window {
+	var out []Window
+	for i := range s.Faults {
+		if w, ok := s.Faults[i].Kind.(windowed); ok {
+			out = append(out, w.window())
+		}
+	}
+	slices.SortFunc(out, func(a, b Window) int { return cmp.Compare(a.From, b.From) })
+	return out
 }
 
 // redeliverer is implemented by kinds that resend an event by hand after

@@ -181,6 +181,12 @@ type Record struct {
 	// DisableRule is the policy's endpoint-disable rule in words.
 	DisableRule string `json:"disable_rule,omitempty"`
 	DedupField  string `json:"dedup_field,omitempty"`
+	// EventType is the type of the events the run delivers (run records).
+	EventType string `json:"event_type,omitempty"`
+	// OutagesS are the scenario's outage windows, [from, to] in seconds
+	// since the start of the run, whole whether or not attempts met them
+	// (run records).
+	OutagesS [][2]float64 `json:"outage_windows_seconds,omitempty"`
 	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
 	// provider documents no bound on its age (Discord, Zoom), the bound
 	// that is good practice, in seconds: advice, never a requirement.

@@ -97,23 +97,24 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 		}
 	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(f.Name) {
+		key := configKey(cmd, f.Name)
+		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(key) {
 			return
 		}
-		raw := v.Get(f.Name)
+		raw := v.Get(key)
 		if f.Name == "exec" && (!explicit || os.Getenv("RETRYSIM_EXEC") != "") {
 			// A retrysim.yaml in an untrusted checkout, or the environment,
 			// must not run a command by being there.
-			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(f.Name, path, lines)))
+			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(key, path, lines)))
 			return
 		}
-		flagSources[f.Name] = configSource(f.Name, path, lines)
+		flagSources[f.Name] = configSource(key, path, lines)
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
 			if f.Name == "secret" {
 				val = "(value not shown)"
 			}
-			errs = append(errs, fmt.Errorf("%s: %s: %w", configSource(f.Name, path, lines), val, err))
+			errs = append(errs, fmt.Errorf("%s: %s: %w", configSource(key, path, lines), val, err))
 		}
 	})
 	if len(errs) > 0 {
@@ -308,15 +309,31 @@ func configuredSecret(provider string) (string, bool) {
 	return v, ok
 }
 
-// allFlagNames is every flag name of every command under root, but config
-// and help.
+// configKeys are the config keys (and RETRYSIM_ variables) of the flags
+// whose key is not their name, by command: demo's --ttl is how long its
+// ttl handler keeps a key, as run's --demo-ttl is, and nothing like run's
+// --ttl, the TTL choices a report compares. The two share "demo-ttl".
+var configKeys = map[string]map[string]string{
+	"demo": {"ttl": "demo-ttl"},
+}
+
+// configKey is the config key of cmd's flag name.
+func configKey(cmd *cobra.Command, name string) string {
+	if k, ok := configKeys[cmd.Name()][name]; ok {
+		return k
+	}
+	return name
+}
+
+// allFlagNames is every config key of every command under root (a flag's
+// name, or its configKeys entry), but config and help.
 func allFlagNames(root *cobra.Command) map[string]bool {
 	names := map[string]bool{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			if f.Name != "config" && f.Name != "help" {
-				names[f.Name] = true
+				names[configKey(c, f.Name)] = true
 			}
 		})
 		for _, sub := range c.Commands() {

@@ -56,15 +56,12 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 
 // junitFormat handles --format junit, which run and report write to stdout
 // besides the report formats: the other output flags are checked as for
-// text, and --out may only name a chart.
+// text, and every --out file is written as for any format.
 func junitFormat(of *outputFlags) (junit bool, errs []error) {
 	if of.format != report.FormatJUnit {
 		return false, nil
 	}
 	of.format = report.FormatText
-	if of.out != "" && !report.IsChart(formatOf(of.out)) {
-		errs = append(errs, fmt.Errorf("--format junit writes to stdout: --out takes only a .png or .svg chart with it"))
-	}
 	return true, errs
 }
 

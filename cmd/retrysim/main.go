@@ -82,6 +82,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	prevLog := log.Writer()
 	log.SetOutput(errw)
 	defer log.SetOutput(prevLog)
+	plainBools(root)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)
@@ -114,14 +115,17 @@ Examples:
   retrysim ttl --provider stripe,github,shopify
   retrysim replay --request delivery.http --url http://127.0.0.1:3000/webhooks/stripe
   retrysim policies show stripe`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("retrysim {{.Version}}\n")
 	root.PersistentFlags().String("config", "", "config file (default: retrysim.yaml in the working directory, if present)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInput(fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
 	})
 	root.AddCommand(newRunCmd(), newProxyCmd(), newPoliciesCmd(), newScenariosCmd(), newDemoCmd(), newReportCmd(), newTTLCmd(), newReplayCmd())
+	completions(root)
 	return root
 }
 

@@ -104,7 +104,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
-	p, pol, secret, err := f.validateProxy(ctx, stderr, cmd.Flags().Changed("format"))
+	p, pol, secret, err := f.validateProxy(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 
 // validateProxy checks proxy's flags: those shared with run by run's own
 // rules, then its own; it returns the plan, the one policy and its secret.
-func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, policies.Policy, string, error) {
+func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer) (*plan, policies.Policy, string, error) {
 	var errs []error
 	if len(f.providers) != 1 {
 		errs = append(errs, errors.New("--provider: name the one provider whose deliveries come in, e.g. --provider stripe"))
@@ -199,7 +199,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer, format
 		return nil, policies.Policy{}, "", badInput(errors.Join(errs...))
 	}
 	f.url = f.forwardTo
-	p, err := f.validate(ctx, stderr, formatSet)
+	p, err := f.validate(ctx, stderr)
 	if err != nil {
 		return nil, policies.Policy{}, "", renameFlag(err, "--url", "--forward-to")
 	}

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
@@ -20,62 +23,63 @@ import (
 // report share them so that both print the same for the same records.
 type outputFlags struct {
 	format     string
-	out        string
+	out        []string
 	chart      string
 	by         string
 	logTime    bool
 	ttls       string
 	noTimeline bool
+	verbose    bool
 }
 
 // add registers the flags that run does not already have.
 func (o *outputFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&o.out, "out", "", "write to FILE: .png or .svg draws the chart (the report still goes to stdout); .md, .json, .csv or .txt writes the report there instead of stdout")
-	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, " or "))
+	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
+	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, ", ")+" (a file named after a chart, such as storm.png, draws that one)")
 	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
+}
+
+// outFile is one --out file and the format its extension names.
+type outFile struct {
+	path, format string
 }
 
 // output is validated outputFlags.
 type output struct {
-	format    string // what goes to stdout (or to --out when it names a text format)
-	file      string // --out
-	fileChart bool   // --out is a picture
-	chart     report.ChartOptions
-	ttls      []time.Duration
-	keep      int
-	secrets   *secretSet // redacted from a text report written to --out
+	format  string    // what goes to stdout
+	files   []outFile // --out, in the order given
+	chart   report.ChartOptions
+	ttls    []time.Duration
+	keep    int
+	verbose bool
+	secrets *secretSet // redacted from a report written to --out
 }
 
-// validate checks the flags; formatSet says --format was given.
-func (o *outputFlags) validate(formatSet bool) (*output, []error) {
+// validate checks the flags. --format and --out never disagree: stdout
+// keeps --format, and each --out file takes the format its name says.
+func (o *outputFlags) validate() (*output, []error) {
 	var errs []error
-	out := &output{format: o.format, file: o.out}
+	out := &output{format: o.format, verbose: o.verbose}
 	if err := report.CheckFormat(o.format, report.Formats); err != nil {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(reportFormats(), ", ")))
 	}
-	if o.out != "" {
-		f, err := report.FormatForPath(o.out)
-		werr := checkWritable(o.out)
+	seen := map[string]bool{}
+	for _, path := range o.out {
+		f, err := report.FormatForPath(path)
+		werr := checkWritable(path)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))
 		case werr != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case report.IsChart(f):
-			out.fileChart = true
-			if report.IsChart(o.format) && o.format != f {
-				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or name a .%s file", o.out, f, o.format, o.format))
-			}
-			if report.IsChart(o.format) {
-				out.format = report.FormatText
-			}
+		case seen[path]:
+			errs = append(errs, fmt.Errorf("--out: %s is named twice", path))
 		default:
-			if formatSet && o.format != f {
-				errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or give the file the matching extension", o.out, f, o.format))
-			}
-			out.format = f
+			out.files = append(out.files, outFile{path: path, format: f})
 		}
+		seen[path] = true
 	}
 	if !slices.Contains(report.Charts, o.chart) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
@@ -95,7 +99,12 @@ func (o *outputFlags) validate(formatSet bool) (*output, []error) {
 		// what its own choice lets through.
 		out.chart.TTL = out.ttls[0]
 	}
-	out.keep = report.Keep(out.format, out.fileChart, o.noTimeline)
+	out.keep = report.Keep(out.format, false, o.noTimeline)
+	for _, f := range out.files {
+		if k := report.Keep(f.format, false, o.noTimeline); k < 0 || (out.keep >= 0 && k > out.keep) {
+			out.keep = k
+		}
+	}
 	return out, errs
 }
 
@@ -107,25 +116,40 @@ func (o *output) timeline() int {
 	return report.DefaultTimeline
 }
 
-// write renders the report: the chart to --out when it is a picture, and
-// the report in its format to stdout (or to --out).
+// write renders the report: every --out file in the format its extension
+// names, the pictures first so the Markdown and HTML can show them, then
+// the report in --format to stdout.
 func (o *output) write(stdout io.Writer, rep *report.Report) error {
-	if o.fileChart {
-		if err := writeFile(o.file, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(o.file), o.chart) }); err != nil {
-			return writeFailed(fmt.Errorf("--out: %w", err))
+	rep.Verbose = o.verbose
+	for _, f := range o.files {
+		if !report.IsChart(f.format) {
+			continue
 		}
-		rep.Chart = o.file
+		opts := o.chart
+		opts.Chart = chartFor(f.path, o.chart.Chart)
+		if err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) }); err != nil {
+			return writeFailed(fmt.Errorf("--out %s: %w", f.path, err))
+		}
+		if rep.Chart == "" {
+			rep.Chart = f.path
+		}
+		rep.ChartFiles = append(rep.ChartFiles, f.path)
 	}
-	if o.file != "" && !o.fileChart {
-		if err := writeFile(o.file, func(w io.Writer) error {
+	for _, f := range o.files {
+		if report.IsChart(f.format) {
+			continue
+		}
+		if err := writeFile(f.path, func(w io.Writer) error {
 			rw := o.secrets.writer(w)
-			if err := report.Write(rw, rep, o.format); err != nil {
+			if err := o.render(rw, rep, f.format); err != nil {
 				return err
 			}
 			return rw.Flush()
 		}); err != nil {
-			return writeFailed(fmt.Errorf("--out: %w", err))
+			return writeFailed(fmt.Errorf("--out %s: %w", f.path, err))
 		}
+	}
+	if stdout == nil {
 		return nil
 	}
 	if report.IsChart(o.format) {
@@ -134,21 +158,42 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		}
 		return writeFailed(report.WriteChart(stdout, rep, o.format, o.chart))
 	}
+	if o.format == report.FormatText {
+		rep.Width = terminalWidth(stdout)
+		defer func() { rep.Width = 0 }()
+	}
 	return writeFailed(report.Write(stdout, rep, o.format))
 }
 
-// writeJUnit writes the chart --out names, if any, and the gates as JUnit
-// XML to stdout, for --format junit.
+// chartFor is the chart a picture file draws: the one its name starts
+// with (storm.png, ttl-all.svg), so one run can draw each; else chart
+// (--chart).
+func chartFor(path, chart string) string {
+	base := strings.ToLower(filepath.Base(path))
+	for _, c := range report.Charts {
+		if strings.HasPrefix(base, c) {
+			return c
+		}
+	}
+	return chart
+}
+
+// render writes one text format to a file: the HTML report draws the
+// charts of the chart options in it.
+func (o *output) render(w io.Writer, rep *report.Report, format string) error {
+	if format == report.FormatHTML {
+		return report.WriteHTML(w, rep, o.chart)
+	}
+	return report.Write(w, rep, format)
+}
+
+// writeJUnit writes the --out files, and the gates as JUnit XML to stdout,
+// for --format junit.
 func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
-	if err := o.write(io.Discard, rep); err != nil {
+	if err := o.write(nil, rep); err != nil {
 		return err
 	}
 	return writeFailed(report.WriteJUnit(stdout, rep))
-}
-
-func formatOf(path string) string {
-	f, _ := report.FormatForPath(path)
-	return f
 }
 
 // writeFile writes a file atomically (see atomicFile): the report streams
@@ -166,6 +211,28 @@ func writeFile(path string, fill func(io.Writer) error) error {
 	}
 	return f.commit()
 }
+
+// terminalWidth is the width the text report wraps to on w: the
+// terminal's when w is one, else $COLUMNS when it is set (as shells and
+// CI runners do), else 0, the report's default.
+func terminalWidth(w io.Writer) int {
+	if r, ok := w.(*redactWriter); ok {
+		w = r.w
+	}
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= minWidth {
+			return width
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minWidth {
+		return n
+	}
+	return 0
+}
+
+// minWidth is the narrowest the text report wraps to: narrower, it would
+// be more indent than text.
+const minWidth = 40
 
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.
@@ -203,6 +270,7 @@ Examples:
   retrysim report attempts.jsonl --format markdown
   retrysim report attempts.jsonl --out timeline.png --log-time
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
+  retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg
   retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
   retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
 		Args: oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)"),
@@ -223,12 +291,12 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	}
 	of := o.outputFlags
 	junit, errs := junitFormat(&of)
-	out, outErrs := of.validate(cmd.Flags().Changed("format") && !junit)
+	out, outErrs := of.validate()
 	errs = append(errs, outErrs...)
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	errs = append(errs, checkDistinct([]namedPath{{"--out", o.out}}, []namedPath{{"results", path}, {"--config", configPath}})...)
+	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", configPath}})...)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()

@@ -114,13 +114,14 @@ func TestOutChart(t *testing.T) {
 	}
 }
 
-// --out with a text extension writes the report there, in that format.
+// --out with a text extension writes the report there, in that format,
+// and stdout keeps --format.
 func TestOutReportFile(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.json")
 	out, _ := mustRun(t, nil, "run", "--provider", "twilio", "--dry-run", "--events", "5", "--out", file)
-	if out != "" {
-		t.Errorf("stdout should stay empty when --out names the report file, got:\n%s", out)
+	if !strings.HasPrefix(out, "retrysim · twilio") {
+		t.Errorf("stdout should keep the text report when --out names a file, got:\n%s", out)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -161,10 +162,17 @@ func TestTTLCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Runs) != 1 || len(v.Runs[0].TTL.Choices) != 6 {
 		t.Fatalf("ttl --format json: %v\n%s", err, js)
 	}
-	chart := filepath.Join(t.TempDir(), "ttl.svg")
-	mustRun(t, nil, "ttl", "--provider", "slack", "--events", "10", "--out", chart)
+	dir := t.TempDir()
+	chart, md := filepath.Join(dir, "ttl.svg"), filepath.Join(dir, "ttl.md")
+	out, _ = mustRun(t, nil, "ttl", "--provider", "slack", "--events", "10", "--out", chart, "--out", md)
 	if data, err := os.ReadFile(chart); err != nil || !bytes.Contains(data, []byte("<svg")) {
 		t.Errorf("ttl --out ttl.svg wrote no SVG: %v", err)
+	}
+	if data, err := os.ReadFile(md); err != nil || !bytes.HasPrefix(data, []byte("# Dedup TTL")) || !bytes.Contains(data, []byte("![dedup TTL comparison]("+chart+")")) {
+		t.Errorf("ttl --out ttl.md is not the Markdown tables showing the chart: %v\n%s", err, data)
+	}
+	if !strings.HasPrefix(out, "retrysim ttl ·") {
+		t.Errorf("stdout should keep the text tables:\n%s", out)
 	}
 }
 
@@ -191,8 +199,8 @@ func TestOutputBadInput(t *testing.T) {
 		want string
 	}{
 		{"unknown extension", []string{"run", "--dry-run", "--out", filepath.Join(dir, "x.gif")}, "x.gif"},
-		{"format and extension disagree", []string{"run", "--dry-run", "--format", "markdown", "--out", filepath.Join(dir, "x.json")}, "--format is markdown"},
-		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, png, svg, junit"},
+		{"one file twice", []string{"run", "--dry-run", "--out", filepath.Join(dir, "x.json"), "--out", filepath.Join(dir, "x.json")}, "x.json is named twice"},
+		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, html, png, svg, junit"},
 		{"unknown chart", []string{"run", "--dry-run", "--chart", "pie"}, "--chart"},
 		{"unknown rows", []string{"run", "--dry-run", "--by", "hour"}, "--by"},
 		{"missing results", []string{"report", filepath.Join(dir, "none.jsonl")}, "none.jsonl"},
@@ -217,5 +225,41 @@ func TestOutputBadInput(t *testing.T) {
 	}
 	if code, _, errs := retrysim(t, nil, "report", bad); code != exitBadInput || !strings.Contains(errs, "line 1") {
 		t.Errorf("bad stream: exit %d, stderr %q", code, errs)
+	}
+}
+
+// One run writes every artefact a CI job wants: JUnit on stdout, and each
+// --out file in the format its extension names, a picture named after a
+// chart drawing that chart.
+func TestEveryArtefactFromOneRun(t *testing.T) {
+	dir := t.TempDir()
+	md, png1, html, storm := filepath.Join(dir, "summary.md"), filepath.Join(dir, "timeline.png"), filepath.Join(dir, "report.html"), filepath.Join(dir, "storm.svg")
+	code, out, errs := retrysim(t, nil, "run", "--provider", "stripe", "--dry-run", "--scenario", "outage", "--events", "5",
+		"--fail-on", "lost-events", "--format", "junit", "--out", md, "--out", png1, "--out", html, "--out", storm)
+	if code != 0 && code != exitGate {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "<testsuites") || !strings.Contains(out, `time="`) {
+		t.Errorf("stdout is not JUnit with time attributes:\n%s", out)
+	}
+	read := func(path string) string {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if s := read(md); !strings.HasPrefix(s, "# retrysim report") || !strings.Contains(s, "![retrysim chart]("+png1+")") || !strings.Contains(s, "![retrysim chart]("+storm+")") {
+		t.Errorf("summary.md is not the Markdown report showing the timeline and the storm:\n%s", s)
+	}
+	if _, err := png.Decode(strings.NewReader(read(png1))); err != nil {
+		t.Errorf("timeline.png: %v", err)
+	}
+	if s := read(html); !strings.HasPrefix(s, "<!DOCTYPE html>") || !strings.Contains(s, `<table id="attempts">`) {
+		t.Errorf("report.html is not the HTML report")
+	}
+	if s := read(storm); !strings.Contains(s, "<svg") || !strings.Contains(s, "Retry storm") {
+		t.Errorf("storm.svg does not draw the storm chart")
 	}
 }

@@ -71,9 +71,10 @@ Examples:
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
   retrysim run --provider stripe --scenario outage --out timeline.png
   retrysim run --provider stripe,shopify --format markdown --out ttl.png --chart ttl
+  retrysim run --provider stripe --events 500 --scenario outage --out storm.png --out report.html
   retrysim run --provider stripe --scenario crash-restart --url http://127.0.0.1:3000/webhooks/stripe \
       --exec "node server.js" --effects-url http://127.0.0.1:3000/_retrysim/effects
-  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery
+  retrysim run --provider stripe --demo ttl --demo-ttl 24h --scenario late-redelivery --verbose
   retrysim run --provider stripe --scenario forged --demo unverified --fail-on forged-accepted
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe \
       --effects-url http://127.0.0.1:3000/_retrysim/effects \
@@ -152,7 +153,7 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet bool) (*plan, error) {
+func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error) {
 	p := &plan{told: map[string]bool{}}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
@@ -163,7 +164,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	var outErrs []error
 	p.junit, outErrs = junitFormat(&of)
 	errs = append(errs, outErrs...)
-	p.out, outErrs = of.validate(formatSet && !p.junit)
+	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
 	names, err := providerNames(f.providers)
 	if err != nil {
@@ -253,7 +254,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 		scenarioFile = f.scenario
 	}
 	errs = append(errs, checkDistinct(
-		[]namedPath{{"--results", f.results}, {"--out", f.out}},
+		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),
 		[]namedPath{{"--scenario", scenarioFile}, {"--config", configPath}, {"--ca", f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
@@ -327,7 +328,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
+	p, err := f.validate(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -344,7 +345,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	}
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
-	prog := &report.Progress{}
+	prog := &report.Progress{Over: p.over}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs

@@ -21,7 +21,7 @@ type ttlFlags struct {
 	scenario  string
 	ttls      string
 	format    string
-	out       string
+	out       []string
 	events    int
 	over      string
 	seed      uint64
@@ -68,7 +68,7 @@ Examples:
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(ttlFormats, ", "))
-	fl.StringVar(&f.out, "out", "", "write to FILE: .png or .svg draws the TTL comparison chart (the table still goes to stdout); .md, .json or .txt writes the table there")
+	fl.StringArrayVar(&f.out, "out", nil, "also write to FILE, in the format its extension names: .png or .svg draws the TTL comparison chart, .md, .json or .txt writes the tables; repeatable, and stdout keeps --format")
 	fl.IntVar(&f.events, "events", 200, "events per provider")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice")
@@ -109,30 +109,26 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	if !slices.Contains(ttlFormats, format) {
 		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", format, strings.Join(ttlFormats, ", ")))
 	}
-	chartFile := ""
-	if f.out != "" {
-		of, err := report.FormatForPath(f.out)
-		werr := checkWritable(f.out)
+	var files []outFile
+	for _, path := range f.out {
+		of, err := report.FormatForPath(path)
+		werr := checkWritable(path)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))
 		case werr != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case report.IsChart(of):
-			chartFile = f.out
-		case !slices.Contains(ttlFormats, of):
-			errs = append(errs, fmt.Errorf("--out: %s is %s; ttl writes %s, png or svg", f.out, of, strings.Join(ttlFormats, ", ")))
-		case cmd.Flags().Changed("format") && of != format:
-			errs = append(errs, fmt.Errorf("--out %s is %s but --format is %s: drop --format, or give the file the matching extension", f.out, of, format))
+		case !report.IsChart(of) && !slices.Contains(ttlFormats, of):
+			errs = append(errs, fmt.Errorf("--out: %s is %s; ttl writes %s, png or svg", path, of, strings.Join(ttlFormats, ", ")))
 		default:
-			format = of
+			files = append(files, outFile{path: path, format: of})
 		}
 	}
 	scenarioFile := ""
 	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
 		scenarioFile = f.scenario
 	}
-	errs = append(errs, checkDistinct([]namedPath{{"--out", f.out}}, []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
+	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
 	if f.events < 1 || f.events > simulator.MaxEvents {
 		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
 	}
@@ -156,7 +152,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	defer stop()
 	agg := report.NewAggregator(report.WithTimeline(0), report.WithTTLs(ttls))
 	defer closeAggregator(agg, &err)
-	prog := &report.Progress{}
+	prog := &report.Progress{Over: over}
 	stopProgress := func() {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
@@ -179,19 +175,31 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	stopProgress()
 	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls}
-	if chartFile != "" {
-		opts := report.ChartOptions{Chart: report.ChartTTL}
-		if err := writeFile(chartFile, func(w io.Writer) error { return report.WriteChart(w, rep, formatOf(chartFile), opts) }); err != nil {
-			return writeFailed(fmt.Errorf("--out: %w", err))
+	// The charts first, so the Markdown can show them; then the tables.
+	for _, file := range files {
+		if !report.IsChart(file.format) {
+			continue
 		}
-		rep.Chart = chartFile
+		opts := report.ChartOptions{Chart: report.ChartTTL}
+		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteChart(w, rep, file.format, opts) }); err != nil {
+			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
+		}
+		if rep.Chart == "" {
+			rep.Chart = file.path
+		}
 	}
-	w := cmd.OutOrStdout()
-	if f.out != "" && chartFile == "" {
-		err = writeFile(f.out, func(w io.Writer) error { return writeTTL(w, rep, format) })
-	} else {
-		err = writeTTL(w, rep, format)
+	for _, file := range files {
+		if report.IsChart(file.format) {
+			continue
+		}
+		if err := writeFile(file.path, func(w io.Writer) error { return writeTTL(w, rep, file.format) }); err != nil {
+			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
+		}
 	}
+	if format == report.FormatText {
+		rep.Width = terminalWidth(cmd.OutOrStdout())
+	}
+	err = writeTTL(cmd.OutOrStdout(), rep, format)
 	err = writeFailed(err)
 	if err == nil && interrupted(ctx) {
 		// The tables above cover only the events modelled before the

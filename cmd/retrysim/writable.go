@@ -66,6 +66,15 @@ func sameFile(a, b string) bool {
 // it.
 type namedPath struct{ flag, path string }
 
+// outPaths names each file of a repeated --out, for checkDistinct.
+func outPaths(files []string) []namedPath {
+	out := make([]namedPath, len(files))
+	for i, f := range files {
+		out[i] = namedPath{"--out", f}
+	}
+	return out
+}
+
 // checkDistinct refuses an output that is also another output (one would
 // silently lose) or an input (it would be overwritten).
 func checkDistinct(outputs, inputs []namedPath) []error {

@@ -1,0 +1,261 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// ChartStorm is the storm chart: attempts per minute over virtual time.
+const ChartStorm = "storm"
+
+// stormBuckets is about how many bars the storm chart draws: enough to see
+// the shape of a storm, few enough that each bar stays visible at 1600
+// pixels.
+const stormBuckets = 240
+
+// stormSteps are the bar widths the storm chart picks from.
+var stormSteps = []time.Duration{
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, policies.Day,
+}
+
+// storm is the attempts of every run counted in bars of virtual time since
+// each run's start, by outcome.
+type storm struct {
+	step   time.Duration
+	counts [][]int // [bar][outcome style]
+	span   time.Duration
+}
+
+// stormOf counts the attempts of rep's runs in bars.
+func stormOf(rep *Report) (*storm, error) {
+	var span time.Duration
+	for _, r := range rep.Runs {
+		span = max(span, r.End.Sub(r.Start))
+		for _, o := range outagesOf(r) {
+			span = max(span, o.To.Sub(r.Start))
+		}
+	}
+	s := &storm{step: stormSteps[len(stormSteps)-1], span: span}
+	for _, st := range stormSteps {
+		if span/st <= stormBuckets {
+			s.step = st
+			break
+		}
+	}
+	s.counts = make([][]int, int(span/s.step)+1)
+	for i := range s.counts {
+		s.counts[i] = make([]int, len(outcomeStyles))
+	}
+	n := 0
+	for _, r := range rep.Runs {
+		for ev, err := range r.Timelines() {
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range ev.Attempts {
+				b := int(a.Time.Sub(r.Start) / s.step)
+				if b < 0 || b >= len(s.counts) {
+					continue
+				}
+				for k, st := range outcomeStyles {
+					if st.outcome == a.Outcome {
+						s.counts[b][k]++
+						n++
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: no attempts kept for the storm chart", ErrNoData)
+	}
+	return s, nil
+}
+
+// perMinute turns a count in one bar into attempts per minute.
+func (s *storm) perMinute(n int) float64 { return float64(n) / s.step.Minutes() }
+
+// drawStorm draws attempts per minute over virtual time, stacked by
+// outcome, with the outages shaded, the moments the endpoint was disabled
+// marked and the peak labelled: what a recovering endpoint must absorb.
+func drawStorm(c draw.Canvas, rep *Report) error {
+	s, err := stormOf(rep)
+	if err != nil {
+		return err
+	}
+	unit := "minute"
+	if s.step > time.Minute {
+		unit = dur(s.step) + " bar, as a rate per minute"
+	}
+	p := newPlot(stormTitle(rep), "virtual time since the run's start", "attempts per minute")
+	p.Title.Text += fmt.Sprintf("\n%s · one bar per %s", verdictWords(rep), unit)
+	timeAxis(&p.X, 0, (s.span + s.step).Seconds(), false)
+	peak, peakAt := 0.0, 0
+	for i, row := range s.counts {
+		tot := 0
+		for _, n := range row {
+			tot += n
+		}
+		if v := s.perMinute(tot); v > peak {
+			peak, peakAt = v, i
+		}
+	}
+	p.Y.Min, p.Y.Max = 0, peak*1.18+1
+	p.Y.Tick.Marker = countTicks{}
+	// The outages, one band per run's span, under the bars.
+	band := &rects{colour: outageColour}
+	for _, r := range rep.Runs {
+		for _, o := range outagesOf(r) {
+			x := rect{x0: o.From.Sub(r.Start).Seconds(), x1: max(o.To.Sub(r.Start).Seconds(), o.From.Sub(r.Start).Seconds()+s.step.Seconds()), y0: 0, y1: p.Y.Max}
+			if !slices.Contains(band.rs, x) { // runs of one scenario share it
+				band.rs = append(band.rs, x)
+			}
+		}
+	}
+	if len(band.rs) > 0 {
+		p.Add(band)
+		p.Legend.Add("outage (attempts refused)", band)
+	}
+	width := s.step.Seconds()
+	base := make([]float64, len(s.counts))
+	for k, st := range outcomeStyles {
+		bars := &rects{colour: st.colour}
+		for i, row := range s.counts {
+			if row[k] == 0 {
+				continue
+			}
+			v := s.perMinute(row[k])
+			x0 := float64(i) * width
+			bars.rs = append(bars.rs, rect{x0: x0, x1: x0 + width*0.9, y0: base[i], y1: base[i] + v})
+			base[i] += v
+		}
+		if len(bars.rs) > 0 {
+			p.Add(bars)
+			p.Legend.Add(st.label, bars)
+		}
+	}
+	noteSty := text.Style{Font: sans(noteSize), Color: colBlack, Handler: p.Title.TextStyle.Handler}
+	marked := false
+	for i, r := range rep.Runs {
+		if r.DisabledAt.IsZero() {
+			continue
+		}
+		label := "endpoint disabled"
+		if len(rep.Runs) > 1 {
+			label = r.Policy + " disabled"
+		}
+		m := &vmark{x: r.DisabledAt.Sub(r.Start).Seconds(), label: label, row: i + 1,
+			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}, text: noteSty}
+		p.Add(m)
+		if !marked {
+			p.Legend.Add("endpoint disabled", m)
+			marked = true
+		}
+	}
+	p.Add(&peakLabel{x: (float64(peakAt) + 0.45) * width, y: peak,
+		label: fmt.Sprintf("peak %s attempts/min at +%s", rateWords(peak), dur(time.Duration(peakAt)*s.step)), text: noteSty})
+	drawWithLegend(c, p, stormNote(rep))
+	return nil
+}
+
+// stormTitle says what the storm chart shows and the run's verdict.
+func stormTitle(rep *Report) string {
+	attempts := 0
+	for _, r := range rep.Runs {
+		attempts += r.Attempts
+	}
+	names := runNames(rep)
+	if len(rep.Runs) > 3 {
+		names = fmt.Sprintf("%d providers", len(rep.Runs))
+	}
+	return fmt.Sprintf("Retry storm: %d attempts of %s", attempts, names)
+}
+
+// stormNote is the note under the legend.
+func stormNote(rep *Report) string {
+	if len(rep.Runs) > 1 {
+		return "Every run's attempts stacked together, each from its own start: what one endpoint receiving all of them must absorb."
+	}
+	return "What a recovering endpoint must absorb: every retry the provider keeps for later arrives in these bars."
+}
+
+// rateWords shows a rate with the precision it needs.
+func rateWords(v float64) string {
+	if v >= 10 || v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// peakLabel writes a label just above a point, kept inside the data area.
+type peakLabel struct {
+	x, y  float64
+	label string
+	text  text.Style
+}
+
+func (l *peakLabel) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	sty := l.text
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+	w := sty.Rectangle(l.label).Max.X
+	x := min(max(tx(l.x), c.Min.X+w/2+4), c.Max.X-w/2-4)
+	c.FillText(sty, vg.Point{X: x, Y: ty(l.y) + vg.Points(4)}, l.label)
+}
+
+// runNames names the runs of a chart: their policies.
+func runNames(rep *Report) string {
+	names := make([]string, 0, len(rep.Runs))
+	for _, r := range rep.Runs {
+		names = append(names, r.Policy)
+	}
+	return strings.Join(names, ", ")
+}
+
+// verdictWords is a chart title's verdict and recommended TTL: the worst
+// verdict of the runs.
+func verdictWords(rep *Report) string {
+	v := Idempotent
+	for _, r := range rep.Runs {
+		switch r.Verdict() {
+		case NotIdempotent:
+			v = NotIdempotent
+		case Unknown:
+			if v == Idempotent {
+				v = Unknown
+			}
+		}
+	}
+	words := map[string]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", Unknown: "verdict UNKNOWN"}[v]
+	return words + " · recommend TTL " + dur(rep.RecommendedTTL())
+}
+
+// countTicks labels an axis of counts with round numbers, no decimals.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := 1.0
+	for e := 1.0; e < 1e12 && (hi-lo)/step > 8; e *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if step = m * e; (hi-lo)/step <= 8 {
+				break
+			}
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%.0f", v)})
+	}
+	return ticks
+}

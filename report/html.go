@@ -1,0 +1,204 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// FormatHTML is the HTML report: one self-contained page.
+const FormatHTML = "html"
+
+//go:embed html/report.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+
+// MaxHTMLAttempts is how many attempts the HTML report's table lists at
+// most: past it the page would be too heavy for a browser, and the CSV has
+// them all.
+const MaxHTMLAttempts = 50000
+
+// WriteHTML writes the report as one self-contained HTML page that loads
+// nothing from the network: each run's header, verdict, what to change and
+// TTL comparison, the charts inline as SVG (drawn with opts, one of each
+// kind), and every attempt in a table that sorts and filters with a few
+// lines of plain JavaScript. It shows the same facts as the text report.
+func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
+	page := htmlPage{Title: "retrysim report", Columns: htmlColumns}
+	if len(rep.Runs) == 1 {
+		page.Title = "retrysim report · " + rep.Runs[0].Policy + " · " + rep.Runs[0].Scenario
+	}
+	if len(rep.Runs) > 0 {
+		page.Overall = overallWords(rep)
+	}
+	for _, r := range rep.Runs {
+		page.Runs = append(page.Runs, htmlRunOf(rep, r))
+	}
+	if len(rep.Runs) > 1 {
+		page.Compare = compareTableRows(rep)
+		page.TTLCompare = ttlCompareRows(rep)
+	}
+	for _, chart := range Charts {
+		o := opts
+		o.Chart = chart
+		var buf bytes.Buffer
+		err := WriteChart(&buf, rep, FormatSVG, o)
+		if errors.Is(err, ErrNoData) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s chart: %w", chart, err)
+		}
+		svg := buf.String()
+		if i := strings.Index(svg, "<svg"); i > 0 {
+			svg = svg[i:] // inline: no XML prolog
+		}
+		page.Charts = append(page.Charts, htmlChart{Name: chartNames[chart], SVG: template.HTML(svg)}) // drawn here; the SVG writer escapes its text
+	}
+	if err := page.addAttempts(rep); err != nil {
+		return err
+	}
+	return htmlTemplate.Execute(w, page)
+}
+
+// chartNames are the captions of the charts in the HTML report.
+var chartNames = map[string]string{
+	ChartTimeline: "Timeline: every attempt on virtual time",
+	ChartTTL:      "Dedup TTL: duplicates let through by each TTL choice",
+	ChartStorm:    "Storm: attempts per minute, as a recovering endpoint must absorb them",
+}
+
+type htmlPage struct {
+	Title, Overall string
+	Runs           []htmlRun
+	Compare        [][]string
+	TTLCompare     [][]string
+	Charts         []htmlChart
+	Columns        []htmlColumn
+	Attempts       [][]htmlCell
+	Cut            string
+}
+
+type htmlRun struct {
+	Header, Target, Verdict, VerdictLine, Duplicates, Causes string
+	Advice                                                   []string
+	TTL                                                      string
+	TTLRows                                                  [][]string
+	Delivered, Signature, Latency                            string
+}
+
+type htmlChart struct {
+	Name string
+	SVG  template.HTML
+}
+
+type htmlColumn struct{ Name, Type string }
+
+type htmlCell struct {
+	Text string
+	Num  bool
+	Sort string
+}
+
+var htmlColumns = []htmlColumn{
+	{"provider", "text"}, {"event", "text"}, {"attempt", "num"}, {"at (virtual)", "num"},
+	{"outcome", "text"}, {"status", "num"}, {"handler status", "num"}, {"reached handler", "text"},
+	{"latency ms", "num"}, {"fault", "text"}, {"fate", "text"}, {"processed", "num"},
+}
+
+func htmlRunOf(rep *Report, r *Run) htmlRun {
+	t := r.TTL(rep.TTLs)
+	delivered := fmt.Sprintf("delivered %d/%d events", r.Delivered, r.Events)
+	if r.Lost > 0 {
+		delivered += fmt.Sprintf(" · LOST %d", r.Lost)
+	}
+	delivered += " · outcomes: " + outcomeLine(r)
+	if !r.DisabledAt.IsZero() {
+		delivered += fmt.Sprintf(" · ENDPOINT DISABLED at +%s: %s", dur(r.DisabledAt.Sub(r.Start)), disabledWords(r))
+	}
+	return htmlRun{
+		Header: headerLine(r), Target: r.Target, Verdict: r.Verdict(), VerdictLine: r.VerdictLine(),
+		Duplicates: duplicatesLine(r), Causes: causeLine(r), Advice: adviceLines(r, rep.Timeouts),
+		TTL: ttlHeadline(r, t), TTLRows: ttlChoiceRows(t),
+		Delivered: delivered, Signature: r.SignatureLine(), Latency: r.latencyLine(),
+	}
+}
+
+// overallWords is the recommendation over every run, as the text says it.
+func overallWords(rep *Report) string {
+	rec, man := rep.RecommendedTTL(), rep.RecommendedWithManual()
+	s := "recommend a dedup TTL of " + dur(rec)
+	if man > rec {
+		s += fmt.Sprintf("; %s to also cover manual redelivery", dur(man))
+	}
+	return s
+}
+
+// addAttempts fills the attempts table from every kept timeline.
+func (p *htmlPage) addAttempts(rep *Report) error {
+	total := 0
+	for _, r := range rep.Runs {
+		for ev, err := range r.Timelines() {
+			if err != nil {
+				return err
+			}
+			for _, a := range ev.Attempts {
+				total++
+				if total > MaxHTMLAttempts {
+					continue
+				}
+				processed := htmlCell{Num: true, Sort: "-1"}
+				if r.EffectsKnown {
+					n := r.Effects[ev.ID]
+					processed = htmlCell{Text: strconv.Itoa(n), Num: true, Sort: strconv.Itoa(n)}
+				}
+				p.Attempts = append(p.Attempts, []htmlCell{
+					{Text: r.Policy}, {Text: ev.ID}, numCell(a.N),
+					{Text: "+" + dur(seconds(a.AtSeconds)), Num: true, Sort: fmtFloat(a.AtSeconds)},
+					{Text: string(a.Outcome)}, numCell(a.Status), numCell(a.HandlerStatus), {Text: strconv.FormatBool(a.Reached)},
+					{Text: fmtFloat(a.LatencyMS), Num: true, Sort: fmtFloat(a.LatencyMS)},
+					{Text: a.Fault}, {Text: ev.Fate}, processed,
+				})
+			}
+		}
+	}
+	if total > MaxHTMLAttempts {
+		p.Cut = fmt.Sprintf("the first %d of %d attempts; the CSV report has them all", MaxHTMLAttempts, total)
+	}
+	return nil
+}
+
+func numCell(n int) htmlCell {
+	s := strconv.Itoa(n)
+	if n == 0 {
+		return htmlCell{Num: true, Sort: "0"}
+	}
+	return htmlCell{Text: s, Num: true, Sort: s}
+}
+
+// ttlCompareRows is the side-by-side TTL table, header first: for each TTL
+// choice and run, the duplicates let through in this run and the worst
+// case, as the text's side-by-side table says them.
+func ttlCompareRows(rep *Report) [][]string {
+	head := []string{"TTL"}
+	ttls := make([]TTLAnalysis, len(rep.Runs))
+	for i, r := range rep.Runs {
+		ttls[i] = r.TTL(rep.TTLs)
+		head = append(head, r.Policy)
+	}
+	rows := [][]string{head}
+	for j, ttl := range rep.ttlChoices() {
+		row := []string{dur(ttl)}
+		for i := range rep.Runs {
+			row = append(row, compactCell(ttls[i].Choices[j], ttls[i].Retries))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
