@@ -153,7 +153,9 @@ type Record struct {
 	// records).
 	Effects int `json:"effects,omitempty"`
 
-	// Run records: the run's context.
+	// Run records: the run's context. RunID is the run id mixed into
+	// every dedup id of the run (see Config.RunID).
+	RunID      string  `json:"run_id,omitempty"`
 	Target     string  `json:"target,omitempty"`
 	Events     int     `json:"events,omitempty"`
 	Summary    string  `json:"policy_summary,omitempty"`
@@ -193,4 +195,10 @@ type Record struct {
 	// was still changing (or could not be read again, or the run was
 	// interrupted) when retrysim stopped reading it.
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// SettleS is the real time, in seconds, the engine read the effects
+	// oracle of a handler behind a URL for, after the last attempt, until
+	// its answer settled or SettleLimitS (Config.Settle) passed; both are 0
+	// when the oracle was read once, when the handler's work was done.
+	SettleS      float64 `json:"settle_seconds,omitempty"`
+	SettleLimitS float64 `json:"settle_limit_seconds,omitempty"`
 }

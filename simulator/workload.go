@@ -9,7 +9,10 @@ import (
 // workload generates the run's events lazily, in order of arrival, so memory
 // does not grow with the number of events.
 type workload struct {
-	seed  uint64
+	seed uint64
+	// ids is the run id's key (runKey), mixed into every id and object
+	// name so that no two runs share one; the timeline does not use it.
+	ids   uint64
 	n     int
 	start time.Time
 	over  time.Duration
@@ -39,7 +42,7 @@ func (w *workload) objects() int { return max(1, (w.n+EventsPerObject-1)/EventsP
 // object names the object event i is about.
 func (w *workload) object(i int) string {
 	o := i % w.objects()
-	r := policies.Key(w.seed, uint64(o), 0x0b)
+	r := policies.Key(w.seed^w.ids, uint64(o), 0x0b)
 	return "obj_" + r.Hex(8)
 }
 
@@ -54,9 +57,10 @@ func (w *workload) next(i int) (time.Duration, bool) {
 	return w.arrival(j), true
 }
 
-// event builds event i: its dedup id, type and object.
+// event builds event i: its dedup id, type and object. Its id and details
+// come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
-	r := policies.Key(w.seed, uint64(i), 0xe7)
+	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
 	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i)}
 	w.wire.NewEvent(&ev)
 	return ev
