@@ -84,6 +84,11 @@ type GateResult struct {
 	Gate   Gate
 	Run    *Run
 	Status GateStatus
+	// Reason is why, for the duplicate-effects gate: the verdict's reason
+	// (see Judge). Interrupted says the run did not reach its end, so a
+	// gate that would pass cannot be vouched for.
+	Reason      Reason
+	Interrupted bool
 	// Message says in words what was seen, with the figures.
 	Message string
 }
@@ -133,13 +138,20 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 				continue
 			}
 			status, msg := check(r, opts)
-			switch {
-			case r.Interrupted && status == GatePass:
-				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
-			case g == GateDuplicateEffects && status == GatePass && r.EffectsCaveat() != "":
-				status, msg = GateUnknown, "cannot be vouched for: "+r.EffectsCaveat()
+			res := GateResult{Gate: g, Run: r}
+			if g == GateDuplicateEffects {
+				j := r.Judge()
+				res.Reason = j.Reason
+				if status == GatePass && j.Caveat != CaveatNone {
+					status, msg = GateUnknown, "cannot be vouched for: "+r.caveatWords(j)
+				}
 			}
-			out = append(out, GateResult{Gate: g, Run: r, Status: status, Message: msg})
+			if r.Interrupted && status == GatePass {
+				res.Interrupted = true
+				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
+			}
+			res.Status, res.Message = status, msg
+			out = append(out, res)
 		}
 	}
 	return out
@@ -179,9 +191,10 @@ var gateChecks = map[Gate]gateCheck{
 }
 
 func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
-	switch r.Verdict() {
+	j := r.Judge()
+	switch j.Verdict {
 	case Idempotent:
-		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)%s", r.DuplicateArrivals, r.oracleMissing())
+		return GatePass, fmt.Sprintf("no event was processed more than once (%d duplicate arrivals absorbed)", j.Duplicates)
 	case NotIdempotent:
 		off := r.OffenderCounts()
 		parts := make([]string, 0, 5)
@@ -192,12 +205,12 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 		if len(off) > 5 {
 			more = fmt.Sprintf(", and %d more", len(off)-5)
 		}
-		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
+		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
 	}
-	if !r.EffectsKnown && !r.Modelled() && r.EffectsError == "" {
+	if j.Reason == ReasonNoOracle {
 		return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
 	}
-	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(), "UNKNOWN — ")
+	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(j), "UNKNOWN — ")
 }
 
 func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {

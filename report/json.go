@@ -28,17 +28,25 @@ type jsonRun struct {
 	Scenario string `json:"scenario"`
 	// DefaultScenario says the scenario was not chosen: it is the
 	// command's default.
-	DefaultScenario bool       `json:"default_scenario,omitempty"`
-	Seed            uint64     `json:"seed"`
-	Target          string     `json:"target"`
-	Interrupted     bool       `json:"interrupted"`
-	Verdict         string     `json:"verdict"`
-	Detail          string     `json:"verdict_detail"`
-	Offenders       []Offender `json:"offenders,omitempty"`
+	DefaultScenario bool   `json:"default_scenario,omitempty"`
+	Seed            uint64 `json:"seed"`
+	RunID           string `json:"run_id,omitempty"`
+	Target          string `json:"target"`
+	Interrupted     bool   `json:"interrupted"`
+	Verdict         string `json:"verdict"`
+	Detail          string `json:"verdict_detail"`
+	// Reason is the verdict's reason code (see Judge); Missing counts the
+	// accepted events the effects oracle does not report.
+	Reason    Reason     `json:"verdict_reason"`
+	Missing   int        `json:"effects_missing,omitempty"`
+	Offenders []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// SettleSeconds is how long the effects were read after the last
+	// attempt until they settled (handlers behind a URL).
+	SettleSeconds float64 `json:"settle_seconds,omitempty"`
 	// SignatureCheck is the second verdict: enforced, not_enforced or
 	// not_tested; SignatureAccepted names the attacks that got through.
 	SignatureCheck    string       `json:"signature_check"`
@@ -272,8 +280,10 @@ func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
 // jsonRunOf is r in the JSON contract, with no events.
 func jsonRunOf(rep *Report, r *Run) jsonRun {
 	t := r.TTL(rep.TTLs)
+	j := r.Judge()
 	jr := jsonRun{
-		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target,
+		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, RunID: r.RunID, Target: r.Target,
+		Reason: j.Reason, Missing: j.Missing, SettleSeconds: r.SettleWait.Seconds(),
 		DefaultScenario: r.DefaultScenario,
 		Interrupted:     r.Interrupted, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,

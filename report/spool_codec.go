@@ -234,6 +234,9 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.DisabledBy)
 		e.str(r.EffectsSource)
 		e.int(int64(r.HandlersRunning))
+		e.str(r.RunID)
+		e.float(r.SettleS)
+		e.float(r.SettleLimitS)
 	}
 }
 
@@ -249,7 +252,8 @@ func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0
+		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.RunID != "" ||
+		r.SettleS != 0 || r.SettleLimitS != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -411,5 +415,8 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisabledBy = d.str()
 		r.EffectsSource = d.str()
 		r.HandlersRunning = int(d.int())
+		r.RunID = d.str()
+		r.SettleS = d.float()
+		r.SettleLimitS = d.float()
 	}
 }

@@ -25,14 +25,17 @@ const (
 type Run struct {
 	Provider, Policy, Scenario string
 	Seed                       uint64
-	Target                     string
-	PolicySummary              string
-	DedupField                 string
-	MaxAttempts                int
-	Window, Timeout            time.Duration
-	ManualRedelivery           time.Duration
-	DisableAfter               int
-	DisableWithin              time.Duration
+	// RunID is the run id mixed into the run's dedup ids ("" in streams
+	// written before runs had one).
+	RunID            string
+	Target           string
+	PolicySummary    string
+	DedupField       string
+	MaxAttempts      int
+	Window, Timeout  time.Duration
+	ManualRedelivery time.Duration
+	DisableAfter     int
+	DisableWithin    time.Duration
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
@@ -85,6 +88,11 @@ type Run struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// ReplayArrivals counts duplicate arrivals that were replays no
+	// signature can tell from a retry (the scheme signs no timestamp a
+	// handler can bound), of a request the handler had accepted: a test of
+	// its dedup like any retry.
+	ReplayArrivals int
 	// LostToDisableIDs lists the first MaxListedEvents events lost because
 	// the endpoint was disabled, by sequence.
 	LostToDisableIDs []string
@@ -104,6 +112,10 @@ type Run struct {
 	// targets). Either way the effects may miss late work.
 	HandlersRunning  int
 	EffectsUnsettled bool
+	// SettleWait is how long the oracle of a handler behind a URL was read
+	// after the last attempt until it settled, SettleLimit the longest it
+	// could have been; both 0 when it was read once, its work known done.
+	SettleWait, SettleLimit time.Duration
 	// HandlerDelivered counts the events the handler answered 2xx at
 	// least once; EffectsMatched those of them the effects oracle reports
 	// processed at least once (see OracleBlind).
@@ -154,8 +166,11 @@ type Run struct {
 	attackKinds []*attackKind
 	attacksSent []attackSent
 	attackIDs   map[string]bool
-	ended       bool
-	inOutage    bool
+	// retryLike marks the attack ids of replays no signature can tell
+	// from a retry: their second side effect is a duplicate effect.
+	retryLike map[string]bool
+	ended     bool
+	inOutage  bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
 	// memory when there is no spool; with one, every attempt goes to it as
@@ -215,30 +230,16 @@ type eventAgg struct {
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
-// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
-//
-// IDEMPOTENT needs a test that happened: a duplicate reached the handler
-// after it had taken its event in. A run in which the handler accepted no
-// delivery (a wrong secret or path answers 401 or 404 to all), or no
-// duplicate reached it, is Unknown however clean the oracle's answer.
-func (r *Run) Verdict() string {
-	if !r.EffectsKnown || r.Modelled() || r.OracleBlind() {
-		return Unknown
-	}
-	if len(r.Offenders()) > 0 {
-		return NotIdempotent
-	}
-	if r.Untested() != "" {
-		return Unknown
-	}
-	return Idempotent
-}
+// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown
+// (see Judge, which decides it and says why).
+func (r *Run) Verdict() string { return r.Judge().Verdict }
 
-// Offenders lists the events the handler processed more than once, by id.
+// Offenders lists the events the handler processed more than once, by id:
+// a replay no signature can tell from a retry counts as one.
 func (r *Run) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
-		if n > 1 && !r.attackIDs[id] {
+		if n > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
 			out = append(out, id)
 		}
 	}
@@ -391,7 +392,7 @@ func (a *Aggregator) Runs() []*Run {
 }
 
 func (r *Run) begin(rec *simulator.Record) {
-	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
+	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.DefaultScenario = rec.DefaultScenario
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
@@ -581,6 +582,7 @@ func (r *Run) end(rec *simulator.Record) {
 	}
 	r.EffectsError = rec.Error
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
+	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
 	r.matchEffects()
 }
 

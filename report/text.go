@@ -57,7 +57,7 @@ func WriteText(w io.Writer, rep *Report) error {
 }
 
 func writeRunText(w *errWriter, rep *Report, r *Run) {
-	w.printf("retrysim · %s · %s · seed %d · %d events\n", r.policyWords(), r.scenarioWords(), r.Seed, r.Planned)
+	w.printf("retrysim · %s · %s · %s · %d events\n", r.policyWords(), r.scenarioWords(), r.seedWords(), r.Planned)
 	w.printf("target: %s\n", r.Target)
 	if r.Interrupted {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
@@ -197,6 +197,9 @@ func causeLine(r *Run) string {
 	}
 	if r.ManualArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× someone resent the event by hand after the schedule (manual)", r.ManualArrivals))
+	}
+	if r.ReplayArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× a valid request was replayed byte for byte, which no signature can tell from a retry (replayed)", r.ReplayArrivals))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -49,6 +49,9 @@ type ReplayConfig struct {
 	// (after all of them, when Concurrent) how often the handler processed
 	// each event.
 	Effects EffectsFunc
+	// EffectsExact says Effects answers only once the handler's work is
+	// done, as in Config: it is read once after the last send.
+	EffectsExact bool
 	// Settle and SettleQuiet bound the wait for a handler behind a URL to
 	// finish its work after the last send, as in Config: the oracle is read
 	// until it has reported the event (when a send was accepted) and not
@@ -497,9 +500,11 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 	case calls != nil:
 		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
 		m, err = queryOracle(ctx, r.cfg.Effects)
+	case final && r.cfg.EffectsExact && r.cutOff.IsZero():
+		m, err = queryOracle(ctx, r.cfg.Effects)
 	case final || !r.cutOff.IsZero():
 		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout)}
-		if final {
+		if final && !r.cfg.EffectsExact {
 			rule.limit, rule.quiet = r.cfg.Settle, r.cfg.SettleQuiet
 			accepted := slices.ContainsFunc(r.res.Sends, func(s ReplaySend) bool { return s.OK() })
 			rule.covered = func(m map[string]int) bool { return !accepted || m[r.event.ID] > r.res.Before }

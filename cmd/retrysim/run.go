@@ -44,6 +44,8 @@ type runFlags struct {
 	insecure    bool
 	ca          string
 	exec        string
+	runID       string
+	settle      string
 	gateFlags
 	outputFlags
 	// given reports whether a flag was set on the command line, in the
@@ -104,7 +106,9 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
-	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
+	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline and faults")
+	fl.StringVar(&f.runID, "run-id", "", "run id mixed into every event id, so a second run tests the handler afresh (default: a fresh one, shown in the report); give a run's id to reproduce its ids")
+	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
@@ -150,6 +154,10 @@ type plan struct {
 	out        *output
 	tls        *tls.Config
 	maxRPS     float64
+	// runID is the run id every provider's run shares; settle the longest
+	// wait for the effects.
+	runID  string
+	settle time.Duration
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -237,7 +245,10 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	}
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
+	} else {
+		errs = append(errs, secretsNotRun(p.secrets, p.policies, f.given)...)
 	}
+	errs = append(errs, f.validateRunID(p)...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
@@ -407,7 +418,7 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, RunID: p.runID, Settle: p.settle,
 	}
 	switch {
 	case f.dryRun:
@@ -437,10 +448,12 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
 		}
 		cfg.Effects = srv.handler.Effects
+		cfg.EffectsExact = true // it waits for its own queue
 		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		cfg.EffectsExact = false
 	}
 	cfg.Sink = func(r simulator.Record) error {
 		if results != nil {
