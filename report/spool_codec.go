@@ -196,6 +196,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.int(int64(r.Copy))
 	e.str(r.Error)
 	e.str(r.Signal)
+	e.str(string(r.TLS))
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -375,6 +376,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Copy = int(d.int())
 	r.Error = d.str()
 	r.Signal = d.str()
+	r.TLS = simulator.TLSProblem(d.str())
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()

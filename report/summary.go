@@ -84,6 +84,10 @@ type Run struct {
 	// Unreachable counts attempts whose connection failed before the request
 	// was sent with no fault injected: nothing answered at the target.
 	Unreachable int
+	// TLSFailures counts attempts whose TLS handshake failed; TLSProblem
+	// is what failed in the first.
+	TLSFailures int
+	TLSProblem  simulator.TLSProblem
 	// CopyArrivals counts duplicate arrivals that were the second of two
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
@@ -429,6 +433,11 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	r.Outcomes[rec.Outcome]++
 	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
 		r.Unreachable++
+	}
+	if rec.TLS != "" {
+		if r.TLSFailures++; r.TLSProblem == "" {
+			r.TLSProblem = rec.TLS
+		}
 	}
 	if rec.Outcome == simulator.InvalidResponse && r.InvalidAnswer == "" {
 		r.InvalidAnswer = rec.Error

@@ -358,7 +358,9 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 		}
 		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %d times (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", n, answerFault(r.InvalidAnswer), where))
 	}
-	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
+	if r.TLSFailures > 0 && r.HandlerArrivals == 0 {
+		out = append(out, tlsAdvice(r))
+	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
 	}
 	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {

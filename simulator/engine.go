@@ -394,6 +394,7 @@ func (e *engine) start(d due) {
 // outcome is what one attempt came to.
 type outcome struct {
 	unsent        bool // the run was interrupted before the attempt was sent
+	tls           TLSProblem
 	outcome       Outcome
 	status        int
 	handlerStatus int
@@ -558,7 +559,7 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 		a = e.exchange(ctx, d, st.req, signedAt)
 	}
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
-	o.err = describe(a.err)
+	o.err, o.tls = describe(a.err), tlsProblemOf(a.err)
 	switch {
 	case a.timeout:
 		o.outcome = Timeout
@@ -781,7 +782,7 @@ func (e *engine) recordAttempt(d *due, st *eventState, o *outcome, signal string
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error = o.fault, o.err
+	r.Fault, r.Error, r.TLS = o.fault, o.err, o.tls
 	r.Signal = signal
 	if err := e.emit(r); err != nil {
 		return err

@@ -121,6 +121,9 @@ type Record struct {
 	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
+	// TLS says what was wrong with the target's certificate when the
+	// connection failed in its TLS handshake ("" otherwise).
+	TLS TLSProblem `json:"tls_problem,omitempty"`
 	// Signal says what the answer meant beyond its outcome, by the policy's
 	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
 	// disabled (410), the next attempt delayed by Retry-After, or a failure
