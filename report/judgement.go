@@ -112,7 +112,7 @@ func (r *Run) Judge() Judgement {
 	if off := r.Offenders(); len(off) > 0 {
 		j.Verdict, j.Reason, j.Offenders = NotIdempotent, ReasonDuplicateEffects, len(off)
 		for _, id := range off {
-			j.Extra += r.Effects[id] - 1
+			j.Extra += r.extraEffects(id)
 		}
 		j.Caveat = r.caveat(true)
 		return j

@@ -36,8 +36,8 @@ func (r *Run) matchEffects() {
 		return
 	}
 	slices.Sort(r.keyed)
-	for id, n := range r.Effects {
-		if n <= 0 || r.attackIDs[id] {
+	for id := range r.Effects {
+		if r.Times(id) <= 0 || r.attackIDs[id] {
 			continue
 		}
 		if _, ok := slices.BinarySearch(r.keyed, idHash(id)); ok {

@@ -173,7 +173,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.EffectsUnsettled, flagEffectsUnsettled)
 	set(r.DefaultScenario, flagDefaultScenario)
 	set(hasAttackFields(r), flagAttack)
-	set(r.Fate != "" || r.Effects != 0, flagFate)
+	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
 	e.uint(flags)
 	e.str(r.Kind)
@@ -209,6 +209,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	if flags&flagFate != 0 {
 		e.str(r.Fate)
 		e.int(int64(r.Effects))
+		e.int(int64(r.EffectsBefore))
 	}
 	if flags&flagRunBlock != 0 {
 		e.str(r.Target)
@@ -389,6 +390,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	if flags&flagFate != 0 {
 		r.Fate = d.str()
 		r.Effects = int(d.int())
+		r.EffectsBefore = int(d.int())
 	}
 	if flags&flagRunBlock != 0 {
 		r.Target = d.str()

@@ -127,8 +127,11 @@ type Run struct {
 	// DefaultScenario says nobody chose Scenario: it was the command's
 	// default.
 	DefaultScenario bool
-	// Effects is how often the handler processed each event (oracle).
-	Effects map[string]int
+	// Effects is how often the handler processed each event during the
+	// run (oracle); effectsBefore how often before it, for the events
+	// processed before (a run that repeats an earlier run's ids).
+	Effects       map[string]int
+	effectsBefore map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
 	// arrival at the handler.
 	MaxArrivalSpan time.Duration
@@ -238,17 +241,31 @@ type eventAgg struct {
 // (see Judge, which decides it and says why).
 func (r *Run) Verdict() string { return r.Judge().Verdict }
 
-// Offenders lists the events the handler processed more than once, by id:
-// a replay no signature can tell from a retry counts as one.
+// Offenders lists the events the handler processed more than once, by id,
+// at least once of them during the run: a replay no signature can tell from
+// a retry counts as one.
 func (r *Run) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
-		if n > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
+		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
 			out = append(out, id)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Times is how often the handler processed event id in all, by the
+// oracle: during the run and before it.
+func (r *Run) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
+
+// extraEffects is how many of event id's side effects during the run were
+// one too many: all of them when it had been processed before.
+func (r *Run) extraEffects(id string) int {
+	if r.effectsBefore[id] > 0 {
+		return r.Effects[id]
+	}
+	return max(r.Effects[id]-1, 0)
 }
 
 // DuplicateEffects is the number of events processed more than once, or -1
@@ -376,6 +393,12 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 			run.Effects = map[string]int{}
 		}
 		run.Effects[rec.Event] = rec.Effects
+		if rec.EffectsBefore > 0 {
+			if run.effectsBefore == nil {
+				run.effectsBefore = map[string]int{}
+			}
+			run.effectsBefore[rec.Event] = rec.EffectsBefore
+		}
 	case simulator.KindEnd:
 		run.end(&rec)
 	case simulator.KindRestart:

@@ -236,8 +236,7 @@ func effectsMark(r *Run, id string) string {
 	if !r.EffectsKnown {
 		return ""
 	}
-	n := r.Effects[id]
-	if n > 1 {
+	if n := r.Times(id); n > 1 && r.Effects[id] > 0 {
 		return fmt.Sprintf("  ✗ processed %d times", n)
 	}
 	return ""

@@ -22,7 +22,7 @@ func (r *Run) OffenderCounts() []Offender {
 	ids := r.Offenders()
 	out := make([]Offender, len(ids))
 	for i, id := range ids {
-		out[i] = Offender{ID: id, Times: r.Effects[id]}
+		out[i] = Offender{ID: id, Times: r.Times(id)}
 	}
 	return out
 }
@@ -79,7 +79,7 @@ func (r *Run) verdictLine(j Judgement) string {
 		off := r.Offenders()
 		list := make([]string, 0, 3)
 		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", clipID(id), r.Effects[id]))
+			list = append(list, fmt.Sprintf("%s ×%d", clipID(id), r.Times(id)))
 		}
 		more := ""
 		if len(off) > 3 {

@@ -73,10 +73,12 @@ func (e *engine) acceptedIDs() []string {
 	return ids
 }
 
-// since is how often the handler processed id during the run: the oracle's
-// count now less its count before.
-func (e *engine) since(m map[string]int, id string) int {
-	return max(m[id]-e.fx.before[id], 0)
+// counts are how often the handler processed id before the run and during
+// it: the oracle's count before, and its count now less that (a count that
+// fell, a store emptied by a restart, counts as before only what is left).
+func (e *engine) counts(m map[string]int, id string) (before, during int) {
+	before = min(e.fx.before[id], m[id])
+	return before, m[id] - before
 }
 
 // effectsRead is the oracle's answer at the end of a run.
@@ -101,7 +103,7 @@ func (e *engine) readRunEffects(ctx context.Context) (effectsRead, error) {
 	rule := settleRule{clock: e.cfg.WallClock, limit: e.cfg.Settle, quiet: e.cfg.SettleQuiet,
 		covered: func(m map[string]int) bool {
 			for _, id := range accepted {
-				if e.since(m, id) == 0 {
+				if m[id] <= 0 {
 					return false
 				}
 			}
@@ -115,9 +117,9 @@ func (e *engine) readRunEffects(ctx context.Context) (effectsRead, error) {
 }
 
 // emitEffects reads the oracle at the end of the run and writes an effects
-// record for each of the run's ids the handler processed during it, events
-// in sequence order and then attacks; it fills in the end record and the
-// result.
+// record for each of the run's ids the oracle reports, events in sequence
+// order and then attacks, with the counts before and during the run; it
+// fills in the end record and the result.
 func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 	if e.cfg.Effects == nil {
 		return nil
@@ -139,13 +141,15 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 	e.res.Settled = read.waited
 	e.res.Effects = map[string]int{}
 	emit := func(seq int, id string) error {
-		n := e.since(read.m, id)
-		if n == 0 {
+		before, n := e.counts(read.m, id)
+		if before+n <= 0 {
 			return nil
 		}
-		e.res.Effects[id] = n
+		if n > 0 {
+			e.res.Effects[id] = n
+		}
 		r := e.base
-		r.Kind, r.Event, r.Seq, r.Effects, r.Time = KindEffects, id, seq, n, end.Time
+		r.Kind, r.Event, r.Seq, r.Effects, r.EffectsBefore, r.Time = KindEffects, id, seq, n, before, end.Time
 		return e.emit(r)
 	}
 	for seq := range e.cfg.Events {
@@ -156,10 +160,12 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 			return err
 		}
 	}
+	done := map[string]bool{}
 	for _, a := range e.fx.attacks {
-		if _, done := e.res.Effects[a.id]; done {
+		if done[a.id] {
 			continue
 		}
+		done[a.id] = true
 		if err := emit(a.seq, a.id); err != nil {
 			return err
 		}

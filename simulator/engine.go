@@ -58,7 +58,7 @@ type Result struct {
 	// Effects is how many times the handler processed each of the run's
 	// events (and attack requests) during the run, by dedup id, when an
 	// effects oracle was given and answered: its count after the run less
-	// its count before, for the ids processed at least once; else nil.
+	// its count before, for the ids processed during the run; else nil.
 	Effects map[string]int
 	// Settled is the real time spent reading the oracle of a handler behind
 	// a URL until its answer settled (see Config.Settle).

@@ -152,9 +152,11 @@ type Record struct {
 
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`
-	// Effects is how many times the handler processed the event (effects
-	// records).
-	Effects int `json:"effects,omitempty"`
+	// Effects is how many times the handler processed the event during
+	// the run, and EffectsBefore how many times before it, by the oracle
+	// (effects records).
+	Effects       int `json:"effects,omitempty"`
+	EffectsBefore int `json:"effects_before,omitempty"`
 
 	// Run records: the run's context. RunID is the run id mixed into
 	// every dedup id of the run (see Config.RunID).
