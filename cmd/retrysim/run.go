@@ -70,6 +70,7 @@ database (--demo naive credits an account on every delivery, so duplicates cost 
 Examples:
   retrysim run --provider shopify --scenario flaky-network
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
+  retrysim run --provider stripe --demo queue-unguarded
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
   retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
