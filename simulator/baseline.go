@@ -67,7 +67,7 @@ func (e *engine) acceptedIDs() []string {
 	var ids []string
 	for seq := range e.cfg.Events {
 		if e.wasAccepted(seq) {
-			ids = append(ids, e.work.event(seq).ID)
+			ids = append(ids, e.work.id(seq))
 		}
 	}
 	return ids
@@ -139,7 +139,7 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 		end.SettleLimitS = e.cfg.Settle.Seconds()
 	}
 	e.res.Settled = read.waited
-	e.res.Effects = map[string]int{}
+	e.res.Effects = make(map[string]int, len(read.m))
 	emit := func(seq int, id string) error {
 		before, n := e.counts(read.m, id)
 		if before+n <= 0 {
@@ -156,7 +156,7 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 		if len(read.m) == 0 {
 			break // nothing to look up
 		}
-		if err := emit(seq, e.work.event(seq).ID); err != nil {
+		if err := emit(seq, e.work.id(seq)); err != nil {
 			return err
 		}
 	}

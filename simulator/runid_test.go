@@ -70,3 +70,17 @@ func TestCheckRunID(t *testing.T) {
 		}
 	}
 }
+
+// The effects are matched to events by the id alone: it must be the id the
+// event was sent with, for every wire format.
+func TestWorkloadIDIsTheEventsID(t *testing.T) {
+	for _, name := range []string{"stripe", "github", "shopify", "twilio", "slack", "discord", "gitlab", "paypal", "svix", "zoom", "standard-webhooks"} {
+		p := mustPolicy(t, name)
+		w := workload{seed: 3, ids: runKey("x"), n: 50, start: DefaultStart, over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
+		for i := range w.n {
+			if got, want := w.id(i), w.event(i).ID; got != want {
+				t.Fatalf("%s: event %d: id %q, want %q", name, i, got, want)
+			}
+		}
+	}
+}

@@ -57,6 +57,15 @@ func (w *workload) next(i int) (time.Duration, bool) {
 	return w.arrival(j), true
 }
 
+// id is event i's dedup id, as event(i) makes it, without the rest of the
+// event: the wire formats draw their ids from the event's Seed alone.
+func (w *workload) id(i int) string {
+	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
+	w.wire.NewEvent(&ev)
+	return ev.ID
+}
+
 // event builds event i: its dedup id, type and object. Its id and details
 // come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
