@@ -129,22 +129,3 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 
 // MarshalYAML writes the duration as text.
 func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
-
-// ParseDurationList parses a comma-separated list such as "5m,1h,24h,3d".
-func ParseDurationList(s string) ([]time.Duration, error) {
-	var out []time.Duration
-	for _, part := range strings.Split(s, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		d, err := ParseDuration(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: empty list %q", ErrBadDuration, s)
-	}
-	return out, nil
-}

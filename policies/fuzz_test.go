@@ -48,35 +48,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzParseDurationList: no list makes the parser panic; an error is
-// ErrBadDuration and quotes the input; a parsed list holds no negative
-// duration.
-func FuzzParseDurationList(f *testing.F) {
-	for _, s := range []string{"5m,1h,24h,3d,7d,30d", "90s", "1h30m", "2w", "0", "1.5d", ",,5m,", "", "3d2h", "-1h", "1e3d", "NaNd", "Infw"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		ds, err := ParseDurationList(s)
-		if err != nil {
-			if !errors.Is(err, ErrBadDuration) {
-				t.Fatalf("error %v is not ErrBadDuration", err)
-			}
-			if !strings.Contains(err.Error(), "\"") {
-				t.Fatalf("error %q does not quote the bad value", err)
-			}
-			return
-		}
-		if len(ds) == 0 {
-			t.Fatal("no error and no durations")
-		}
-		for _, d := range ds {
-			if d < 0 {
-				t.Fatalf("%q parsed to a negative %s", s, d)
-			}
-		}
-	})
-}
-
 // TestParseDurationRefusesOverflow: durations whose parts add up past what
 // a time.Duration holds are refused, not wrapped around to a small value.
 func TestParseDurationRefusesOverflow(t *testing.T) {

@@ -73,7 +73,7 @@ type Policy struct {
 
 // ErrUnknownPolicy is returned, wrapped, by Lookup for a name not in the
 // catalogue.
-var ErrUnknownPolicy = errors.New("unknown provider")
+var ErrUnknownPolicy = errors.New("unknown policy")
 
 // ErrInvalidPolicy is returned, wrapped, for a policy that does not validate.
 var ErrInvalidPolicy = errors.New("invalid policy")

@@ -54,3 +54,28 @@ func FuzzParseGates(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseTTLs: no list makes the parser panic; a parsed list is not
+// empty and holds only positive TTLs, each once.
+func FuzzParseTTLs(f *testing.F) {
+	for _, s := range []string{"5m,1h,24h,3d,7d,30d", "90s", "1h30m", "2w", "0", "1.5d", ",,5m,", "", "3d2h", "-1h", "1e3d", "NaNd", "Infw", "5m,5m,300s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ds, err := ParseTTLs(s)
+		if err != nil {
+			return
+		}
+		if len(ds) == 0 {
+			t.Fatal("no error and no TTLs")
+		}
+		for i, d := range ds {
+			if d <= 0 {
+				t.Fatalf("%q parsed to a TTL of %s", s, d)
+			}
+			if slices.Contains(ds[:i], d) {
+				t.Fatalf("%q parsed to %s twice", s, d)
+			}
+		}
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
 )
 
 // ledger is a small Stripe webhook handler for the examples: it credits
@@ -103,7 +104,7 @@ func ExampleCollect() {
 // Replay sends one captured delivery ten times on the provider's schedule
 // and asks the oracle after each send whether it wrote.
 func ExampleReplay() {
-	capture, err := simulator.ParseRawRequest([]byte("POST /webhooks/stripe HTTP/1.1\r\n" +
+	capture, err := capture.ParseRaw([]byte("POST /webhooks/stripe HTTP/1.1\r\n" +
 		"Host: 127.0.0.1:3000\r\n" +
 		"Content-Type: application/json\r\n" +
 		"Stripe-Signature: t=1767225600,v1=0000\r\n" +

@@ -15,6 +15,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/capture"
 )
 
 // Replay defaults and caps.
@@ -27,7 +28,7 @@ const (
 // again, as a provider's retries would send it.
 type ReplayConfig struct {
 	// Capture is the delivery to send. Required.
-	Capture Capture
+	Capture capture.Request
 	// Policy gives the schedule, the timeout and the redirect rule. The zero
 	// Policy means the built-in policy of the provider the capture's
 	// signature headers name.
@@ -287,7 +288,7 @@ func (r *replay) chooseTarget(ctx context.Context) error {
 // DetectWire tells which provider sent a captured delivery, by the
 // signature headers it carries: the provider with the most of its own
 // signature headers present, when there is exactly one.
-func DetectWire(c Capture) (policies.Wire, error) {
+func DetectWire(c capture.Request) (policies.Wire, error) {
 	best, bestN, tie := "", 0, false
 	for _, name := range policies.WireNames() {
 		sigs := wireSignatureHeaders()[name]

@@ -17,11 +17,13 @@ import (
 	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 )
 
-func mustCapture(t *testing.T, name string) simulator.Capture {
+func mustCapture(t *testing.T, name string) capture.Request {
 	t.Helper()
-	c, err := simulator.ParseCapture(readCapture(t, name), simulator.CaptureOptions{})
+	c, err := capture.Parse(capturetest.Bytes(t, name), capture.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ func TestReplayResignsEveryWire(t *testing.T) {
 			h := http.Header{}
 			h.Set("Content-Type", ctype)
 			w.Header(h, policies.Delivery{Event: ev, N: 1, Body: body, URL: "https://hooks.example/in", Secret: secret, SignedAt: captured})
-			c := simulator.Capture{Method: "POST", URL: "https://hooks.example/in", Header: h, Body: body}
+			c := capture.Request{Method: "POST", URL: "https://hooks.example/in", Header: h, Body: body}
 			detected, err := simulator.DetectWire(c)
 			if err != nil || detected.Name() != name {
 				t.Fatalf("detected %v, %v; want %s", detected, err, name)

@@ -12,6 +12,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/capture"
 )
 
 // signedTime reads the signed timestamp of a request, by provider; every
@@ -167,7 +168,7 @@ func TestReplaySignsEverySendAfresh(t *testing.T) {
 			}
 			const times = 5
 			if _, err := Replay(context.Background(), ReplayConfig{
-				Capture: Capture{Method: "POST", URL: url + "/in", Header: h, Body: body},
+				Capture: capture.Request{Method: "POST", URL: url + "/in", Header: h, Body: body},
 				Policy:  pol, URL: url + "/in", Times: times, Secret: secret, WallClock: clockwork.NewFakeClockAt(now),
 			}); err != nil {
 				t.Fatal(err)

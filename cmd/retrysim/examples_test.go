@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 
 	"github.com/spf13/cobra"
 )
@@ -54,10 +55,7 @@ func TestHelpExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every example")
 	}
-	capture, err := os.ReadFile(filepath.Join("..", "..", "simulator", "testdata", "captures", "stripe.http"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	capture := capturetest.Bytes(t, "stripe.http")
 	var cmds []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
 )
 
 type replayFlags struct {
@@ -227,7 +228,7 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 // may name @files, read relative to the capture's directory.
 //
 // It keeps the bytes read in f.captured, for an error about the capture.
-func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
+func readCapture(f *replayFlags, stdin io.Reader) (capture.Request, error) {
 	var data []byte
 	var err error
 	path := f.request
@@ -239,10 +240,10 @@ func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return simulator.Capture{}, err
+		return capture.Request{}, err
 	}
 	f.captured = data
-	return simulator.ParseCapture(data, simulator.CaptureOptions{
+	return capture.Parse(data, capture.Options{
 		Entry: f.entry,
 		ReadFile: func(name string) ([]byte, error) {
 			if !filepath.IsAbs(name) {
@@ -257,43 +258,24 @@ func readCapture(f *replayFlags, stdin io.Reader) (simulator.Capture, error) {
 // request other than a POST that carries no provider's signature header
 // (a health check, a page load), and for a HAR file, which entries are
 // POSTs to choose from with --entry.
-func notADelivery(f *replayFlags, c simulator.Capture) error {
+func notADelivery(f *replayFlags, c capture.Request) error {
 	what := "--request " + f.request
 	if f.entry > 0 {
 		what = fmt.Sprintf("%s --entry %d", what, f.entry)
 	}
 	msg := fmt.Sprintf("%s: this is a %s request without a signature header of any provider (%s), not a webhook delivery, which is a POST",
 		what, c.Method, strings.Join(policies.WireNames(), ", "))
-	if c.Format != simulator.FormatHAR {
+	if c.Format != capture.FormatHAR {
 		return errors.New(msg)
 	}
-	var har struct {
-		Log struct {
-			Entries []struct {
-				Request struct{ Method, URL string } `json:"request"`
-			} `json:"entries"`
-		} `json:"log"`
-	}
-	if json.Unmarshal(f.captured, &har) != nil {
-		return errors.New(msg)
-	}
-	var posts []string
-	for i, e := range har.Log.Entries {
-		if strings.EqualFold(e.Request.Method, http.MethodPost) {
-			u := e.Request.URL
-			if len(u) > 80 {
-				u = u[:77] + "..."
-			}
-			posts = append(posts, fmt.Sprintf("%d (POST %s)", i+1, u))
-		}
-	}
+	posts, err := capture.HAREntries(f.captured, true)
 	switch {
+	case err != nil:
+		return errors.New(msg)
 	case len(posts) == 0:
 		return fmt.Errorf("%s; the HAR file has no POST entry", msg)
-	case len(posts) > 10:
-		posts = append(posts[:10], fmt.Sprintf("and %d more", len(posts)-10))
 	}
-	return fmt.Errorf("%s; the POST entries: %s (choose one with --entry N)", msg, strings.Join(posts, ", "))
+	return fmt.Errorf("%s; the POST entries (choose one with --entry N):\n  %s", msg, strings.Join(capture.ListEntries(posts, 10), "\n  "))
 }
 
 // checkReplayTargets refuses a --url or --effects-url off this machine

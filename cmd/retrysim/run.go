@@ -274,7 +274,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 // an error (two runs of one policy would be reported as one).
 func providerNames(list []string) ([]string, error) {
 	if len(list) == 1 && strings.EqualFold(strings.TrimSpace(list[0]), "all") {
-		return namedDefaults, nil
+		return policies.NamedDefaults, nil
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -294,10 +294,6 @@ func providerNames(list []string) ([]string, error) {
 	}
 	return names, nil
 }
-
-// namedDefaults are the policies `--provider all` replays: the product's
-// named defaults, one per provider.
-var namedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "discord"}
 
 func retriesPolicies() []string {
 	var out []string

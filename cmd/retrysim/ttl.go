@@ -29,8 +29,17 @@ type ttlFlags struct {
 // ttlFormats are the formats of `retrysim ttl`.
 var ttlFormats = []string{report.FormatText, report.FormatJSON, report.FormatMarkdown}
 
-// ttlProviders are the policies `retrysim ttl` compares by default.
-var ttlProviders = []string{"stripe", "github", "shopify", "twilio", "slack"}
+// ttlProviders are the policies `retrysim ttl` compares by default: the
+// named defaults that retry (a policy that never sends twice needs no TTL).
+func ttlProviders() []string {
+	var out []string
+	for _, n := range policies.NamedDefaults {
+		if p, err := lookupPolicy(n); err == nil && p.MaxAttempts() > 1 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 func newTTLCmd() *cobra.Command {
 	f := &ttlFlags{}
@@ -54,7 +63,7 @@ Examples:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTTL(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", ttlProviders, "provider policies to compare, comma-separated, or 'all'")
+	fl.StringSliceVar(&f.providers, "provider", ttlProviders(), "provider policies to compare, comma-separated, or 'all'")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(ttlFormats, ", "))

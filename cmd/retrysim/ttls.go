@@ -2,37 +2,17 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 )
 
-// parseTTLs reads --ttl: dedup TTL choices, comma-separated. A TTL must be
-// positive (a key kept for 0s dedups nothing, and the table would only say
-// so); one given twice is compared once, in the place it was first given
-// (the first TTL is the one the timeline chart draws).
+// parseTTLs reads --ttl: dedup TTL choices, comma-separated, by the rules
+// of report.ParseTTLs.
 func parseTTLs(s string) ([]time.Duration, error) {
-	var out []time.Duration
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		d, err := policies.ParseDuration(part)
-		if err != nil {
-			return nil, fmt.Errorf("--ttl: %w", err)
-		}
-		if d <= 0 {
-			return nil, fmt.Errorf("--ttl: %s is not a TTL (give positive durations such as 5m,24h,7d)", part)
-		}
-		if !slices.Contains(out, d) {
-			out = append(out, d)
-		}
+	ds, err := report.ParseTTLs(s)
+	if err != nil {
+		return nil, fmt.Errorf("--ttl: %w", err)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--ttl: empty list %q (give positive durations such as 5m,24h,7d)", s)
-	}
-	return out, nil
+	return ds, nil
 }

@@ -38,6 +38,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
 )
 
 // Mode is how the handler deals with a delivery it has seen before.
@@ -283,7 +284,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		return
 	}
 	if wire == nil {
-		if wire, err = simulator.DetectWire(simulator.Capture{Header: r.Header, Body: body}); err != nil {
+		if wire, err = simulator.DetectWire(capture.Request{Header: r.Header, Body: body}); err != nil {
 			http.Error(w, "POST /webhooks/<provider>, or sign the request: "+err.Error(), http.StatusUnauthorized)
 			return
 		}

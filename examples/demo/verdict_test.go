@@ -2,7 +2,6 @@ package demo_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 )
 
 func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler {
@@ -164,11 +165,7 @@ func TestVerdictUnderBuiltinFaults(t *testing.T) {
 
 func replayOnce(t *testing.T, h *demo.Handler, concurrent bool, times int) *simulator.ReplayResult {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "simulator", "testdata", "captures", "stripe.http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := simulator.ParseCapture(data, simulator.CaptureOptions{})
+	c, err := capture.Parse(capturetest.Bytes(t, "stripe.http"), capture.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ require (
 	github.com/jonboulle/clockwork v0.5.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 replace github.com/retrysim/retrysim => ../..

@@ -12,6 +12,8 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 )
 
 const asHandler = "RETRYSIM_TEST_RUN_MEMORY_HANDLER"
@@ -63,11 +65,7 @@ func startHandler(t *testing.T, db string) (string, func()) {
 // restart: the same Stripe delivery, replayed before and after the process
 // was killed and started again over the same database, is credited twice.
 func TestMemoryHandlerForgetsOnRestart(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "simulator", "testdata", "captures", "stripe.http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	capture, err := simulator.ParseRawRequest(data)
+	capture, err := capture.ParseRaw(capturetest.Bytes(t, "stripe.http"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,16 @@
-package simulator
+package capture
 
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // ParseCurl reads a curl command line, as browsers' "Copy as cURL (bash)",
@@ -18,29 +20,29 @@ import (
 // options that do not change the request (-s, -k, -L, --compressed, -o …).
 // Quoting follows the shell: '…', "…", $'…', backslashes and line
 // continuations. readFile reads @file arguments; nil refuses them.
-func ParseCurl(cmdline string, readFile func(string) ([]byte, error)) (Capture, error) {
-	if len(cmdline) > maxCapture {
-		return Capture{}, fmt.Errorf("%w: larger than %d MiB", ErrCapture, maxCapture>>20)
+func ParseCurl(cmdline string, readFile func(string) ([]byte, error)) (Request, error) {
+	if len(cmdline) > MaxSize {
+		return Request{}, fmt.Errorf("%w: larger than %d MiB", ErrUnreadable, MaxSize>>20)
 	}
 	args, err := shellWords(cmdline)
 	if err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	if len(args) > 0 && args[0] == "$" {
 		args = args[1:]
 	}
 	if len(args) == 0 || !isCurl([]byte(args[0])) {
-		return Capture{}, fmt.Errorf("%w: a curl command line starts with curl", ErrCapture)
+		return Request{}, fmt.Errorf("%w: a curl command line starts with curl", ErrUnreadable)
 	}
-	p := curlParse{c: Capture{Header: http.Header{}, Format: FormatCurl}, readFile: readFile}
+	p := curlParse{c: Request{Header: http.Header{}, Format: FormatCurl}, readFile: readFile}
 	if err := p.parse(args[1:]); err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	return p.finish()
 }
 
 type curlParse struct {
-	c        Capture
+	c        Request
 	method   string
 	rawURL   string
 	data     [][]byte
@@ -100,7 +102,7 @@ func (p *curlParse) parse(args []string) error {
 			}
 			if curlWithArg[a] || curlIgnoredWithArg[a] {
 				if i+1 >= len(args) {
-					return fmt.Errorf("%w: curl option %s needs a value", ErrCapture, a)
+					return fmt.Errorf("%w: curl option %s needs a value", ErrUnreadable, a)
 				}
 				i++
 				if err := p.option(a, args[i]); err != nil {
@@ -108,7 +110,7 @@ func (p *curlParse) parse(args []string) error {
 				}
 				continue
 			}
-			return fmt.Errorf("%w: curl option %s is not supported here; save the request as a raw HTTP file or a HAR file instead", ErrCapture, truncate(a, 40))
+			return fmt.Errorf("%w: curl option %s is not supported here; save the request as a raw HTTP file or a HAR file instead", ErrUnreadable, truncate(a, 40))
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			// Short options, perhaps bundled (-sSL) or with the value
 			// attached (-XPOST).
@@ -122,12 +124,12 @@ func (p *curlParse) parse(args []string) error {
 					continue
 				}
 				if !curlWithArg[opt] && !curlIgnoredWithArg[opt] {
-					return fmt.Errorf("%w: curl option %s (in %q) is not supported here; save the request as a raw HTTP file or a HAR file instead", ErrCapture, opt, truncate(a, 40))
+					return fmt.Errorf("%w: curl option %s (in %q) is not supported here; save the request as a raw HTTP file or a HAR file instead", ErrUnreadable, opt, truncate(a, 40))
 				}
 				val := a[j+1:]
 				if val == "" {
 					if i+1 >= len(args) {
-						return fmt.Errorf("%w: curl option %s needs a value", ErrCapture, opt)
+						return fmt.Errorf("%w: curl option %s needs a value", ErrUnreadable, opt)
 					}
 					i++
 					val = args[i]
@@ -148,7 +150,7 @@ func (p *curlParse) parse(args []string) error {
 
 func (p *curlParse) setURL(u string) error {
 	if p.rawURL != "" {
-		return fmt.Errorf("%w: the command names more than one URL (%s and %s); keep the delivery's", ErrCapture, truncate(p.rawURL, 60), truncate(u, 60))
+		return fmt.Errorf("%w: the command names more than one URL (%s and %s); keep the delivery's", ErrUnreadable, truncate(p.rawURL, 60), truncate(u, 60))
 	}
 	p.rawURL = u
 	return nil
@@ -196,7 +198,7 @@ func (p *curlParse) option(opt, val string) error {
 		return addHeader(p.c.Header, "Referer", val)
 	case "-b", "--cookie":
 		if !strings.Contains(val, "=") {
-			return fmt.Errorf("%w: -b %q reads cookies from a file; put the Cookie header in the command instead", ErrCapture, truncate(val, 40))
+			return fmt.Errorf("%w: -b %q reads cookies from a file; put the Cookie header in the command instead", ErrUnreadable, truncate(val, 40))
 		}
 		return addHeader(p.c.Header, "Cookie", val)
 	case "-u", "--user":
@@ -204,7 +206,7 @@ func (p *curlParse) option(opt, val string) error {
 	case "--url":
 		return p.setURL(val)
 	case "-F", "--form", "--form-string", "-T", "--upload-file":
-		return fmt.Errorf("%w: curl %s (multipart form or file upload) is not supported; save the request as a raw HTTP file or a HAR file instead", ErrCapture, opt)
+		return fmt.Errorf("%w: curl %s (multipart form or file upload) is not supported; save the request as a raw HTTP file or a HAR file instead", ErrUnreadable, opt)
 	}
 	return nil
 }
@@ -217,12 +219,12 @@ func (p *curlParse) header(val string) error {
 	}
 	name, value, ok := strings.Cut(val, ":")
 	if !ok {
-		return fmt.Errorf("%w: -H %q is not Name: value", ErrCapture, truncate(val, 60))
+		return fmt.Errorf("%w: -H %q is not Name: value", ErrUnreadable, truncate(val, 60))
 	}
 	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 	if value == "" {
 		if !validHeaderName(name) {
-			return fmt.Errorf("%w: header name %q is not valid", ErrCapture, name)
+			return fmt.Errorf("%w: header name %q is not valid", ErrUnreadable, name)
 		}
 		p.c.Header.Del(name)
 		return nil
@@ -271,22 +273,22 @@ func (p *curlParse) urlencodeArg(val string) ([]byte, error) {
 
 func (p *curlParse) read(name string) ([]byte, error) {
 	if p.readFile == nil {
-		return nil, fmt.Errorf("%w: the command reads the file %q (@file), which is not allowed here; paste the body in", ErrCapture, truncate(name, 60))
+		return nil, fmt.Errorf("%w: the command reads the file %q (@file), which is not allowed here; paste the body in", ErrUnreadable, truncate(name, 60))
 	}
 	if name == "-" {
-		return nil, fmt.Errorf("%w: the command reads the body from stdin (@-); paste the body in", ErrCapture)
+		return nil, fmt.Errorf("%w: the command reads the body from stdin (@-); paste the body in", ErrUnreadable)
 	}
 	b, err := p.readFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: @%s: %w", ErrCapture, name, err)
+		return nil, fmt.Errorf("%w: @%s: %w", ErrUnreadable, name, err)
 	}
 	return b, nil
 }
 
-func (p *curlParse) finish() (Capture, error) {
+func (p *curlParse) finish() (Request, error) {
 	c := p.c
 	if p.rawURL == "" {
-		return Capture{}, fmt.Errorf("%w: the curl command names no URL", ErrCapture)
+		return Request{}, fmt.Errorf("%w: the curl command names no URL", ErrUnreadable)
 	}
 	raw := p.rawURL
 	if !strings.Contains(raw, "://") {
@@ -294,7 +296,7 @@ func (p *curlParse) finish() (Capture, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Capture{}, fmt.Errorf("%w: %q is not an http(s) URL", ErrCapture, truncate(p.rawURL, 80))
+		return Request{}, fmt.Errorf("%w: %q is not an http(s) URL", ErrUnreadable, truncate(p.rawURL, 80))
 	}
 	body := bytes.Join(p.data, []byte("&"))
 	switch {
@@ -325,174 +327,75 @@ func (p *curlParse) finish() (Capture, error) {
 		}
 	}
 	if !validMethod(c.Method) {
-		return Capture{}, fmt.Errorf("%w: method %q is not valid", ErrCapture, truncate(c.Method, 20))
+		return Request{}, fmt.Errorf("%w: method %q is not valid", ErrUnreadable, truncate(c.Method, 20))
 	}
 	return c, nil
 }
 
-// shellWords splits a command line as a POSIX shell would, for the quoting
-// that "Copy as cURL" produces: '…', "…" (with \" \\ \$ \` escapes),
-// $'…' (ANSI-C escapes), backslash escapes outside quotes, and
-// backslash-newline continuations. Variables and substitutions are not
-// expanded; a '#' starting a word begins a comment.
+// shellWords splits a command line into words as bash would, with the
+// shell parser shfmt is built on: '…', "…", $'…' (ANSI-C escapes),
+// backslashes, line continuations and comments. It refuses what only a
+// running shell could turn into words — a variable, a command
+// substitution, a pipe, a second command — since the request would then
+// depend on that shell.
 func shellWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
-			i += 2
-		case c == '\\' && i+2 < len(s) && s[i+1] == '\r' && s[i+2] == '\n':
-			i += 3
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-			i++
-		case c == '#' && !inWord:
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated ' quote in the curl command", ErrCapture)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			inWord = true
-			i += j + 2
-		case c == '$' && i+1 < len(s) && s[i+1] == '\'':
-			n, err := ansiC(s[i+2:], &cur)
-			if err != nil {
-				return nil, err
-			}
-			inWord = true
-			i += 2 + n
-		case c == '"':
-			i++
-			closed := false
-			for i < len(s) {
-				d := s[i]
-				if d == '"' {
-					closed = true
-					i++
-					break
-				}
-				if d == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-					if s[i+1] != '\n' {
-						cur.WriteByte(s[i+1])
-					}
-					i += 2
-					continue
-				}
-				cur.WriteByte(d)
-				i++
-			}
-			if !closed {
-				return nil, fmt.Errorf("%w: unterminated \" quote in the curl command", ErrCapture)
-			}
-			inWord = true
-		case c == '\\':
-			if i+1 < len(s) {
-				cur.WriteByte(s[i+1])
-			}
-			inWord = true
-			i += 2
-		default:
-			cur.WriteByte(c)
-			inWord = true
-			i++
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		var perr syntax.ParseError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("%w: the curl command line does not parse as a shell command (line %d, column %d): %s", ErrUnreadable, perr.Pos.Line(), perr.Pos.Col(), perr.Text)
 		}
+		return nil, fmt.Errorf("%w: the curl command line does not parse as a shell command: %w", ErrUnreadable, err)
 	}
-	if inWord {
-		words = append(words, cur.String())
+	if len(f.Stmts) == 0 {
+		return nil, nil
+	}
+	st := f.Stmts[0]
+	call, simple := st.Cmd.(*syntax.CallExpr)
+	if len(f.Stmts) > 1 || !simple || len(st.Redirs) > 0 || st.Background || st.Negated || len(call.Assigns) > 0 {
+		return nil, fmt.Errorf("%w: the capture holds more than one plain curl command (pipes, redirections, variables or a second command); keep only the curl command", ErrUnreadable)
+	}
+	words := make([]string, 0, len(call.Args))
+	for _, w := range call.Args {
+		if part := shellOnly(w); part != "" {
+			return nil, fmt.Errorf("%w: the curl command uses %s, which only a shell can expand; put its value in the command instead", ErrUnreadable, truncate(part, 40))
+		}
+		// Quote removal and brace expansion as bash does them; no
+		// variable is set, so nothing else can expand.
+		fields, err := expand.Fields(shellConfig, w)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+		}
+		words = append(words, fields...)
 	}
 	return words, nil
 }
 
-// ansiC reads the body of a $'…' string up to its closing quote, writes the
-// decoded text to out and returns how many bytes it read, quote included.
-func ansiC(s string, out *strings.Builder) (int, error) {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '\'' {
-			return i + 1, nil
-		}
-		if c != '\\' || i+1 >= len(s) {
-			out.WriteByte(c)
-			i++
-			continue
-		}
-		e := s[i+1]
-		i += 2
-		switch e {
-		case 'n':
-			out.WriteByte('\n')
-		case 't':
-			out.WriteByte('\t')
-		case 'r':
-			out.WriteByte('\r')
-		case 'a':
-			out.WriteByte('\a')
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'v':
-			out.WriteByte('\v')
-		case 'e', 'E':
-			out.WriteByte(0x1b)
-		case '\\', '\'', '"', '?':
-			out.WriteByte(e)
-		case 'x':
-			n, v := hexDigits(s[i:], 2)
-			if n == 0 {
-				out.WriteString(`\x`)
-				continue
-			}
-			out.WriteByte(byte(v))
-			i += n
-		case 'u', 'U':
-			digits := 4
-			if e == 'U' {
-				digits = 8
-			}
-			n, v := hexDigits(s[i:], digits)
-			if n == 0 || v > utf8.MaxRune {
-				out.WriteByte('\\')
-				out.WriteByte(e)
-				continue
-			}
-			out.WriteRune(rune(v))
-			i += n
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i - 1
-			for j < len(s) && j < i+2 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i-1:j], 8, 16)
-			out.WriteByte(byte(v))
-			i = j
-		default:
-			out.WriteByte('\\')
-			out.WriteByte(e)
-		}
-	}
-	return 0, fmt.Errorf("%w: unterminated $' quote in the curl command", ErrCapture)
-}
+// shellConfig expands words with an empty environment and no file system.
+var shellConfig = &expand.Config{Env: expand.ListEnviron()}
 
-func hexDigits(s string, limit int) (int, uint64) {
-	n := 0
-	for n < len(s) && n < limit && strings.IndexByte("0123456789abcdefABCDEF", s[n]) >= 0 {
-		n++
-	}
-	if n == 0 {
-		return 0, 0
-	}
-	v, _ := strconv.ParseUint(s[:n], 16, 64)
-	return n, v
+// shellOnly returns, as written, the first part of w that needs a running
+// shell to expand (a variable, a command or process substitution,
+// arithmetic, a glob-like extended pattern); "" when w is plain text.
+func shellOnly(w *syntax.Word) string {
+	var found string
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			found = "$" + n.Param.Value
+		case *syntax.CmdSubst:
+			found = "a command substitution $(…)"
+		case *syntax.ArithmExp:
+			found = "an arithmetic expansion $((…))"
+		case *syntax.ProcSubst:
+			found = "a process substitution"
+		case *syntax.ExtGlob:
+			found = "an extended glob"
+		}
+		return found == ""
+	})
+	return found
 }

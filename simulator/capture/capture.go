@@ -1,4 +1,10 @@
-package simulator
+// Package capture reads a webhook delivery that was saved somewhere else, so
+// that retrysim can send it again: a raw HTTP request (as a proxy or
+// `nc -l` prints it), a HAR file (as browsers' network panels, Charles,
+// Fiddler, mitmproxy and Proxyman export it), or a curl command line (as
+// "Copy as cURL" and provider docs write it). Each parser returns a Request
+// whose body is the delivery's exact bytes.
+package capture
 
 import (
 	"bytes"
@@ -10,12 +16,12 @@ import (
 	"strings"
 )
 
-// ErrCapture is returned, wrapped, for a captured request that cannot be
+// ErrUnreadable is returned, wrapped, for a captured request that cannot be
 // read.
-var ErrCapture = errors.New("cannot read the captured request")
+var ErrUnreadable = errors.New("cannot read the captured request")
 
-// Capture is one captured webhook delivery, as Replay sends it again.
-type Capture struct {
+// Request is one captured webhook delivery, as a replay sends it again.
+type Request struct {
 	// Method is the HTTP method, usually POST.
 	Method string
 	// URL is where the request went: absolute when the capture said so,
@@ -38,8 +44,8 @@ const (
 	FormatCurl    = "curl"
 )
 
-// CaptureOptions tune ParseCapture.
-type CaptureOptions struct {
+// Options tune Parse.
+type Options struct {
 	// Entry picks the entry of a HAR file, from 1. 0 picks the only entry,
 	// or the only POST entry; with several it is an error that lists them.
 	Entry int
@@ -48,12 +54,12 @@ type CaptureOptions struct {
 	ReadFile func(name string) ([]byte, error)
 }
 
-// ParseCapture reads a captured delivery in any of the three formats,
+// Parse reads a captured delivery in any of the three formats,
 // telling them apart by their first bytes: a HAR file is JSON (it starts
 // with "{"), a curl command line starts with "curl", anything else is read
 // as a raw HTTP request ("POST /path HTTP/1.1", headers, a blank line, the
 // body).
-func ParseCapture(data []byte, opts CaptureOptions) (Capture, error) {
+func Parse(data []byte, opts Options) (Request, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("{")):
@@ -61,7 +67,7 @@ func ParseCapture(data []byte, opts CaptureOptions) (Capture, error) {
 	case isCurl(trimmed):
 		return ParseCurl(string(data), opts.ReadFile)
 	default:
-		return ParseRawRequest(data)
+		return ParseRaw(data)
 	}
 }
 
@@ -84,11 +90,11 @@ func addHeader(h http.Header, name, value string) error {
 		return nil
 	}
 	if !validHeaderName(name) {
-		return fmt.Errorf("%w: header name %q is not valid", ErrCapture, name)
+		return fmt.Errorf("%w: header name %q is not valid", ErrUnreadable, name)
 	}
 	value = strings.Trim(value, " \t")
 	if !validHeaderValue(value) {
-		return fmt.Errorf("%w: header %s has a control character in its value", ErrCapture, name)
+		return fmt.Errorf("%w: header %s has a control character in its value", ErrUnreadable, name)
 	}
 	if slices.Contains(connectionHeaders, http.CanonicalHeaderKey(name)) {
 		return nil
@@ -146,8 +152,8 @@ func cleanQuery(q string) string {
 func validMethod(s string) bool { return validHeaderName(s) }
 
 // Raw returns the capture as a raw HTTP/1.1 request, the format
-// ParseRawRequest reads: headers sorted by name, Content-Length set.
-func (c *Capture) Raw() []byte {
+// ParseRaw reads: headers sorted by name, Content-Length set.
+func (c *Request) Raw() []byte {
 	var b bytes.Buffer
 	target, host := c.URL, ""
 	// Only an absolute URL has a host: a path-only capture may start with

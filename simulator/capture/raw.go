@@ -1,4 +1,4 @@
-package simulator
+package capture
 
 import (
 	"bufio"
@@ -14,10 +14,10 @@ import (
 	"strings"
 )
 
-// maxCapture bounds a captured request.
-const maxCapture = 32 << 20
+// MaxSize bounds a captured request.
+const MaxSize = 32 << 20
 
-// ParseRawRequest reads a raw HTTP request as tools save it (Burp, mitmproxy,
+// ParseRaw reads a raw HTTP request as tools save it (Burp, mitmproxy,
 // Wireshark's "Follow HTTP stream", a request logged by the handler):
 //
 //	POST /webhooks/stripe HTTP/1.1
@@ -33,9 +33,9 @@ const maxCapture = 32 << 20
 // when the header is there (anything after them, such as the newline an
 // editor adds, is left out), decoded when it is chunked, else everything to
 // the end.
-func ParseRawRequest(data []byte) (Capture, error) {
-	if len(data) > maxCapture {
-		return Capture{}, fmt.Errorf("%w: larger than %d MiB", ErrCapture, maxCapture>>20)
+func ParseRaw(data []byte) (Request, error) {
+	if len(data) > MaxSize {
+		return Request{}, fmt.Errorf("%w: larger than %d MiB", ErrUnreadable, MaxSize>>20)
 	}
 	data = bytes.TrimLeft(data, " \t\r\n\ufeff")
 	head, body, found := splitHead(data)
@@ -44,13 +44,13 @@ func ParseRawRequest(data []byte) (Capture, error) {
 		head, body = data, nil
 	}
 	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
-	c := Capture{Header: http.Header{}, Format: FormatRawHTTP}
+	c := Request{Header: http.Header{}, Format: FormatRawHTTP}
 	var target, host, scheme, te, cl string
 	first := 0
 	if !strings.HasPrefix(lines[0], ":") { // else HTTP/2 pseudo-headers only
 		var err error
 		if c.Method, target, err = requestLine(lines[0]); err != nil {
-			return Capture{}, err
+			return Request{}, err
 		}
 		first = 1
 	}
@@ -68,7 +68,7 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			// A pseudo-header: ":authority: example.com".
 			pname, pvalue, ok2 := strings.Cut(value, ":")
 			if !ok2 {
-				return Capture{}, fmt.Errorf("%w: line %d: %q is not a header", ErrCapture, i+1, line)
+				return Request{}, fmt.Errorf("%w: line %d: %q is not a header", ErrUnreadable, i+1, line)
 			}
 			pvalue = strings.TrimSpace(pvalue)
 			switch strings.ToLower(pname) {
@@ -84,7 +84,7 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			continue
 		}
 		if !ok {
-			return Capture{}, fmt.Errorf("%w: line %d: %q is not a header (Name: value)", ErrCapture, i+1, line)
+			return Request{}, fmt.Errorf("%w: line %d: %q is not a header (Name: value)", ErrUnreadable, i+1, line)
 		}
 		value = strings.TrimSpace(value)
 		switch http.CanonicalHeaderKey(name) {
@@ -98,18 +98,18 @@ func ParseRawRequest(data []byte) (Capture, error) {
 			cl = value
 		}
 		if err := addHeader(c.Header, name, value); err != nil {
-			return Capture{}, fmt.Errorf("line %d: %w", i+1, err)
+			return Request{}, fmt.Errorf("line %d: %w", i+1, err)
 		}
 	}
 	if !validMethod(c.Method) {
-		return Capture{}, fmt.Errorf("%w: method %q is not valid", ErrCapture, c.Method)
+		return Request{}, fmt.Errorf("%w: method %q is not valid", ErrUnreadable, c.Method)
 	}
 	var err error
 	if c.URL, err = captureURL(target, host, scheme); err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	if c.Body, err = rawBody(body, te, cl); err != nil {
-		return Capture{}, err
+		return Request{}, err
 	}
 	return c, nil
 }
@@ -131,10 +131,10 @@ func splitHead(data []byte) (head, body []byte, found bool) {
 func requestLine(line string) (method, target string, err error) {
 	fields := strings.Fields(line)
 	if len(fields) < 2 || len(fields) > 3 {
-		return "", "", fmt.Errorf("%w: the first line %q is not a request line (METHOD /path HTTP/1.1)", ErrCapture, truncate(line, 80))
+		return "", "", fmt.Errorf("%w: the first line %q is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, truncate(line, 80))
 	}
 	if len(fields) == 3 && !strings.HasPrefix(fields[2], "HTTP/") {
-		return "", "", fmt.Errorf("%w: the first line %q ends in %q, not HTTP/1.1", ErrCapture, truncate(line, 80), truncate(fields[2], 20))
+		return "", "", fmt.Errorf("%w: the first line %q ends in %q, not HTTP/1.1", ErrUnreadable, truncate(line, 80), truncate(fields[2], 20))
 	}
 	return fields[0], fields[1], nil
 }
@@ -145,16 +145,16 @@ func captureURL(target, host, scheme string) (string, error) {
 	if target != "" && !strings.HasPrefix(target, "/") {
 		u, err := url.Parse(target)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return "", fmt.Errorf("%w: request target %q is not an http(s) URL", ErrCapture, truncate(target, 80))
+			return "", fmt.Errorf("%w: request target %q is not an http(s) URL", ErrUnreadable, truncate(target, 80))
 		}
 		u.RawQuery = cleanQuery(u.RawQuery)
 		return u.String(), nil
 	}
 	if target == "" {
-		return "", fmt.Errorf("%w: no request line and no :path", ErrCapture)
+		return "", fmt.Errorf("%w: no request line and no :path", ErrUnreadable)
 	}
 	if _, err := url.ParseRequestURI(target); err != nil {
-		return "", fmt.Errorf("%w: request target %q: %w", ErrCapture, truncate(target, 80), err)
+		return "", fmt.Errorf("%w: request target %q: %w", ErrUnreadable, truncate(target, 80), err)
 	}
 	if host == "" {
 		return target, nil
@@ -167,7 +167,7 @@ func captureURL(target, host, scheme string) (string, error) {
 	}
 	u, err := url.Parse(scheme + "://" + host + target)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", fmt.Errorf("%w: host %q and path %q do not make a URL", ErrCapture, truncate(host, 80), truncate(target, 80))
+		return "", fmt.Errorf("%w: host %q and path %q do not make a URL", ErrUnreadable, truncate(host, 80), truncate(target, 80))
 	}
 	u.RawQuery = cleanQuery(u.RawQuery)
 	return u.String(), nil
@@ -189,20 +189,20 @@ func isLoopbackHost(hostport string) bool {
 func rawBody(body []byte, te, cl string) ([]byte, error) {
 	switch {
 	case te == "chunked":
-		out, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bufio.NewReader(bytes.NewReader(body))), maxCapture))
+		out, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bufio.NewReader(bytes.NewReader(body))), MaxSize))
 		if err != nil {
-			return nil, fmt.Errorf("%w: the chunked body does not decode: %w", ErrCapture, err)
+			return nil, fmt.Errorf("%w: the chunked body does not decode: %w", ErrUnreadable, err)
 		}
 		return out, nil
 	case te != "":
-		return nil, fmt.Errorf("%w: Transfer-Encoding %q is not supported (only chunked)", ErrCapture, te)
+		return nil, fmt.Errorf("%w: Transfer-Encoding %q is not supported (only chunked)", ErrUnreadable, te)
 	case cl != "":
 		n, err := strconv.ParseInt(cl, 10, 64)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("%w: Content-Length %q is not a number", ErrCapture, truncate(cl, 20))
+			return nil, fmt.Errorf("%w: Content-Length %q is not a number", ErrUnreadable, truncate(cl, 20))
 		}
 		if n > int64(len(body)) {
-			return nil, fmt.Errorf("%w: Content-Length says %d bytes but the body has %d (was the file cut short?)", ErrCapture, n, len(body))
+			return nil, fmt.Errorf("%w: Content-Length says %d bytes but the body has %d (was the file cut short?)", ErrUnreadable, n, len(body))
 		}
 		return bytes.Clone(body[:n]), nil
 	}

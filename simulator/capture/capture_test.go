@@ -1,32 +1,23 @@
-package simulator_test
+package capture_test
 
 import (
 	"bytes"
 	"errors"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 )
-
-func readCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "captures", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // The same Stripe delivery saved three ways reads back as the same request:
 // same method, URL, body byte for byte, signature and dedup id.
 func TestParseCaptureFormatsAgree(t *testing.T) {
-	want, err := simulator.ParseRawRequest(readCapture(t, "stripe.http"))
+	want, err := capture.ParseRaw(capturetest.Bytes(t, "stripe.http"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,12 +27,12 @@ func TestParseCaptureFormatsAgree(t *testing.T) {
 		t.Fatalf("dedup id of the raw capture: %q, %v", wantID, err)
 	}
 	for _, tc := range []struct{ file, format string }{
-		{"stripe.http", simulator.FormatRawHTTP},
-		{"stripe.har", simulator.FormatHAR},
-		{"stripe.curl", simulator.FormatCurl},
+		{"stripe.http", capture.FormatRawHTTP},
+		{"stripe.har", capture.FormatHAR},
+		{"stripe.curl", capture.FormatCurl},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			c, err := simulator.ParseCapture(readCapture(t, tc.file), simulator.CaptureOptions{})
+			c, err := capture.Parse(capturetest.Bytes(t, tc.file), capture.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,10 +98,10 @@ func TestParseRawRequest(t *testing.T) {
 		{name: "ftp URL", in: "POST ftp://x/y HTTP/1.1\n\n", err: "not an http(s) URL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := simulator.ParseRawRequest([]byte(tc.in))
+			c, err := capture.ParseRaw([]byte(tc.in))
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, simulator.ErrCapture) {
-					t.Fatalf("error %v, want ErrCapture containing %q", err, tc.err)
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, capture.ErrUnreadable) {
+					t.Fatalf("error %v, want ErrUnreadable containing %q", err, tc.err)
 				}
 				return
 			}
@@ -163,7 +154,12 @@ func TestParseCurl(t *testing.T) {
 		{name: "-G encodes what a URL cannot carry", in: `curl -G -d 'q=a b' -d $'c=\x7f\xe9' https://h.example/x`,
 			method: "GET", url: "https://h.example/x?q=a%20b&c=%7F%E9"},
 		{name: "a $ prompt in front", in: `$ curl https://h.example/x -d x`, method: "POST", url: "https://h.example/x", body: "x"},
-		{name: "unterminated quote", in: `curl 'https://h.example/x`, err: "unterminated ' quote"},
+		{name: "unterminated quote", in: `curl 'https://h.example/x`, err: "without closing quote"},
+		{name: "a variable only a shell can expand", in: `curl -H "Authorization: Bearer $TOKEN" https://h.example/x`, err: "uses $TOKEN"},
+		{name: "a command substitution", in: `curl -d "$(cat body.json)" https://h.example/x`, err: "command substitution"},
+		{name: "a pipe after the command", in: `curl https://h.example/x -d a | jq .`, err: "more than one plain curl command"},
+		{name: "a comment and an escaped dollar", in: `curl -d 'a=1' -H \$X:\ 1 https://h.example/x # saved by hand`,
+			method: "POST", url: "https://h.example/x", body: "a=1", header: "$x", headerWant: "1"},
 		{name: "multipart form", in: `curl -F a=@x https://h.example/x`, err: "multipart form"},
 		{name: "two URLs", in: `curl https://a.example/ https://b.example/`, err: "more than one URL"},
 		{name: "no URL", in: `curl -d x`, err: "names no URL"},
@@ -172,10 +168,10 @@ func TestParseCurl(t *testing.T) {
 		{name: "not curl", in: `wget https://a.example/`, err: "starts with curl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := simulator.ParseCurl(tc.in, read)
+			c, err := capture.ParseCurl(tc.in, read)
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, simulator.ErrCapture) {
-					t.Fatalf("error %v, want ErrCapture containing %q", err, tc.err)
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, capture.ErrUnreadable) {
+					t.Fatalf("error %v, want ErrUnreadable containing %q", err, tc.err)
 				}
 				return
 			}
@@ -196,15 +192,15 @@ func TestParseCurl(t *testing.T) {
 }
 
 func TestParseHAR(t *testing.T) {
-	har := readCapture(t, "stripe.har")
+	har := capturetest.Bytes(t, "stripe.har")
 	t.Run("the only POST entry is picked", func(t *testing.T) {
-		c, err := simulator.ParseHAR(har, 0)
+		c, err := capture.ParseHAR(har, 0)
 		if err != nil || c.Method != "POST" {
 			t.Fatalf("got %s, %v; want the POST entry", c.Method, err)
 		}
 	})
 	t.Run("--entry picks another", func(t *testing.T) {
-		c, err := simulator.ParseHAR(har, 1)
+		c, err := capture.ParseHAR(har, 1)
 		if err != nil || c.Method != "GET" || c.URL != "https://api.example.com/healthz" {
 			t.Fatalf("got %s %s, %v; want GET …/healthz", c.Method, c.URL, err)
 		}
@@ -224,7 +220,7 @@ func TestParseHAR(t *testing.T) {
 		{name: "form params", in: `{"log":{"entries":[{"request":{"method":"POST","url":"https://a.example/","postData":{"mimeType":"application/x-www-form-urlencoded","params":[{"name":"To","value":"+1 415"},{"name":"A","value":"b"}]}}}]}}`, body: "To=%2B1+415&A=b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := simulator.ParseHAR([]byte(tc.in), tc.entry)
+			c, err := capture.ParseHAR([]byte(tc.in), tc.entry)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q", err, tc.err)
@@ -244,7 +240,7 @@ func TestParseHAR(t *testing.T) {
 // checkParsed is what every parser guarantees of a capture it accepts: a
 // valid method, headers that can be sent, and a raw form that reads back as
 // the same request.
-func checkParsed(t *testing.T, c simulator.Capture) {
+func checkParsed(t *testing.T, c capture.Request) {
 	t.Helper()
 	if c.Method == "" || c.URL == "" {
 		t.Fatalf("accepted a capture with method %q and URL %q", c.Method, c.URL)
@@ -252,7 +248,7 @@ func checkParsed(t *testing.T, c simulator.Capture) {
 	if _, err := http.NewRequest(c.Method, "http://127.0.0.1/", nil); err != nil {
 		t.Fatalf("accepted method %q that cannot be sent: %v", c.Method, err)
 	}
-	back, err := simulator.ParseRawRequest(c.Raw())
+	back, err := capture.ParseRaw(c.Raw())
 	if err != nil {
 		t.Fatalf("the raw form of an accepted capture does not read back: %v\n%q", err, c.Raw())
 	}
@@ -268,12 +264,12 @@ func checkParsed(t *testing.T, c simulator.Capture) {
 
 func FuzzParseRawRequest(f *testing.F) {
 	for _, name := range []string{"stripe.http", "github.http", "slack.http"} {
-		f.Add(readCapture(f, name))
+		f.Add(capturetest.Bytes(f, name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := simulator.ParseRawRequest(data)
+		c, err := capture.ParseRaw(data)
 		if err != nil {
-			if !errors.Is(err, simulator.ErrCapture) {
+			if !errors.Is(err, capture.ErrUnreadable) {
 				t.Fatalf("error not wrapping ErrCapture: %v", err)
 			}
 			return
@@ -283,11 +279,11 @@ func FuzzParseRawRequest(f *testing.F) {
 }
 
 func FuzzParseHAR(f *testing.F) {
-	f.Add(readCapture(f, "stripe.har"), 0)
+	f.Add(capturetest.Bytes(f, "stripe.har"), 0)
 	f.Fuzz(func(t *testing.T, data []byte, entry int) {
-		c, err := simulator.ParseHAR(data, entry)
+		c, err := capture.ParseHAR(data, entry)
 		if err != nil {
-			if !errors.Is(err, simulator.ErrCapture) {
+			if !errors.Is(err, capture.ErrUnreadable) {
 				t.Fatalf("error not wrapping ErrCapture: %v", err)
 			}
 			return
@@ -297,11 +293,11 @@ func FuzzParseHAR(f *testing.F) {
 }
 
 func FuzzParseCurl(f *testing.F) {
-	f.Add(string(readCapture(f, "stripe.curl")))
+	f.Add(string(capturetest.Bytes(f, "stripe.curl")))
 	f.Fuzz(func(t *testing.T, cmd string) {
-		c, err := simulator.ParseCurl(cmd, func(string) ([]byte, error) { return []byte("file\nbody"), nil })
+		c, err := capture.ParseCurl(cmd, func(string) ([]byte, error) { return []byte("file\nbody"), nil })
 		if err != nil {
-			if !errors.Is(err, simulator.ErrCapture) {
+			if !errors.Is(err, capture.ErrUnreadable) {
 				t.Fatalf("error not wrapping ErrCapture: %v", err)
 			}
 			return
