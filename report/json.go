@@ -131,9 +131,11 @@ type jsonSummary struct {
 
 // jsonGate is one --fail-on gate's result for the run.
 type jsonGate struct {
-	Gate    Gate       `json:"gate"`
-	Status  GateStatus `json:"status"`
-	Message string     `json:"message"`
+	Gate   Gate       `json:"gate"`
+	Status GateStatus `json:"status"`
+	// Reason is the verdict's reason code, for duplicate-effects.
+	Reason  Reason `json:"reason,omitempty"`
+	Message string `json:"message"`
 }
 
 type jsonTTL struct {
@@ -306,7 +308,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 		Events: []jsonEvent{},
 	}
 	for _, g := range GatesFor(rep.Gates, r) {
-		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
+		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Reason: g.Reason, Message: g.Message})
 	}
 	if d := r.DuplicateEffects(); d >= 0 {
 		jr.Summary.DuplicateEffects = &d

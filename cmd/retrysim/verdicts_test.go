@@ -128,6 +128,9 @@ type runVerdict struct {
 	Summary struct {
 		DuplicateEffects *int `json:"duplicate_effects"`
 	} `json:"summary"`
+	Gates []struct {
+		Gate, Status, Reason string
+	} `json:"gates"`
 }
 
 // extra is the side effects beyond the first that the verdict counted.
@@ -184,6 +187,9 @@ func TestPartialOracleIsUnknown(t *testing.T) {
 	}
 	if !strings.Contains(v.Detail, "does not report 11 of the 12 events") {
 		t.Errorf("the verdict does not say how many are missing: %s", v.Detail)
+	}
+	if len(v.Gates) != 1 || v.Gates[0].Status != "unknown" || v.Gates[0].Reason != "partial_coverage" {
+		t.Errorf("gates %+v, want duplicate-effects unknown for partial_coverage", v.Gates)
 	}
 }
 
