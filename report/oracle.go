@@ -61,8 +61,10 @@ func (r *Run) OracleBlind() bool {
 }
 
 // Modelled reports whether the run only modelled the handler (a dry run,
-// or `retrysim ttl`): nothing was sent, so there are no side effects.
-func (r *Run) Modelled() bool { return strings.HasPrefix(r.Target, "model (") }
+// or `retrysim ttl`): nothing was sent, so there are no side effects. The
+// run record says so; a stream written before it did is known by its
+// target's name.
+func (r *Run) Modelled() bool { return r.DryRun || strings.HasPrefix(r.Target, "model (") }
 
 // oracleShape is what the oracle must answer, naming the provider's dedup
 // id and one delivered event's id as an example.

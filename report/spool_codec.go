@@ -59,6 +59,7 @@ const (
 	flagRunBlock // the run and end fields follow
 	flagEffectsUnsettled
 	flagDefaultScenario
+	flagDryRun
 )
 
 // spoolStrings is the spool's table of repeated strings, shared by its
@@ -172,6 +173,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.EffectsKnown, flagEffectsKnown)
 	set(r.EffectsUnsettled, flagEffectsUnsettled)
 	set(r.DefaultScenario, flagDefaultScenario)
+	set(r.DryRun, flagDryRun)
 	set(hasAttackFields(r), flagAttack)
 	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
@@ -357,6 +359,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Interrupted, r.EffectsKnown = flags&flagInterrupted != 0, flags&flagEffectsKnown != 0
 	r.EffectsUnsettled = flags&flagEffectsUnsettled != 0
 	r.DefaultScenario = flags&flagDefaultScenario != 0
+	r.DryRun = flags&flagDryRun != 0
 	r.Kind = d.str()
 	r.Provider = d.str()
 	r.Policy = d.str()

@@ -127,6 +127,8 @@ type Run struct {
 	// DefaultScenario says nobody chose Scenario: it was the command's
 	// default.
 	DefaultScenario bool
+	// DryRun says the run only modelled the handler (see Modelled).
+	DryRun bool
 	// Effects is how often the handler processed each event during the
 	// run (oracle); effectsBefore how often before it, for the events
 	// processed before (a run that repeats an earlier run's ids).
@@ -421,7 +423,7 @@ func (a *Aggregator) Runs() []*Run {
 func (r *Run) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
-	r.DefaultScenario = rec.DefaultScenario
+	r.DefaultScenario, r.DryRun = rec.DefaultScenario, rec.DryRun
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
 	r.Timeout = seconds(rec.TimeoutS)

@@ -25,6 +25,9 @@ func TestVerdictInEveryFormat(t *testing.T) {
 	failed[len(failed)-1].Error = "effects oracle: GET http://127.0.0.1:9/effects: 501 Not Implemented"
 	modelled := recs(nil)
 	modelled[0].Target = "model (dry run: the handler answers 200 at once)"
+	// The run record says it was a dry run, whatever the target is named.
+	dryRun := recs(nil)
+	dryRun[0].Target, dryRun[0].DryRun = "a model of my handler", true
 	const blind = `UNKNOWN — the effects oracle knows none of the 2 delivered events (those your handler answered 2xx): it must answer {"<dedup id>": <times processed>}`
 	for _, tc := range []struct {
 		name       string
@@ -76,6 +79,9 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
 				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
 			[]string{"effects oracle: effects oracle", "--effects-url"}},
+		{"dry run, named anyhow", dryRun, report.Unknown, nil, nil,
+			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
+			[]string{"--effects-url"}},
 		{"modelled run", modelled, report.Unknown, nil, nil,
 			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
 			[]string{"--effects-url"}},

@@ -272,7 +272,7 @@ func (e *engine) runRecord() Record {
 	p := &e.cfg.Policy
 	r := e.base
 	r.Kind = KindRun
-	r.RunID = e.cfg.RunID
+	r.RunID, r.DryRun = e.cfg.RunID, e.cfg.DryRun
 	r.Target = e.cfg.TargetName
 	r.DefaultScenario = e.cfg.DefaultScenario
 	r.Events = e.cfg.Events

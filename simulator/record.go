@@ -182,6 +182,9 @@ type Record struct {
 	// DefaultScenario says nobody chose the scenario: it is the command's
 	// default (run records).
 	DefaultScenario bool `json:"default_scenario,omitempty"`
+	// DryRun says the run only modelled the handler and sent nothing (run
+	// records).
+	DryRun bool `json:"dry_run,omitempty"`
 
 	// End records.
 	Interrupted bool       `json:"interrupted,omitempty"`
