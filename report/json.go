@@ -133,9 +133,9 @@ type jsonSummary struct {
 type jsonGate struct {
 	Gate   Gate       `json:"gate"`
 	Status GateStatus `json:"status"`
-	// Reason is the verdict's reason code, for duplicate-effects.
-	Reason  Reason `json:"reason,omitempty"`
-	Message string `json:"message"`
+	// Reason is why, as a code (see GateResult.Reason).
+	Reason  GateReason `json:"reason,omitempty"`
+	Message string     `json:"message"`
 }
 
 type jsonTTL struct {
