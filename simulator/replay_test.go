@@ -473,7 +473,7 @@ func TestReplayWaitsForAnAckFirstHandler(t *testing.T) {
 		t.Errorf("%d writes, verdict %s (unsettled %v); want every send's late write counted, not idempotent: %s",
 			res.Writes(), res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
 	}
-	if res.SettleS < 0.3 {
-		t.Errorf("the oracle was read for %gs after the last send, want at least the quiet period", res.SettleS)
+	if res.SettleS < 0.3 || !strings.Contains(res.VerdictLine(), "effects settled") {
+		t.Errorf("the oracle was read for %gs after the last send, want at least the quiet period, and said: %s", res.SettleS, res.VerdictLine())
 	}
 }
