@@ -29,8 +29,13 @@ type ackFirst struct {
 	// it credited (a partial oracle); 0 reports all.
 	guarded    bool
 	reportOnly int
+	// lateRetries credits an event's first delivery at once and only its
+	// retries late: every event is reported at once, and only the quiet
+	// period catches the duplicates.
+	lateRetries bool
 
 	mu      sync.Mutex
+	seen    map[string]bool
 	credits map[string]int
 	order   []string
 	pending sync.WaitGroup
@@ -38,9 +43,9 @@ type ackFirst struct {
 
 const workDelay = 300 * time.Millisecond
 
-func newAckFirst(t *testing.T, guarded bool, reportOnly int) *ackFirst {
+func newAckFirst(t *testing.T, guarded bool, reportOnly int, lateRetries bool) *ackFirst {
 	t.Helper()
-	h := &ackFirst{guarded: guarded, reportOnly: reportOnly, credits: map[string]int{}}
+	h := &ackFirst{guarded: guarded, reportOnly: reportOnly, lateRetries: lateRetries, credits: map[string]int{}, seen: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+demo.WebhookPath+"{provider}", func(w http.ResponseWriter, r *http.Request) {
 		wire, ok := policies.WireFor(r.PathValue("provider"))
@@ -54,8 +59,16 @@ func newAckFirst(t *testing.T, guarded bool, reportOnly int) *ackFirst {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		h.pending.Add(1)
-		time.AfterFunc(workDelay, func() { defer h.pending.Done(); h.work(id) })
+		h.mu.Lock()
+		first := !h.seen[id]
+		h.seen[id] = true
+		h.mu.Unlock()
+		if first && h.lateRetries {
+			h.work(id)
+		} else {
+			h.pending.Add(1)
+			time.AfterFunc(workDelay, func() { defer h.pending.Done(); h.work(id) })
+		}
 		w.WriteHeader(http.StatusOK) // before the work: ack first
 	})
 	mux.HandleFunc("GET "+demo.EffectsPath, func(w http.ResponseWriter, _ *http.Request) {
@@ -149,16 +162,18 @@ func (v runVerdict) extra() int {
 func TestAckFirstHandlers(t *testing.T) {
 	for _, provider := range []string{"stripe", "github"} {
 		for _, tc := range []struct {
-			name    string
-			guarded bool
-			verdict string
-			code    int
+			name        string
+			guarded     bool
+			lateRetries bool
+			verdict     string
+			code        int
 		}{
-			{"credits every delivery", false, "not_idempotent", exitGate},
-			{"guarded worker", true, "idempotent", 0},
+			{"credits every delivery", false, false, "not_idempotent", exitGate},
+			{"credits at once, retries late", false, true, "not_idempotent", exitGate},
+			{"guarded worker", true, false, "idempotent", 0},
 		} {
 			t.Run(provider+"/"+tc.name, func(t *testing.T) {
-				h := newAckFirst(t, tc.guarded, 0)
+				h := newAckFirst(t, tc.guarded, 0, tc.lateRetries)
 				code, v := runJSON(t, "run", "--provider", provider, "--scenario", "flaky-network", "--events", "20",
 					"--url", h.url+provider, "--effects-url", h.effects, "--settle", "3s", "--fail-on", "duplicate-effects")
 				if code != tc.code || v.Verdict != tc.verdict {
@@ -179,7 +194,7 @@ func TestAckFirstHandlers(t *testing.T) {
 // An oracle that reports 1 of the 12 events the handler accepted vouches
 // for nothing about the other 11: UNKNOWN, and the gate fails.
 func TestPartialOracleIsUnknown(t *testing.T) {
-	h := newAckFirst(t, true, 1)
+	h := newAckFirst(t, true, 1, false)
 	code, v := runJSON(t, "run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "12",
 		"--url", h.url+"stripe", "--effects-url", h.effects, "--settle", "2s", "--fail-on", "duplicate-effects")
 	if code != exitGate || v.Verdict != "unknown" || v.Reason != "partial_coverage" || v.Missing != 11 {
