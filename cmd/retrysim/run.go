@@ -49,8 +49,9 @@ type runFlags struct {
 	gateFlags
 	outputFlags
 	// given reports whether a flag was set on the command line, in the
-	// environment or in the config file, rather than left at its default.
-	given func(name string) bool
+	// environment or in the config file, rather than left at its default;
+	// typed whether it was set on the command line.
+	given, typed func(name string) bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -247,7 +248,12 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer, formatSet boo
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	} else {
-		errs = append(errs, secretsNotRun(p.secrets, p.policies, f.given)...)
+		if f.typed != nil && f.typed("secret") {
+			// A shared config may hold secrets for providers this
+			// command does not run; one typed for this command is meant
+			// for it.
+			errs = append(errs, secretsNotRun(p.secrets, p.policies, f.given)...)
+		}
 	}
 	errs = append(errs, f.validateRunID(p)...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
@@ -329,6 +335,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		return err
 	}
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	f.typed = cmd.Flags().Changed
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	p, err := f.validate(ctx, cmd.ErrOrStderr(), cmd.Flags().Changed("format"))
