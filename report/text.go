@@ -334,7 +334,7 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 func adviceLines(r *Run, timeouts []Timeout) []string {
 	out := append(r.refusalAdvice(), r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
-		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
+		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
