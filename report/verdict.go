@@ -37,6 +37,9 @@ func (r *Run) VerdictLine() string {
 	if c := r.caveatWords(j); c != "" {
 		line += "; " + c
 	}
+	if j.Reason == ReasonUnsettled {
+		return line // it says how long already
+	}
 	return line + r.settleWords()
 }
 
