@@ -1,24 +1,16 @@
 package policies
 
 import (
-	"crypto/ed25519"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
-	"strconv"
-	"time"
 )
 
-// discordTolerance is how far X-Signature-Timestamp may be from now before
-// a careful handler rejects the request. Discord documents no bound and its
-// libraries check none (an inference: a handler that bounds it as Slack's
-// and Stripe's verifiers do is safe from replays older than that).
-const discordTolerance = 5 * time.Minute
-
-type discordWire struct{}
+// discordWire is Discord's interactions endpoint: slash commands, buttons,
+// autocomplete and modals, each an interaction object answered within 3 s.
+// Webhook events (entitlements) go to another URL in another envelope: see
+// discordEventsWire.
+type discordWire struct{ discordSigner }
 
 func init() { RegisterWire(discordWire{}) }
 
@@ -31,145 +23,180 @@ var discordInteractions = map[string]int{
 	"PING": 1, "APPLICATION_COMMAND": 2, "MESSAGE_COMPONENT": 3, "APPLICATION_COMMAND_AUTOCOMPLETE": 4, "MODAL_SUBMIT": 5,
 }
 
-// discordEvents are the webhook event types (not interactions) the Discord
-// wire sends; each carries the entitlement whose id is the dedup id.
-var discordEvents = []string{"ENTITLEMENT_CREATE", "ENTITLEMENT_UPDATE", "ENTITLEMENT_DELETE"}
-
 func (discordWire) EventTypes() []string {
-	return []string{"APPLICATION_COMMAND", "PING", "MESSAGE_COMPONENT", "APPLICATION_COMMAND_AUTOCOMPLETE", "MODAL_SUBMIT",
-		"ENTITLEMENT_CREATE", "ENTITLEMENT_UPDATE", "ENTITLEMENT_DELETE"}
-}
-
-// discordApp is the simulated application's id.
-const discordApp = "1100000000000000001"
-
-// DiscordKey derives the Ed25519 key pair for a secret: a 64-digit hex
-// secret is the private key's seed, a 128-digit one the whole private key
-// (seed and public key, as Go and libsodium write it); any other text is
-// hashed to a seed.
-func DiscordKey(secret string) ed25519.PrivateKey {
-	seed, err := hex.DecodeString(secret)
-	switch {
-	case err == nil && len(seed) == ed25519.SeedSize:
-	case err == nil && len(seed) == ed25519.PrivateKeySize:
-		seed = seed[:ed25519.SeedSize]
-	default:
-		sum := sha256.Sum256([]byte(secret))
-		seed = sum[:]
-	}
-	return ed25519.NewKeyFromSeed(seed)
-}
-
-func (discordWire) NewSecret(r *Rand) string { return r.Hex(ed25519.SeedSize) }
-
-// PublicKey is the hex public key a Discord application's settings hold, for
-// the key pair of secret.
-func (discordWire) PublicKey(secret string) string {
-	return hex.EncodeToString(DiscordKey(secret).Public().(ed25519.PublicKey))
+	return []string{"APPLICATION_COMMAND", "PING", "MESSAGE_COMPONENT", "APPLICATION_COMMAND_AUTOCOMPLETE", "MODAL_SUBMIT"}
 }
 
 func (discordWire) NewEvent(ev *Event) {
 	r := Key(ev.Seed, 1, 0)
-	ev.ID = strconv.FormatUint(1<<60|r.Uint64()>>4, 10)
+	ev.ID = discordSnowflake(&r)
 }
 
-// discordUser is the user an event is about (the member who interacted, the
-// owner of the entitlement): from the event's object when it names one, so
-// every event about them carries their id; else drawn from r.
-func discordUser(ev Event, r *Rand) string {
-	id := strconv.FormatUint(1<<59|r.Uint64()>>5, 10)
-	if o, ok := objectRand(ev, 0xd1); ok {
-		id = strconv.FormatUint(1<<59|o.Uint64()>>5, 10)
-	}
-	return id
+// discordGuild and discordChannel are where the simulated interactions
+// happen.
+const (
+	discordGuild   = "1200000000000000002"
+	discordChannel = "1200000000000000009"
+)
+
+// discordInteraction is an interaction object as discord-api-types' v10
+// APIInteraction describes it. Fields in alphabetical order.
+type discordInteraction struct {
+	AppPermissions               string               `json:"app_permissions"`
+	ApplicationID                string               `json:"application_id"`
+	AttachmentSizeLimit          int                  `json:"attachment_size_limit"`
+	AuthorizingIntegrationOwners map[string]string    `json:"authorizing_integration_owners"`
+	Channel                      *discordChannelRef   `json:"channel,omitempty"`
+	ChannelID                    string               `json:"channel_id,omitempty"`
+	Context                      *int                 `json:"context,omitempty"`
+	Data                         any                  `json:"data,omitempty"`
+	Entitlements                 []discordEntitlement `json:"entitlements"`
+	GuildID                      string               `json:"guild_id,omitempty"`
+	GuildLocale                  string               `json:"guild_locale,omitempty"`
+	ID                           string               `json:"id"`
+	Locale                       string               `json:"locale,omitempty"`
+	Member                       *discordMember       `json:"member,omitempty"`
+	Message                      *discordMessage      `json:"message,omitempty"`
+	Token                        string               `json:"token"`
+	Type                         int                  `json:"type"`
+	Version                      int                  `json:"version"`
 }
+
+type discordChannelRef struct {
+	ID   string `json:"id"`
+	Type int    `json:"type"`
+}
+
+type discordUserObject struct {
+	Avatar        *string `json:"avatar"`
+	Bot           bool    `json:"bot,omitempty"`
+	Discriminator string  `json:"discriminator"`
+	GlobalName    *string `json:"global_name"`
+	ID            string  `json:"id"`
+	Username      string  `json:"username"`
+}
+
+type discordMember struct {
+	Deaf        bool              `json:"deaf"`
+	Flags       int               `json:"flags"`
+	JoinedAt    string            `json:"joined_at"`
+	Mute        bool              `json:"mute"`
+	Pending     bool              `json:"pending"`
+	Permissions string            `json:"permissions"`
+	Roles       []string          `json:"roles"`
+	User        discordUserObject `json:"user"`
+}
+
+type discordMessage struct {
+	Attachments     []struct{}          `json:"attachments"`
+	Author          discordUserObject   `json:"author"`
+	ChannelID       string              `json:"channel_id"`
+	Content         string              `json:"content"`
+	EditedTimestamp *string             `json:"edited_timestamp"`
+	Embeds          []struct{}          `json:"embeds"`
+	ID              string              `json:"id"`
+	MentionEveryone bool                `json:"mention_everyone"`
+	MentionRoles    []string            `json:"mention_roles"`
+	Mentions        []discordUserObject `json:"mentions"`
+	Pinned          bool                `json:"pinned"`
+	Timestamp       string              `json:"timestamp"`
+	TTS             bool                `json:"tts"`
+	Type            int                 `json:"type"`
+}
+
+type discordCommandData struct {
+	ID      string                 `json:"id"`
+	Name    string                 `json:"name"`
+	Options []discordCommandOption `json:"options,omitempty"`
+	Type    int                    `json:"type"`
+}
+
+type discordCommandOption struct {
+	Focused bool   `json:"focused,omitempty"`
+	Name    string `json:"name"`
+	Type    int    `json:"type"`
+	Value   string `json:"value"`
+}
+
+type discordComponentData struct {
+	ComponentType int    `json:"component_type"`
+	CustomID      string `json:"custom_id"`
+}
+
+type discordModalData struct {
+	Components []discordModalRow `json:"components"`
+	CustomID   string            `json:"custom_id"`
+}
+
+type discordModalRow struct {
+	Components []discordModalInput `json:"components"`
+	Type       int                 `json:"type"`
+}
+
+type discordModalInput struct {
+	CustomID string `json:"custom_id"`
+	Type     int    `json:"type"`
+	Value    string `json:"value"`
+}
+
+// discordAppPermissions is the permissions the app has where it was
+// invoked, as Discord writes it: a decimal bit set.
+const discordAppPermissions = "2248473465835073"
 
 func (discordWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
-	if slices.Contains(discordEvents, ev.Type) {
-		user := discordUser(ev, &r)
-		body, _ := json.Marshal(map[string]any{
-			"version": 1, "application_id": discordApp, "type": 1,
-			"event": map[string]any{
-				"type": ev.Type, "timestamp": ev.Created.UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
-				"data": map[string]any{
-					"id": ev.ID, "sku_id": "1300000000000000003", "application_id": discordApp,
-					"user_id": user, "type": 8, "deleted": ev.Type == "ENTITLEMENT_DELETE",
-					"starts_at": nil, "ends_at": nil, "consumed": false,
-				},
-			},
-		})
-		return body, "application/json"
-	}
 	typ := discordInteractions[ev.Type]
 	if typ == 0 {
 		typ = 2
 	}
-	token := r.Alnum(40)
-	in := map[string]any{
-		"id": ev.ID, "application_id": discordApp, "type": typ, "token": token, "version": 1,
-		"guild_id": "1200000000000000002", "channel_id": "1200000000000000009",
-		"member": map[string]any{"user": map[string]any{"id": discordUser(ev, &r), "username": "ada"}},
+	in := discordInteraction{
+		AppPermissions: discordAppPermissions, ApplicationID: discordApp, AttachmentSizeLimit: 10 << 20,
+		AuthorizingIntegrationOwners: map[string]string{}, Entitlements: []discordEntitlement{},
+		ID: ev.ID, Token: r.Alnum(40), Type: typ, Version: 1,
+	}
+	if typ == 1 {
+		return marshalBody(in), "application/json"
+	}
+	name := "ada"
+	in.GuildID, in.ChannelID = discordGuild, discordChannel
+	in.Channel = &discordChannelRef{ID: discordChannel, Type: 0}
+	in.AuthorizingIntegrationOwners["0"] = discordGuild
+	in.Locale, in.GuildLocale = "en-US", "en-US"
+	guild := 0
+	in.Context = &guild
+	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000000+00:00")
+	in.Member = &discordMember{
+		JoinedAt: "2024-01-15T10:00:00.000000+00:00", Permissions: discordAppPermissions, Roles: []string{},
+		User: discordUserObject{Discriminator: "0", GlobalName: &name, ID: discordUser(ev, &r), Username: name},
 	}
 	switch typ {
-	case 1:
-		delete(in, "member")
-		delete(in, "guild_id")
-		delete(in, "channel_id")
 	case 3:
-		in["data"] = map[string]any{"custom_id": "confirm_order", "component_type": 2}
+		in.Data = discordComponentData{ComponentType: 2, CustomID: "confirm_order"}
+		in.Message = &discordMessage{
+			Attachments: []struct{}{}, Embeds: []struct{}{}, MentionRoles: []string{}, Mentions: []discordUserObject{},
+			Author:    discordUserObject{Bot: true, Discriminator: "0000", ID: discordApp, Username: "retrysim-demo"},
+			ChannelID: discordChannel, Content: "Confirm order #1042?", ID: discordSnowflake(&r), Timestamp: at,
+		}
+	case 4:
+		in.Data = discordCommandData{ID: "1400000000000000004", Name: "redeem", Type: 1,
+			Options: []discordCommandOption{{Focused: true, Name: "code", Type: 3, Value: "RE"}}}
 	case 5:
-		in["data"] = map[string]any{"custom_id": "feedback", "components": []any{}}
+		in.Data = discordModalData{CustomID: "feedback", Components: []discordModalRow{{Type: 1,
+			Components: []discordModalInput{{CustomID: "feedback_text", Type: 4, Value: "Arrived twice."}}}}}
 	default:
-		in["data"] = map[string]any{"id": "1400000000000000004", "name": "redeem", "type": 1}
+		in.Data = discordCommandData{ID: "1400000000000000004", Name: "redeem", Type: 1}
 	}
-	body, _ := json.Marshal(in)
-	return body, "application/json"
+	return marshalBody(in), "application/json"
 }
 
-func (discordWire) Header(h http.Header, d Delivery) {
-	ts := strconv.FormatInt(d.SignedAt.Unix(), 10)
-	sig := ed25519.Sign(DiscordKey(d.Secret), append([]byte(ts), d.Body...))
-	h.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
-	h.Set("X-Signature-Timestamp", ts)
-	h.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-}
-
-func (discordWire) DedupField() string {
-	return "interaction id in the body (webhook events: event.data.id)"
-}
+func (discordWire) DedupField() string { return "interaction id in the body" }
 
 func (discordWire) DedupID(_ http.Header, body []byte) (string, error) {
-	var ev struct {
-		ID    string `json:"id"`
-		Event struct {
-			Data struct {
-				ID string `json:"id"`
-			} `json:"data"`
-		} `json:"event"`
+	var in struct {
+		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(body, &ev); err == nil {
-		if ev.ID != "" {
-			return ev.ID, nil
-		}
-		if ev.Event.Data.ID != "" {
-			return ev.Event.Data.ID, nil
-		}
+	if err := json.Unmarshal(body, &in); err != nil || in.ID == "" {
+		return "", fmt.Errorf("discord: no interaction id in body")
 	}
-	return "", fmt.Errorf("discord: no interaction id or event.data.id in body")
-}
-
-// Verify checks the Ed25519 signature and, as a careful handler does, that
-// the timestamp is within discordTolerance of now.
-func (discordWire) Verify(h http.Header, body []byte, _, secret string, now time.Time) error {
-	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
-	ts := h.Get("X-Signature-Timestamp")
-	if err != nil || len(sig) != ed25519.SignatureSize || ts == "" {
-		return fmt.Errorf("%w: X-Signature-Ed25519 or X-Signature-Timestamp missing", ErrBadSignature)
-	}
-	pub := DiscordKey(secret).Public().(ed25519.PublicKey)
-	if !ed25519.Verify(pub, append([]byte(ts), body...), sig) {
-		return fmt.Errorf("%w: Ed25519 signature does not verify", ErrBadSignature)
-	}
-	return checkTimestamp(ts, now, discordTolerance)
+	return in.ID, nil
 }

@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -37,15 +36,71 @@ func (gitlabWire) NewEvent(ev *Event) {
 
 func (gitlabWire) NewSecret(r *Rand) string { return r.Alnum(32) }
 
+// gitlabEvent is a GitLab webhook payload: the push fields for push and
+// tag_push, object_attributes for the others. Fields in alphabetical order.
+type gitlabEvent struct {
+	After             string            `json:"after,omitempty"`
+	Before            string            `json:"before,omitempty"`
+	CheckoutSHA       string            `json:"checkout_sha,omitempty"`
+	Commits           []gitlabCommit    `json:"commits,omitempty"`
+	EventName         string            `json:"event_name,omitempty"`
+	EventType         string            `json:"event_type"`
+	ObjectAttributes  *gitlabAttributes `json:"object_attributes,omitempty"`
+	ObjectKind        string            `json:"object_kind"`
+	Project           gitlabProject     `json:"project"`
+	ProjectID         int               `json:"project_id,omitempty"`
+	Ref               string            `json:"ref,omitempty"`
+	TotalCommitsCount int               `json:"total_commits_count,omitempty"`
+	User              *gitlabUser       `json:"user,omitempty"`
+	UserID            int               `json:"user_id,omitempty"`
+	UserName          string            `json:"user_name,omitempty"`
+	UserUsername      string            `json:"user_username,omitempty"`
+}
+
+type gitlabAttributes struct {
+	Action       string `json:"action,omitempty"`
+	CreatedAt    string `json:"created_at"`
+	FinishedAt   string `json:"finished_at,omitempty"`
+	ID           int    `json:"id"`
+	IID          int    `json:"iid,omitempty"`
+	Ref          string `json:"ref,omitempty"`
+	SHA          string `json:"sha,omitempty"`
+	SourceBranch string `json:"source_branch,omitempty"`
+	State        string `json:"state,omitempty"`
+	Status       string `json:"status,omitempty"`
+	TargetBranch string `json:"target_branch,omitempty"`
+	Title        string `json:"title,omitempty"`
+	UpdatedAt    string `json:"updated_at,omitempty"`
+}
+
+type gitlabProject struct {
+	DefaultBranch     string `json:"default_branch"`
+	ID                int    `json:"id"`
+	Name              string `json:"name"`
+	PathWithNamespace string `json:"path_with_namespace"`
+	WebURL            string `json:"web_url"`
+}
+
+type gitlabUser struct {
+	Email    string `json:"email"`
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Username string `json:"username"`
+}
+
+type gitlabCommit struct {
+	ID        string `json:"id"`
+	Message   string `json:"message"`
+	Timestamp string `json:"timestamp"`
+}
+
 func (gitlabWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format("2006-01-02 15:04:05 UTC")
-	project := map[string]any{
-		"id": 4242, "name": "shop", "path_with_namespace": "acme/shop", "default_branch": "main",
-		"web_url": "https://gitlab.example.com/acme/shop",
-	}
-	user := map[string]any{"id": 7, "name": "Ada Lovelace", "username": "ada", "email": "[REDACTED]"}
-	payload := map[string]any{"object_kind": ev.Type, "event_type": ev.Type, "project": project}
+	user := &gitlabUser{ID: 7, Name: "Ada Lovelace", Username: "ada", Email: "[REDACTED]"}
+	payload := gitlabEvent{ObjectKind: ev.Type, EventType: ev.Type, Project: gitlabProject{
+		ID: 4242, Name: "shop", PathWithNamespace: "acme/shop", DefaultBranch: "main", WebURL: "https://gitlab.example.com/acme/shop",
+	}}
 	iid := 1 + r.IntN(900)
 	// The thing the event is about (the issue, merge request, pipeline,
 	// branch or tag) comes from the event's object when it names one, so
@@ -60,18 +115,18 @@ func (gitlabWire) Body(ev Event) ([]byte, string) {
 	}
 	switch ev.Type {
 	case "issue":
-		payload["user"] = user
+		payload.User = user
 		id := objectID(90000, 9999)
-		payload["object_attributes"] = map[string]any{"id": id, "iid": iid, "title": "Checkout fails on retry", "state": "opened", "action": "open", "created_at": at, "updated_at": at}
+		payload.ObjectAttributes = &gitlabAttributes{ID: id, IID: iid, Title: "Checkout fails on retry", State: "opened", Action: "open", CreatedAt: at, UpdatedAt: at}
 	case "merge_request":
-		payload["user"] = user
+		payload.User = user
 		id := objectID(80000, 9999)
-		payload["object_attributes"] = map[string]any{"id": id, "iid": iid, "title": "Make the webhook handler idempotent", "state": "opened", "action": "open",
-			"source_branch": "idempotent-handler", "target_branch": "main", "created_at": at, "updated_at": at}
+		payload.ObjectAttributes = &gitlabAttributes{ID: id, IID: iid, Title: "Make the webhook handler idempotent", State: "opened", Action: "open",
+			SourceBranch: "idempotent-handler", TargetBranch: "main", CreatedAt: at, UpdatedAt: at}
 	case "pipeline":
-		payload["user"] = user
+		payload.User = user
 		id := objectID(700000, 99999)
-		payload["object_attributes"] = map[string]any{"id": id, "ref": "main", "sha": r.Hex(20), "status": "success", "created_at": at, "finished_at": at}
+		payload.ObjectAttributes = &gitlabAttributes{ID: id, Ref: "main", SHA: r.Hex(20), Status: "success", CreatedAt: at, FinishedAt: at}
 	default: // push, tag_push
 		before, after := r.Hex(20), r.Hex(20)
 		ref := "refs/heads/main"
@@ -84,15 +139,14 @@ func (gitlabWire) Body(ev Event) ([]byte, string) {
 				ref = fmt.Sprintf("refs/tags/v%d.%d.%d", 1+o.IntN(9), o.IntN(100), o.IntN(100))
 			}
 		}
-		payload["event_name"] = ev.Type
-		payload["before"], payload["after"], payload["ref"], payload["checkout_sha"] = before, after, ref, after
-		payload["user_id"], payload["user_name"], payload["user_username"] = 7, "Ada Lovelace", "ada"
-		payload["project_id"] = 4242
-		payload["commits"] = []any{map[string]any{"id": after, "message": "Fix the checkout retry\n", "timestamp": ev.Created.UTC().Format(time.RFC3339)}}
-		payload["total_commits_count"] = 1
+		payload.EventName = ev.Type
+		payload.Before, payload.After, payload.Ref, payload.CheckoutSHA = before, after, ref, after
+		payload.UserID, payload.UserName, payload.UserUsername = 7, "Ada Lovelace", "ada"
+		payload.ProjectID = 4242
+		payload.Commits = []gitlabCommit{{ID: after, Message: "Fix the checkout retry\n", Timestamp: ev.Created.UTC().Format(time.RFC3339)}}
+		payload.TotalCommitsCount = 1
 	}
-	body, _ := json.Marshal(payload)
-	return body, "application/json"
+	return marshalBody(payload), "application/json"
 }
 
 func (gitlabWire) Header(h http.Header, d Delivery) {

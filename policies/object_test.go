@@ -73,9 +73,11 @@ var objectFields = map[string]map[string]objectField{
 		"MESSAGE_COMPONENT":                {"member.user.id", ""},
 		"APPLICATION_COMMAND_AUTOCOMPLETE": {"member.user.id", ""},
 		"MODAL_SUBMIT":                     {"member.user.id", ""},
-		"ENTITLEMENT_CREATE":               {"event.data.user_id", "event.timestamp"},
-		"ENTITLEMENT_UPDATE":               {"event.data.user_id", "event.timestamp"},
-		"ENTITLEMENT_DELETE":               {"event.data.user_id", "event.timestamp"},
+	},
+	"discord-events": {
+		"ENTITLEMENT_CREATE": {"event.data.user_id", "event.timestamp"},
+		"ENTITLEMENT_UPDATE": {"event.data.user_id", "event.timestamp"},
+		"ENTITLEMENT_DELETE": {"event.data.user_id", "event.timestamp"},
 	},
 	"standard-webhooks": {
 		"invoice.paid": {"data.customer_id", "timestamp"},

@@ -5,7 +5,6 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"net/http"
@@ -46,25 +45,81 @@ func (paypalWire) NewSecret(r *Rand) string { return strings.ToUpper(r.Hex(9))[:
 // certificate; the secret (the webhook id) does not change it.
 func (paypalWire) PublicKey(string) string { return PayPalPublicKeyPEM() }
 
+// KeyNote says what stands in for PayPal's certificate.
+func (paypalWire) KeyNote() string {
+	return "retrysim signs with this key in place of PayPal's certificate: the PAYPAL-CERT-URL it sends (" + paypalCertURL +
+		") serves no certificate, so configure your handler to verify with this key instead of downloading one"
+}
+
+// paypalEvent is a PayPal webhook event; paypalResource the resource it is
+// about, whose fields depend on its type. Fields in alphabetical order.
+type paypalEvent struct {
+	CreateTime      string         `json:"create_time"`
+	EventType       string         `json:"event_type"`
+	EventVersion    string         `json:"event_version"`
+	ID              string         `json:"id"`
+	Links           []paypalLink   `json:"links"`
+	Resource        paypalResource `json:"resource"`
+	ResourceType    string         `json:"resource_type"`
+	ResourceVersion string         `json:"resource_version"`
+	Summary         string         `json:"summary"`
+}
+
+type paypalResource struct {
+	Amount            *paypalMoney         `json:"amount,omitempty"`
+	CreateTime        string               `json:"create_time"`
+	FinalCapture      *bool                `json:"final_capture,omitempty"`
+	ID                string               `json:"id"`
+	Intent            string               `json:"intent,omitempty"`
+	Links             []paypalLink         `json:"links,omitempty"`
+	PlanID            string               `json:"plan_id,omitempty"`
+	PurchaseUnits     []paypalUnit         `json:"purchase_units,omitempty"`
+	Status            string               `json:"status"`
+	SupplementaryData *paypalSupplementary `json:"supplementary_data,omitempty"`
+	UpdateTime        string               `json:"update_time,omitempty"`
+}
+
+type paypalMoney struct {
+	CurrencyCode string `json:"currency_code"`
+	Value        string `json:"value"`
+}
+
+type paypalLink struct {
+	Href   string `json:"href"`
+	Method string `json:"method"`
+	Rel    string `json:"rel"`
+}
+
+type paypalUnit struct {
+	Amount      paypalMoney `json:"amount"`
+	ReferenceID string      `json:"reference_id"`
+}
+
+type paypalSupplementary struct {
+	RelatedIDs struct {
+		OrderID string `json:"order_id"`
+	} `json:"related_ids"`
+}
+
 func (paypalWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000Z")
 	amount := fmt.Sprintf("%d.%02d", 5+r.IntN(195), r.IntN(100))
-	money := map[string]any{"currency_code": "USD", "value": amount}
+	money := paypalMoney{CurrencyCode: "USD", Value: amount}
+	final := true
 	resourceType, summary := "capture", "Payment completed for $ "+amount+" USD"
-	resource := map[string]any{"id": strings.ToUpper(r.Hex(9))[:17], "amount": money, "status": "COMPLETED", "create_time": at, "update_time": at, "final_capture": true}
+	resource := paypalResource{ID: strings.ToUpper(r.Hex(9))[:17], Amount: &money, Status: "COMPLETED", CreateTime: at, UpdateTime: at, FinalCapture: &final}
 	switch ev.Type {
 	case "PAYMENT.CAPTURE.REFUNDED":
 		resourceType, summary = "refund", "A $ "+amount+" USD capture payment was refunded"
-		resource["status"] = "COMPLETED"
-		delete(resource, "final_capture")
+		resource.FinalCapture = nil
 	case "CHECKOUT.ORDER.APPROVED":
 		resourceType, summary = "checkout-order", "An order has been approved by buyer"
-		resource = map[string]any{"id": strings.ToUpper(r.Hex(9))[:17], "intent": "CAPTURE", "status": "APPROVED", "create_time": at,
-			"purchase_units": []any{map[string]any{"reference_id": "default", "amount": money}}}
+		resource = paypalResource{ID: strings.ToUpper(r.Hex(9))[:17], Intent: "CAPTURE", Status: "APPROVED", CreateTime: at,
+			PurchaseUnits: []paypalUnit{{ReferenceID: "default", Amount: money}}}
 	case "BILLING.SUBSCRIPTION.ACTIVATED":
 		resourceType, summary = "subscription", "Subscription activated"
-		resource = map[string]any{"id": "I-" + strings.ToUpper(r.Alnum(12)), "plan_id": "P-" + strings.ToUpper(r.Alnum(24)), "status": "ACTIVE", "create_time": at}
+		resource = paypalResource{ID: "I-" + strings.ToUpper(r.Alnum(12)), PlanID: "P-" + strings.ToUpper(r.Alnum(24)), Status: "ACTIVE", CreateTime: at}
 	}
 	if o, ok := objectRand(ev, 0x99); ok {
 		// The event is about one order (a capture's order, the order
@@ -73,20 +128,21 @@ func (paypalWire) Body(ev Event) ([]byte, string) {
 		objectID := strings.ToUpper(o.Hex(9))[:17]
 		switch resourceType {
 		case "capture":
-			resource["supplementary_data"] = map[string]any{"related_ids": map[string]any{"order_id": objectID}}
+			resource.SupplementaryData = &paypalSupplementary{}
+			resource.SupplementaryData.RelatedIDs.OrderID = objectID
 		case "refund":
-			resource["links"] = []any{map[string]any{"href": "https://api.paypal.com/v2/payments/captures/" + objectID, "rel": "up", "method": "GET"}}
+			resource.Links = []paypalLink{{Href: "https://api.paypal.com/v2/payments/captures/" + objectID, Rel: "up", Method: "GET"}}
 		case "subscription":
-			resource["id"] = "I-" + strings.ToUpper(o.Alnum(12))
+			resource.ID = "I-" + strings.ToUpper(o.Alnum(12))
 		default: // checkout-order
-			resource["id"] = objectID
+			resource.ID = objectID
 		}
 	}
 	eventID := "WH-" + strings.ToUpper(r.Alnum(17)) + "-" + strings.ToUpper(r.Alnum(17))
-	body, _ := json.Marshal(map[string]any{
-		"id": eventID, "event_version": "1.0", "create_time": at, "resource_type": resourceType,
-		"resource_version": "2.0", "event_type": ev.Type, "summary": summary, "resource": resource,
-		"links": []any{map[string]any{"href": "https://api.paypal.com/v1/notifications/webhooks-events/" + eventID, "rel": "self", "method": "GET"}},
+	body := marshalBody(paypalEvent{
+		ID: eventID, EventVersion: "1.0", CreateTime: at, ResourceType: resourceType,
+		ResourceVersion: "2.0", EventType: ev.Type, Summary: summary, Resource: resource,
+		Links: []paypalLink{{Href: "https://api.paypal.com/v1/notifications/webhooks-events/" + eventID, Rel: "self", Method: "GET"}},
 	})
 	return body, "application/json"
 }

@@ -10,6 +10,7 @@ package policies
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -55,6 +56,10 @@ type Policy struct {
 	// EventType is the event sent when the user names none; empty means the
 	// wire format's default.
 	EventType string `yaml:"event_type,omitempty"`
+	// APIVersion is the payload version the provider writes, for wire
+	// formats that write several (Stripe: 2026-03-25.dahlia, the current
+	// one, or 2024-06-20); empty means the current one.
+	APIVersion string `yaml:"api_version,omitempty"`
 	// Disable is the rule by which the provider gives up on the endpoint.
 	Disable *DisableRule `yaml:"disable,omitempty"`
 	// SignatureProbe, when set, is the provider's own check that the
@@ -117,6 +122,19 @@ func (p *Policy) check() ([]time.Duration, []error) {
 	if p.EventType != "" && p.Wire() != nil {
 		if err := CheckEventType(p.Wire(), p.EventType); err != nil {
 			errs = append(errs, fmt.Errorf("event_type: %w", err))
+		}
+	}
+	if p.APIVersion != "" && p.Wire() != nil {
+		var versions []string
+		if v, ok := p.Wire().(Versioner); ok {
+			versions = v.APIVersions()
+		}
+		if !slices.Contains(versions, p.APIVersion) {
+			valid := "none: it writes one"
+			if versions != nil {
+				valid = joinNames(versions)
+			}
+			errs = append(errs, fmt.Errorf("api_version %q is not one the %s wire writes (valid: %s)", p.APIVersion, p.Provider, valid))
 		}
 	}
 	delays, err := p.Schedule.Expand()

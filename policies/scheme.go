@@ -14,6 +14,11 @@ const (
 	// (Twilio), so a changed value breaks it but a re-encoding of the same
 	// values does not.
 	CoversParams
+	// CoversJSON: the provider's SDK checks the signature over the parsed
+	// JSON written out again (Zoom's Rivet: JSON.stringify of the parsed
+	// body), so a changed value breaks it but re-spacing the same JSON
+	// does not.
+	CoversJSON
 	// CoversNothing: there is no signature, only a shared token sent in the
 	// clear (GitLab), so a changed body cannot be detected at all.
 	CoversNothing
@@ -33,6 +38,11 @@ type Scheme struct {
 	// without one cannot tell a replayed request from a retry: only dedup
 	// can.
 	Tolerance time.Duration
+	// AdvisedTolerance, set where Tolerance is 0 but the scheme signs a
+	// timestamp (Discord, Zoom), is the bound on its age that is good
+	// practice though the provider neither documents nor checks one: a
+	// handler that does not bound it gets advice, never a failure.
+	AdvisedTolerance time.Duration
 }
 
 // Signer is implemented by wire formats that describe their signature
@@ -73,16 +83,12 @@ func (slackWire) Scheme() Scheme {
 	return Scheme{Headers: []string{"X-Slack-Signature"}, Tolerance: slackTolerance}
 }
 
-func (discordWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"X-Signature-Ed25519"}, Tolerance: discordTolerance}
-}
-
 func (w standardWire) Scheme() Scheme {
 	return Scheme{Headers: []string{w.prefix + "-signature"}, Tolerance: standardTolerance}
 }
 
 func (zoomWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"x-zm-signature"}, Tolerance: zoomTolerance}
+	return Scheme{Headers: []string{"x-zm-signature"}, Covers: CoversJSON, AdvisedTolerance: zoomAdvisedBound}
 }
 
 func (gitlabWire) Scheme() Scheme {

@@ -2,6 +2,8 @@ package policies
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"hash/fnv"
 )
 
@@ -24,8 +26,10 @@ type PublicKeyer interface {
 // GenerateSecret makes the signing secret for provider from seed: the same
 // seed gives the same secret, so a handler configured once keeps working
 // run after run. Wire formats without a shape of their own get a Standard
-// Webhooks secret, whsec_ and 24 random bytes in base64.
+// Webhooks secret, whsec_ and 24 random bytes in base64. Wire formats that
+// share a secret (SecretName) get the same one.
 func GenerateSecret(provider string, seed uint64) string {
+	provider = SecretName(provider)
 	h := fnv.New64a()
 	h.Write([]byte(provider))
 	r := Key(seed, h.Sum64(), 0x5ec7e7)
@@ -51,4 +55,70 @@ func PublicKey(provider, secret string) (string, bool) {
 		return k.PublicKey(secret), true
 	}
 	return "", false
+}
+
+// SecretChecker is implemented by wire formats whose providers' libraries
+// refuse a secret of the wrong shape (the Standard Webhooks and Svix
+// libraries want whsec_ and base64).
+type SecretChecker interface {
+	// CheckSecret reports why the provider's libraries would refuse
+	// secret, nil when they take it. The message never repeats the secret.
+	CheckSecret(secret string) error
+}
+
+// ErrBadSecret is returned, wrapped, for a secret a provider's libraries
+// would refuse.
+var ErrBadSecret = errors.New("unusable secret")
+
+// CheckSecret reports why provider's libraries would refuse secret, nil
+// when they take it (or provider has no rule).
+func CheckSecret(provider, secret string) error {
+	w, ok := WireFor(provider)
+	if !ok {
+		return nil
+	}
+	if c, ok := w.(SecretChecker); ok {
+		if err := c.CheckSecret(secret); err != nil {
+			return fmt.Errorf("%w for %s: %w", ErrBadSecret, provider, err)
+		}
+	}
+	return nil
+}
+
+// KeyNoter is implemented by wire formats that sign with a private key and
+// have more to say about the public key than the key itself (PayPal's
+// certificate URL).
+type KeyNoter interface {
+	// KeyNote says how a handler uses the public key.
+	KeyNote() string
+}
+
+// PublicKeyNote is what a handler author needs to know beside provider's
+// public key, "" when nothing.
+func PublicKeyNote(provider string) string {
+	if w, ok := WireFor(provider); ok {
+		if n, ok := w.(KeyNoter); ok {
+			return n.KeyNote()
+		}
+	}
+	return ""
+}
+
+// SecretSharer is implemented by wire formats that sign with another
+// wire's secret: Discord's webhook events and interactions are signed with
+// the one key pair of the application.
+type SecretSharer interface {
+	// SecretOf names the wire whose secret this one signs with.
+	SecretOf() string
+}
+
+// SecretName names the provider whose secret provider signs with: itself,
+// or the one it shares a secret with (discord-events: discord).
+func SecretName(provider string) string {
+	if w, ok := WireFor(provider); ok {
+		if s, ok := w.(SecretSharer); ok {
+			return s.SecretOf()
+		}
+	}
+	return provider
 }

@@ -1,9 +1,9 @@
 package policies
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -31,23 +31,95 @@ func (shopifyWire) EventTypes() []string { return shopifyTopics }
 // shopifyShop is the simulated shop every event comes from.
 const shopifyShop = "acme-demo.myshopify.com"
 
+// shopifyCustomer, shopifyProduct, shopifyOrder, shopifyRefund and
+// shopifyShop are the payloads of the topics the Shopify wire sends, as
+// Shopify's REST webhook payloads write them. Fields in alphabetical order.
+type shopifyCustomer struct {
+	CreatedAt string `json:"created_at"`
+	Email     string `json:"email"`
+	FirstName string `json:"first_name"`
+	ID        int    `json:"id"`
+	LastName  string `json:"last_name"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+type shopifyProduct struct {
+	ID        int              `json:"id"`
+	Status    string           `json:"status"`
+	Title     string           `json:"title"`
+	UpdatedAt string           `json:"updated_at"`
+	Variants  []shopifyVariant `json:"variants"`
+	Vendor    string           `json:"vendor"`
+}
+
+type shopifyVariant struct {
+	ID    int    `json:"id"`
+	Price string `json:"price"`
+	SKU   string `json:"sku"`
+}
+
+type shopifyOrder struct {
+	AdminGraphqlAPIID string            `json:"admin_graphql_api_id"`
+	CancelledAt       *string           `json:"cancelled_at"`
+	CreatedAt         string            `json:"created_at"`
+	Currency          string            `json:"currency"`
+	Customer          shopifyCustomer   `json:"customer"`
+	Email             string            `json:"email"`
+	FinancialStatus   string            `json:"financial_status"`
+	ID                int               `json:"id"`
+	LineItems         []shopifyLineItem `json:"line_items"`
+	Name              string            `json:"name"`
+	OrderNumber       int               `json:"order_number"`
+	SubtotalPrice     string            `json:"subtotal_price"`
+	TotalPrice        string            `json:"total_price"`
+	TotalTax          string            `json:"total_tax"`
+	UpdatedAt         string            `json:"updated_at"`
+}
+
+type shopifyLineItem struct {
+	ID        int    `json:"id"`
+	Price     string `json:"price"`
+	ProductID int    `json:"product_id"`
+	Quantity  int    `json:"quantity"`
+	Title     string `json:"title"`
+}
+
+type shopifyRefund struct {
+	CreatedAt    string               `json:"created_at"`
+	ID           int                  `json:"id"`
+	OrderID      int                  `json:"order_id"`
+	ProcessedAt  string               `json:"processed_at"`
+	Transactions []shopifyTransaction `json:"transactions"`
+}
+
+type shopifyTransaction struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	Kind     string `json:"kind"`
+	Status   string `json:"status"`
+}
+
+type shopifyShopObject struct {
+	Domain          string `json:"domain"`
+	ID              int    `json:"id"`
+	MyshopifyDomain string `json:"myshopify_domain"`
+	Name            string `json:"name"`
+}
+
 func (shopifyWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format(time.RFC3339)
 	orderID := 5000000000000 + r.IntN(999999999)
-	customer := map[string]any{
-		"id": 7000000000000 + r.IntN(999999999), "email": fmt.Sprintf("customer%d@example.com", r.IntN(10000)),
-		"first_name": "Ada", "last_name": "Lovelace", "created_at": at, "updated_at": at,
+	customer := shopifyCustomer{
+		ID: 7000000000000 + r.IntN(999999999), Email: "customer" + strconv.Itoa(r.IntN(10000)) + "@example.com",
+		FirstName: "Ada", LastName: "Lovelace", CreatedAt: at, UpdatedAt: at,
 	}
 	qty := 1 + r.IntN(3)
 	unit := 10*100 + r.IntN(190*100)
 	total := qty * unit
 	price := func(cents int) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
-	product := map[string]any{
-		"id": 8000000000000 + r.IntN(999999999), "title": "Retry-proof mug", "vendor": "Acme",
-		"status": "active", "updated_at": at,
-		"variants": []any{map[string]any{"id": 4000000000000 + r.IntN(999999999), "price": price(unit), "sku": "MUG-" + r.Alnum(4)}},
-	}
+	product := shopifyProduct{ID: 8000000000000 + r.IntN(999999999), Title: "Retry-proof mug", Vendor: "Acme", Status: "active", UpdatedAt: at}
+	product.Variants = []shopifyVariant{{ID: 4000000000000 + r.IntN(999999999), Price: price(unit), SKU: "MUG-" + r.Alnum(4)}}
 	orderNumber := 1001 + ev.Seq
 	if o, ok := objectRand(ev, 0x5f); ok {
 		// The event is about one order (with its customer and product),
@@ -55,53 +127,52 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 		// about it.
 		orderID = 5000000000000 + o.IntN(999_999_999_999)
 		orderNumber = 1001 + o.IntN(999_000)
-		customer["id"] = 7000000000000 + o.IntN(999_999_999_999)
-		customer["email"] = fmt.Sprintf("customer%d@example.com", o.IntN(10000))
-		product["id"] = 8000000000000 + o.IntN(999_999_999_999)
-		product["variants"].([]any)[0].(map[string]any)["id"] = 4000000000000 + o.IntN(999_999_999_999)
+		customer.ID = 7000000000000 + o.IntN(999_999_999_999)
+		customer.Email = "customer" + strconv.Itoa(o.IntN(10000)) + "@example.com"
+		product.ID = 8000000000000 + o.IntN(999_999_999_999)
+		product.Variants[0].ID = 4000000000000 + o.IntN(999_999_999_999)
 	}
-	var payload map[string]any
+	var payload any
 	switch ev.Type {
 	case "products/update":
 		payload = product
 	case "customers/create":
 		payload = customer
 	case "app/uninstalled":
-		payload = map[string]any{"id": 60000000000 + r.IntN(999999), "name": "Acme Demo", "domain": shopifyShop, "myshopify_domain": shopifyShop}
+		payload = shopifyShopObject{ID: 60000000000 + r.IntN(999999), Name: "Acme Demo", Domain: shopifyShop, MyshopifyDomain: shopifyShop}
 	case "refunds/create":
-		payload = map[string]any{
-			"id": 900000000000 + r.IntN(999999999), "order_id": orderID, "created_at": at, "processed_at": at,
-			"transactions": []any{map[string]any{"kind": "refund", "status": "success", "amount": price(total), "currency": "USD"}},
+		payload = shopifyRefund{
+			ID: 900000000000 + r.IntN(999999999), OrderID: orderID, CreatedAt: at, ProcessedAt: at,
+			Transactions: []shopifyTransaction{{Kind: "refund", Status: "success", Amount: price(total), Currency: "USD"}},
 		}
 	default: // orders/*
-		status, cancelled := "paid", any(nil)
+		o := shopifyOrder{
+			ID: orderID, AdminGraphqlAPIID: "gid://shopify/Order/" + strconv.Itoa(orderID),
+			Name: "#" + strconv.Itoa(orderNumber), OrderNumber: orderNumber,
+			Email: customer.Email, Customer: customer, CreatedAt: at, UpdatedAt: at,
+			Currency: "USD", FinancialStatus: "paid",
+			SubtotalPrice: price(total), TotalPrice: price(total), TotalTax: "0.00",
+		}
 		switch ev.Type {
 		case "orders/create":
-			status = "pending"
+			o.FinancialStatus = "pending"
 		case "orders/cancelled":
-			status, cancelled = "voided", at
+			o.FinancialStatus, o.CancelledAt = "voided", &at
 		}
-		payload = map[string]any{
-			"id": orderID, "admin_graphql_api_id": fmt.Sprintf("gid://shopify/Order/%d", orderID),
-			"name": fmt.Sprintf("#%d", orderNumber), "order_number": orderNumber,
-			"email": customer["email"], "customer": customer, "created_at": at, "updated_at": at,
-			"cancelled_at": cancelled, "currency": "USD", "financial_status": status,
-			"subtotal_price": price(total), "total_price": price(total), "total_tax": "0.00",
-			"line_items": []any{map[string]any{
-				"id": 13000000000000 + r.IntN(999999999), "product_id": product["id"], "title": product["title"],
-				"quantity": qty, "price": price(unit),
-			}},
-		}
+		o.LineItems = []shopifyLineItem{{
+			ID: 13000000000000 + r.IntN(999999999), ProductID: product.ID, Title: product.Title, Quantity: qty, Price: price(unit),
+		}}
+		payload = o
 	}
-	body, _ := json.Marshal(payload)
-	return body, "application/json"
+	return marshalBody(payload), "application/json"
 }
 
 func (shopifyWire) Header(h http.Header, d Delivery) {
 	r := Key(d.Event.Seed, 3, 0)
 	h.Set("User-Agent", "Shopify-Captain-Hook")
 	h.Set("X-Shopify-Topic", d.Event.Type)
-	h.Set("X-Shopify-Hmac-Sha256", hmacBase64(d.Secret, d.Body))
+	var buf [48]byte
+	h.Set("X-Shopify-Hmac-Sha256", string(appendHMACBase64(buf[:0], d.Secret, d.Body, nil, nil)))
 	h.Set("X-Shopify-Shop-Domain", shopifyShop)
 	h.Set("X-Shopify-API-Version", "2024-07")
 	h.Set("X-Shopify-Webhook-Id", d.Event.ID)

@@ -31,6 +31,49 @@ var slackTypes = []string{"message", "app_mention", "reaction_added", "member_jo
 
 func (slackWire) EventTypes() []string { return slackTypes }
 
+// slackEnvelope is the Events API's event_callback; slackEvent the inner
+// event, as @slack/types describes each type. Fields in alphabetical order.
+type slackEnvelope struct {
+	APIAppID           string               `json:"api_app_id"`
+	Authorizations     []slackAuthorization `json:"authorizations"`
+	Event              slackEvent           `json:"event"`
+	EventContext       string               `json:"event_context"`
+	EventID            string               `json:"event_id"`
+	EventTime          int64                `json:"event_time"`
+	IsExtSharedChannel bool                 `json:"is_ext_shared_channel"`
+	TeamID             string               `json:"team_id"`
+	Token              string               `json:"token"`
+	Type               string               `json:"type"`
+}
+
+type slackAuthorization struct {
+	EnterpriseID        *string `json:"enterprise_id"`
+	IsBot               bool    `json:"is_bot"`
+	IsEnterpriseInstall bool    `json:"is_enterprise_install"`
+	TeamID              string  `json:"team_id"`
+	UserID              string  `json:"user_id"`
+}
+
+type slackEvent struct {
+	Channel     string     `json:"channel,omitempty"`
+	ChannelType string     `json:"channel_type,omitempty"`
+	EventTS     string     `json:"event_ts"`
+	Item        *slackItem `json:"item,omitempty"`
+	ItemUser    string     `json:"item_user,omitempty"`
+	Reaction    string     `json:"reaction,omitempty"`
+	Team        string     `json:"team,omitempty"`
+	Text        string     `json:"text,omitempty"`
+	TS          string     `json:"ts,omitempty"`
+	Type        string     `json:"type"`
+	User        string     `json:"user"`
+}
+
+type slackItem struct {
+	Channel string `json:"channel"`
+	TS      string `json:"ts"`
+	Type    string `json:"type"`
+}
+
 func (slackWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	ts := fmt.Sprintf("%d.%06d", ev.Created.Unix(), r.IntN(1000000))
@@ -43,45 +86,47 @@ func (slackWire) Body(ev Event) ([]byte, string) {
 		// event about it.
 		channel, user = "C0"+strings.ToUpper(o.Alnum(8)), "U0"+strings.ToUpper(o.Alnum(8))
 	}
-	inner := map[string]any{"type": ev.Type, "user": user, "event_ts": ts}
+	inner := slackEvent{Type: ev.Type, User: user, EventTS: ts}
 	switch ev.Type {
 	case "app_mention":
-		inner["text"], inner["channel"], inner["ts"] = "<@U0DEMOBOT> ship order #1042", channel, ts
+		// Slack writes < and > as they are: no HTML escaping.
+		inner.Text, inner.Channel, inner.TS = "<@U0DEMOBOT> ship order #1042", channel, ts
 	case "reaction_added":
-		inner["reaction"] = "white_check_mark"
+		inner.Reaction = "white_check_mark"
 		itemTS := fmt.Sprintf("%d.%06d", ev.Created.Unix()-60, r.IntN(1000000))
+		author := &r
 		if hasObject {
-			// an older message, the same one on every event about it
+			// an older message, the same one (and its author) on every
+			// event about it
 			itemTS = fmt.Sprintf("%d.%06d", 1_600_000_000+o.IntN(100_000_000), o.IntN(1000000))
+			author = &o
 		}
-		inner["item"] = map[string]any{"type": "message", "channel": channel, "ts": itemTS}
+		inner.Item = &slackItem{Type: "message", Channel: channel, TS: itemTS}
+		inner.ItemUser = "U0" + strings.ToUpper(author.Alnum(8))
 	case "member_joined_channel":
-		inner["channel"], inner["channel_type"], inner["team"] = channel, "C", "T0DEMO7TEAM"
+		inner.Channel, inner.ChannelType, inner.Team = channel, "C", "T0DEMO7TEAM"
 	default:
-		inner["text"], inner["channel"], inner["ts"], inner["channel_type"] = "order shipped", channel, ts, "channel"
+		inner.Text, inner.Channel, inner.TS, inner.ChannelType = "order shipped", channel, ts, "channel"
 	}
-	body, _ := json.Marshal(map[string]any{
-		"token":      "Jhj5dZrVaK7ZwHHjRyZWjbDl",
-		"team_id":    "T0DEMO7TEAM",
-		"api_app_id": "A0DEMO7APP",
-		"event":      inner,
-		"type":       "event_callback",
-		"event_id":   ev.ID,
-		"event_time": ev.Created.Unix(),
-		"authorizations": []any{map[string]any{
-			"enterprise_id": nil, "team_id": "T0DEMO7TEAM", "user_id": "U0DEMOBOT", "is_bot": true, "is_enterprise_install": false,
-		}},
-		"is_ext_shared_channel": false,
-		"event_context":         "4-" + r.Alnum(40),
-	})
-	return body, "application/json"
+	return marshalBody(slackEnvelope{
+		Token:    "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+		TeamID:   "T0DEMO7TEAM",
+		APIAppID: "A0DEMO7APP",
+		Event:    inner, Type: "event_callback", EventID: ev.ID, EventTime: ev.Created.Unix(),
+		Authorizations: []slackAuthorization{{TeamID: "T0DEMO7TEAM", UserID: "U0DEMOBOT", IsBot: true}},
+		EventContext:   "4-" + r.Alnum(40),
+	}), "application/json"
 }
 
 func (slackWire) Header(h http.Header, d Delivery) {
-	ts := strconv.FormatInt(d.SignedAt.Unix(), 10)
 	h.Set("User-Agent", "Slackbot 1.0 (+https://api.slack.com/robots)")
-	h.Set("X-Slack-Request-Timestamp", ts)
-	h.Set("X-Slack-Signature", "v0="+hmacHex(d.Secret, []byte("v0:"+ts+":"), d.Body))
+	// v0=<hex HMAC of "v0:<ts>:<body>">, built in one buffer.
+	var buf [96]byte
+	b := unixSeconds(append(buf[:0], "v0:"...), d.SignedAt)
+	h.Set("X-Slack-Request-Timestamp", string(b[3:]))
+	b = append(b, ':')
+	sig := appendHMACHex(append(b, "v0="...), d.Secret, b, d.Body, nil)[len(b):]
+	h.Set("X-Slack-Signature", string(sig))
 	if d.N > 1 {
 		h.Set("X-Slack-Retry-Num", strconv.Itoa(d.N-1))
 		reason := d.RetryReason

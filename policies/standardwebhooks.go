@@ -2,7 +2,6 @@ package policies
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -36,40 +35,102 @@ func (standardWire) NewEvent(ev *Event) {
 	ev.ID = "msg_" + r.Alnum(27)
 }
 
+// standardEvent is the payload shape the Standard Webhooks spec
+// recommends; standardData its data object, whose fields follow the type's
+// first word. Fields in alphabetical order.
+type standardEvent struct {
+	Data      standardData `json:"data"`
+	Timestamp string       `json:"timestamp"`
+	Type      string       `json:"type"`
+}
+
+type standardData struct {
+	Amount     int    `json:"amount,omitempty"`
+	AmountPaid int    `json:"amount_paid,omitempty"`
+	CreatedAt  string `json:"created_at"`
+	Currency   string `json:"currency,omitempty"`
+	CustomerID string `json:"customer_id,omitempty"`
+	Email      string `json:"email,omitempty"`
+	ID         string `json:"id"`
+	Name       string `json:"name,omitempty"`
+	Object     string `json:"object"`
+	Status     string `json:"status,omitempty"`
+}
+
 // Body is {"type", "timestamp", "data"}, the payload shape the Standard
-// Webhooks spec recommends. Any event type is accepted; the data object
-// follows the type's first word. The top-level timestamp is when the event
-// happened, the same on every attempt.
+// Webhooks spec recommends. Any event type written as the spec writes them
+// is accepted; the data object follows the type's first word. The top-level
+// timestamp is when the event happened, the same on every attempt.
 func (standardWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 	family, _, _ := strings.Cut(ev.Type, ".")
-	data := map[string]any{"id": family + "_" + r.Alnum(20), "object": family, "created_at": at}
+	data := standardData{ID: family + "_" + r.Alnum(20), Object: family, CreatedAt: at}
 	// The thing the event is about (an invoice's customer; else the data
 	// object itself) comes from the event's object when it names one.
 	o, hasObject := objectRand(ev, 0x5b)
 	switch family {
 	case "invoice":
 		amount := 500 + r.IntN(200)*100
-		data["customer_id"] = "cust_" + r.Alnum(16)
+		data.CustomerID = "cust_" + r.Alnum(16)
 		if hasObject {
-			data["customer_id"] = "cust_" + o.Alnum(16)
+			data.CustomerID = "cust_" + o.Alnum(16)
 		}
-		data["amount"], data["amount_paid"], data["currency"], data["status"] = amount, amount, "usd", "paid"
+		data.Amount, data.AmountPaid, data.Currency, data.Status = amount, amount, "usd", "paid"
 	case "user":
 		n := r.IntN(10000)
 		if hasObject {
-			data["id"], n = family+"_"+o.Alnum(20), o.IntN(10000)
+			data.ID, n = family+"_"+o.Alnum(20), o.IntN(10000)
 		}
-		data["email"] = fmt.Sprintf("user%d@example.com", n)
-		data["name"] = "Ada Lovelace"
+		data.Email = "user" + strconv.Itoa(n) + "@example.com"
+		data.Name = "Ada Lovelace"
 	default:
 		if hasObject {
-			data["id"] = family + "_" + o.Alnum(20)
+			data.ID = family + "_" + o.Alnum(20)
 		}
 	}
-	body, _ := json.Marshal(map[string]any{"type": ev.Type, "timestamp": at, "data": data})
-	return body, "application/json"
+	return marshalBody(standardEvent{Type: ev.Type, Timestamp: at, Data: data}), "application/json"
+}
+
+// CheckSecret refuses what the Standard Webhooks and Svix libraries refuse:
+// a secret that is not base64 after its whsec_ prefix, or is empty.
+func (w standardWire) CheckSecret(secret string) error {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil || len(b) == 0 {
+		return fmt.Errorf("not whsec_ followed by base64, which the %s libraries refuse (the dashboard gives whsec_ and base64)", w.name)
+	}
+	return nil
+}
+
+// validEventType reports whether t is written as a Standard Webhooks or
+// Svix event type is: letters, digits, _ and -, in parts joined by full stops
+// ("invoice.paid").
+func validEventType(t string) bool {
+	if t == "" || len(t) > 256 {
+		return false
+	}
+	for _, part := range strings.Split(t, ".") {
+		if part == "" {
+			return false
+		}
+		for _, c := range part {
+			ok := c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CheckEventTypeFormat takes any event type written as the spec and Svix
+// write them: letters, digits, _ and - in parts joined by full stops, at
+// most 256 characters.
+func (w standardWire) CheckEventTypeFormat(t string) error {
+	if !validEventType(t) {
+		return fmt.Errorf("%w %q for %s (an event type is letters, digits, _ and - in parts joined by full stops, e.g. invoice.paid)", ErrUnknownEventType, t, w.name)
+	}
+	return nil
 }
 
 // standardKey is the signing key a whsec_ secret stands for: the base64

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -37,7 +36,7 @@ type stripeEvent struct {
 }
 
 type stripeData struct {
-	Object map[string]any `json:"object"`
+	Object any `json:"object"`
 }
 
 type stripeRequest struct {
@@ -57,120 +56,40 @@ var stripeTypes = []string{
 
 func (stripeWire) EventTypes() []string { return stripeTypes }
 
-// stripeObject builds the event's data.object for its type. The customer
-// and subscription come from the event's object when it names one; every
-// other id, amount and timestamp comes from the event's seed, and they agree
-// with one another: the invoice's payment intent and charge, the customer,
-// the amounts paid and captured.
-func stripeObject(ev Event) map[string]any {
-	r := Key(ev.Seed, 2, 0)
-	amount := 500 + r.IntN(200)*100
-	created := ev.Created.Unix()
-	cus := "cus_" + r.Alnum(14)
-	inv := "in_1" + r.Alnum(23)
-	pi := "pi_3" + r.Alnum(23)
-	ch := "ch_3" + r.Alnum(23)
-	sub := "sub_1" + r.Alnum(23)
-	email := -1
-	if o, ok := objectRand(ev, 0x57); ok {
-		// The event is about one customer (and the subscription it pays
-		// for): the same ids on every event about it.
-		cus, sub, email = "cus_"+o.Alnum(14), "sub_1"+o.Alnum(23), o.IntN(10000)
-	}
-	family, action, _ := strings.Cut(ev.Type, ".")
-	if family == "customer" && strings.HasPrefix(action, "subscription.") {
-		family, action = "subscription", strings.TrimPrefix(action, "subscription.")
-	}
-	if family == "checkout" {
-		family, action = "checkout.session", strings.TrimPrefix(action, "session.")
-	}
-	failed := strings.HasSuffix(action, "failed")
-	switch family {
-	case "invoice":
-		paid := amount
-		status := "paid"
-		if failed {
-			paid, status = 0, "open"
-		}
-		return map[string]any{
-			"id": inv, "object": "invoice", "customer": cus, "subscription": sub, "payment_intent": pi,
-			"charge": ch, "amount_due": amount, "amount_paid": paid, "amount_remaining": amount - paid,
-			"currency": "usd", "status": status, "paid": !failed, "billing_reason": "subscription_cycle",
-			"attempt_count": 1, "created": created - 3600, "livemode": false,
-		}
-	case "payment_intent":
-		status, received := "succeeded", amount
-		if failed {
-			status, received = "requires_payment_method", 0
-		}
-		return map[string]any{
-			"id": pi, "object": "payment_intent", "amount": amount, "amount_received": received,
-			"currency": "usd", "customer": cus, "invoice": inv, "latest_charge": ch, "status": status,
-			"created": created - 2, "livemode": false,
-		}
-	case "charge":
-		refunded := action == "refunded"
-		amountRefunded := 0
-		if refunded {
-			amountRefunded = amount
-		}
-		return map[string]any{
-			"id": ch, "object": "charge", "amount": amount, "amount_captured": amount,
-			"amount_refunded": amountRefunded, "refunded": refunded, "captured": true, "paid": true,
-			"currency": "usd", "customer": cus, "payment_intent": pi, "invoice": inv, "status": "succeeded",
-			"created": created - 1, "livemode": false,
-		}
-	case "checkout.session":
-		return map[string]any{
-			"id": "cs_test_" + r.Alnum(58), "object": "checkout.session", "amount_total": amount,
-			"amount_subtotal": amount, "currency": "usd", "customer": cus, "payment_intent": pi,
-			"mode": "payment", "payment_status": "paid", "status": "complete",
-			"created": created - 120, "livemode": false,
-		}
-	case "subscription":
-		status := "active"
-		if action == "deleted" {
-			status = "canceled"
-		}
-		return map[string]any{
-			"id": sub, "object": "subscription", "customer": cus, "status": status,
-			"latest_invoice": inv, "currency": "usd",
-			"items": map[string]any{"object": "list", "data": []any{map[string]any{
-				"id": "si_" + r.Alnum(14), "object": "subscription_item", "quantity": 1,
-				"price": map[string]any{"id": "price_1" + r.Alnum(23), "object": "price", "unit_amount": amount, "currency": "usd", "recurring": map[string]any{"interval": "month"}},
-			}}},
-			"current_period_start": created, "current_period_end": created + 30*86400,
-			"created": created - 1, "livemode": false,
-		}
-	default: // customer
-		if email < 0 {
-			email = r.IntN(10000)
-		}
-		return map[string]any{
-			"id": cus, "object": "customer", "email": fmt.Sprintf("customer%d@example.com", email),
-			"currency": "usd", "created": created - 1, "livemode": false,
-		}
-	}
-}
+// APIVersions lists the API versions the Stripe wire writes, the current
+// one first.
+func (stripeWire) APIVersions() []string { return []string{stripeVersion, stripeLegacyVersion} }
 
 func (stripeWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 4, 0)
 	reqID := "req_" + r.Alnum(14)
 	key := r.UUID()
-	body, _ := json.Marshal(stripeEvent{
-		ID: ev.ID, Object: "event", APIVersion: "2024-06-20", Created: ev.Created.Unix(),
-		Data: stripeData{Object: stripeObject(ev)}, PendingWebhooks: 1,
-		Request: stripeRequest{ID: &reqID, IdempotencyKey: &key}, Type: ev.Type,
-	})
-	return body, "application/json; charset=utf-8"
+	e := stripeEvent{
+		ID: ev.ID, Object: "event", APIVersion: stripeVersion, Created: ev.Created.Unix(),
+		PendingWebhooks: 1, Request: stripeRequest{ID: &reqID, IdempotencyKey: &key}, Type: ev.Type,
+	}
+	if ev.Version == stripeLegacyVersion {
+		e.APIVersion, e.Data.Object = stripeLegacyVersion, stripeObject2024(ev)
+	} else {
+		e.Data.Object = stripeObject(ev)
+	}
+	w := jsonw{b: make([]byte, 0, 1024)}
+	if e.appendTo(&w) {
+		return w.b, "application/json; charset=utf-8"
+	}
+	return marshalBody(e), "application/json; charset=utf-8"
 }
 
 func (stripeWire) Header(h http.Header, d Delivery) {
-	t := strconv.FormatInt(d.SignedAt.Unix(), 10)
+	// t=<unix>,v1=<hex HMAC of "<unix>.<body>">, built in one buffer.
+	var buf [96]byte
+	b := unixSeconds(append(buf[:0], "t="...), d.SignedAt)
+	t := b[2:]
+	b = appendHMACHex(append(b, ",v1="...), d.Secret, t, dot, d.Body)
 	h.Set("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
 	h.Set("Accept", "*/*; q=0.5, application/xml")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Stripe-Signature", "t="+t+",v1="+hmacHex(d.Secret, []byte(t), []byte("."), d.Body))
+	h.Set("Stripe-Signature", string(b))
 }
 
 func (stripeWire) NewSecret(r *Rand) string { return "whsec_" + r.Alnum(32) }

@@ -27,6 +27,10 @@ type Event struct {
 	// derived from it, so events about one object name the same one; when
 	// it is empty that id is drawn from Seed like every other.
 	Object string
+	// Version is the payload version the provider writes (Stripe's API
+	// version), as the policy chooses it; empty means the wire's current
+	// one.
+	Version string
 }
 
 // Delivery is one attempt to deliver an event, as the wire format needs it
@@ -114,6 +118,13 @@ type EventTyper interface {
 	EventTypes() []string
 }
 
+// Versioner is implemented by wire formats that write more than one
+// payload version (Stripe's API versions).
+type Versioner interface {
+	// APIVersions lists the versions, the current one first.
+	APIVersions() []string
+}
+
 // ErrUnknownEventType is returned, wrapped, for an event type a wire format
 // cannot send.
 var ErrUnknownEventType = errors.New("unknown event type")
@@ -127,9 +138,20 @@ func EventTypes(w Wire) []string {
 	return nil
 }
 
+// EventTypeFormatter is implemented by wire formats that send any event
+// type written in their format (Standard Webhooks, Svix).
+type EventTypeFormatter interface {
+	// CheckEventTypeFormat reports why t is not written as an event type
+	// of the wire, wrapping ErrUnknownEventType; nil when it is.
+	CheckEventTypeFormat(t string) error
+}
+
 // CheckEventType reports whether w can send events of type t.
 func CheckEventType(w Wire, t string) error {
 	types := EventTypes(w)
+	if f, ok := w.(EventTypeFormatter); ok && types == nil {
+		return f.CheckEventTypeFormat(t)
+	}
 	if types == nil || slices.Contains(types, t) {
 		return nil
 	}

@@ -113,7 +113,8 @@ func TestSignaturesVerifyAndCatchTampering(t *testing.T) {
 func TestRetriesCarryFreshTimestamps(t *testing.T) {
 	fresh := map[string]string{
 		"stripe": "Stripe-Signature", "slack": "X-Slack-Signature", "standard-webhooks": "webhook-signature",
-		"svix": "svix-signature", "zoom": "x-zm-signature", "discord": "X-Signature-Ed25519", "paypal": "PAYPAL-TRANSMISSION-SIG",
+		"svix": "svix-signature", "zoom": "x-zm-signature", "discord": "X-Signature-Ed25519", "discord-events": "X-Signature-Ed25519",
+		"paypal": "PAYPAL-TRANSMISSION-SIG",
 	}
 	t0 := time.Now()
 	for _, name := range WireNames() {
@@ -132,8 +133,8 @@ func TestRetriesCarryFreshTimestamps(t *testing.T) {
 			if h1.Get(hdr) == h2.Get(hdr) {
 				t.Fatalf("%s is the same on a retry an hour later", hdr)
 			}
-			if name == "paypal" {
-				return // PayPal's verifiers do not bound the timestamp's age
+			if s, _ := SchemeOf(w); s.Tolerance == 0 {
+				return // PayPal's, Discord's and Zoom's verifiers do not bound the timestamp's age
 			}
 			if err := w.Verify(h1, b1, "", secret, t0); !errors.Is(err, ErrBadSignature) {
 				t.Fatalf("an hour-old signature verified: %v", err)
@@ -231,6 +232,10 @@ func TestGeneratedSecrets(t *testing.T) {
 	if _, ok := PublicKey("stripe", "x"); ok {
 		t.Error("stripe has a public key")
 	}
+	// One Discord application signs both products with one key pair.
+	if a, b := GenerateSecret("discord", 4), GenerateSecret("discord-events", 4); a != b {
+		t.Errorf("discord and discord-events generate different keys for one seed: %q, %q", a, b)
+	}
 }
 
 // SigningTime keeps every attempt's timestamp in the past, within
@@ -256,5 +261,48 @@ func TestSigningTime(t *testing.T) {
 				t.Errorf("the last attempt signed at %s, want the wall clock's second %s", last, now.Truncate(time.Second))
 			}
 		})
+	}
+}
+
+// TestDiscordProductsDoNotCross: the interactions policy sends only
+// interaction types and the webhook events policy only webhook event types;
+// each refuses the other's, naming its own, and their bodies are shaped for
+// their own endpoint (an interactions handler reads the events envelope's
+// "type": 1 as a PING).
+func TestDiscordProductsDoNotCross(t *testing.T) {
+	cases := []struct {
+		policy, own, other string
+	}{
+		{"discord", "APPLICATION_COMMAND", "ENTITLEMENT_CREATE"},
+		{"discord-events", "ENTITLEMENT_CREATE", "APPLICATION_COMMAND"},
+	}
+	for _, c := range cases {
+		p, err := Lookup(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckEventType(p.Wire(), c.other)
+		if !errors.Is(err, ErrUnknownEventType) || !strings.Contains(err.Error(), c.own) {
+			t.Errorf("%s accepts %s, or does not name its own types: %v", c.policy, c.other, err)
+		}
+		if err := CheckEventType(p.Wire(), c.own); err != nil {
+			t.Errorf("%s refuses its own %s: %v", c.policy, c.own, err)
+		}
+		for _, typ := range EventTypes(p.Wire()) {
+			_, body, _ := deliver(p.Wire(), 1, typ, 1, "s", time.Now())
+			var got struct {
+				Type  int              `json:"type"`
+				Event *json.RawMessage `json:"event"`
+			}
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatal(err)
+			}
+			if c.policy == "discord" && (got.Event != nil || (typ != "PING" && got.Type == 1)) {
+				t.Errorf("discord %s: an interaction body reads as a PING or a webhook event: %s", typ, body)
+			}
+			if c.policy == "discord-events" && (got.Event == nil || got.Type != 1) {
+				t.Errorf("discord-events %s: not a webhook event envelope: %s", typ, body)
+			}
+		}
 	}
 }

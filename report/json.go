@@ -53,11 +53,28 @@ type jsonRun struct {
 	SignatureDetail   string       `json:"signature_check_detail"`
 	SignatureAccepted []string     `json:"signature_accepted"`
 	SignatureAttacks  []jsonAttack `json:"signature_attacks"`
-	Latency           jsonLatency  `json:"latency"`
-	Gates             []jsonGate   `json:"gates,omitempty"`
-	Summary           jsonSummary  `json:"summary"`
-	TTL               jsonTTL      `json:"ttl"`
-	Events            []jsonEvent  `json:"events"`
+	// SignatureAdvice is good practice the provider does not require
+	// (ToleranceAdvice); no gate reads it.
+	SignatureAdvice string `json:"signature_advice,omitempty"`
+	// Handshake is the provider's handshake when the endpoint was set up,
+	// when it sent one.
+	Handshake *jsonHandshake `json:"handshake,omitempty"`
+	Latency   jsonLatency    `json:"latency"`
+	Gates     []jsonGate     `json:"gates,omitempty"`
+	Summary   jsonSummary    `json:"summary"`
+	TTL       jsonTTL        `json:"ttl"`
+	Events    []jsonEvent    `json:"events"`
+}
+
+// jsonHandshake is how the endpoint answered the provider's handshake:
+// passed, or the problem with the answer (the endpoint was then never
+// enabled, and got no event).
+type jsonHandshake struct {
+	Name    string `json:"name"`
+	Passed  bool   `json:"passed"`
+	Status  int    `json:"status"`
+	Expect  string `json:"expect"`
+	Problem string `json:"problem,omitempty"`
 }
 
 // jsonAttack is one kind of attack's result in a run.
@@ -291,7 +308,8 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
 		SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
 		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
-		Latency: jsonLatencyOf(r, rep.Timeouts),
+		SignatureAdvice: r.ToleranceAdvice(),
+		Latency:         jsonLatencyOf(r, rep.Timeouts),
 		Summary: jsonSummary{
 			Events: r.Events, Attempts: r.Attempts, Delivered: r.Delivered, LostEvents: r.Lost,
 			HandlerArrivals: r.HandlerArrivals, DuplicateArrivals: r.DuplicateArrivals, RefusedArrivals: r.RefusedArrivals,
@@ -306,6 +324,9 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 			Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
 		},
 		Events: []jsonEvent{},
+	}
+	if h := r.Handshake; h != nil {
+		jr.Handshake = &jsonHandshake{Name: h.Handshake, Passed: h.HandshakeProblem == "", Status: h.HandlerStatus, Expect: h.HandshakeExpect, Problem: h.HandshakeProblem}
 	}
 	for _, g := range GatesFor(rep.Gates, r) {
 		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Reason: g.Reason, Message: g.Message})

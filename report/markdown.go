@@ -80,6 +80,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
 	w.printf("%d events · target: %s\n", r.Planned, mdEscape(r.Target))
+	if h := r.handshakeLine(); h != "" {
+		w.printf("\n%s\n", mdEscape(h))
+	}
 	if r.Interrupted {
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
@@ -240,6 +243,9 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 	if len(tb.rows) > 1 {
 		w.printf("\n")
 		tb.write(w)
+	}
+	if a := r.ToleranceAdvice(); a != "" {
+		w.printf("\n%s\n", mdEscape(a))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // PolicyFormats are the formats WritePolicies and WritePolicy write.
@@ -220,7 +221,23 @@ func writePolicyText(w io.Writer, p *policies.Policy) error {
 	}
 	ew.printf("\n  source: %s\n", strings.Join(wrapWords(p.Source, 92), "\n          "))
 	ew.printf("  notes:  %s\n", strings.Join(wrapWords(p.Notes, 92), "\n          "))
+	writePublicKey(ew, p)
 	return ew.err
+}
+
+// writePublicKey writes, for a provider that signs with a private key, the
+// public key a handler verifies with: that of the key retrysim signs with
+// by default (seed 1), so a handler can be configured before the first run.
+func writePublicKey(ew *errWriter, p *policies.Policy) {
+	pub, ok := policies.PublicKey(p.Provider, policies.GenerateSecret(p.Provider, simulator.DefaultSeed))
+	if !ok {
+		return
+	}
+	ew.printf("\n  public key (of the key retrysim signs with by default, seed %d; a dry run prints any seed's):\n    %s\n",
+		simulator.DefaultSeed, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n    ")))
+	if note := policies.PublicKeyNote(p.Provider); note != "" {
+		ew.printf("    (%s)\n", note)
+	}
 }
 
 func writePolicyMarkdownTable(w io.Writer, all []policies.Policy) error {

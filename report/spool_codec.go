@@ -60,6 +60,7 @@ const (
 	flagEffectsUnsettled
 	flagDefaultScenario
 	flagDryRun
+	flagHandshake // the handshake fields follow
 )
 
 // spoolStrings is the spool's table of repeated strings, shared by its
@@ -177,6 +178,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(hasAttackFields(r), flagAttack)
 	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
+	set(r.Handshake != "" || r.HandshakeExpect != "" || r.HandshakeProblem != "", flagHandshake)
 	e.uint(flags)
 	e.str(r.Kind)
 	e.str(r.Provider)
@@ -213,6 +215,11 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.int(int64(r.Effects))
 		e.int(int64(r.EffectsBefore))
 	}
+	if flags&flagHandshake != 0 {
+		e.str(r.Handshake)
+		e.str(r.HandshakeExpect)
+		e.str(r.HandshakeProblem)
+	}
 	if flags&flagRunBlock != 0 {
 		e.str(r.Target)
 		e.int(int64(r.Events))
@@ -241,6 +248,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.RunID)
 		e.float(r.SettleS)
 		e.float(r.SettleLimitS)
+		e.float(r.AdvisedToleranceS)
 	}
 }
 
@@ -257,7 +265,7 @@ func hasRunFields(r *simulator.Record) bool {
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.RunID != "" ||
-		r.SettleS != 0 || r.SettleLimitS != 0
+		r.SettleS != 0 || r.SettleLimitS != 0 || r.AdvisedToleranceS != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -395,6 +403,11 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Effects = int(d.int())
 		r.EffectsBefore = int(d.int())
 	}
+	if flags&flagHandshake != 0 {
+		r.Handshake = d.str()
+		r.HandshakeExpect = d.str()
+		r.HandshakeProblem = d.str()
+	}
 	if flags&flagRunBlock != 0 {
 		r.Target = d.str()
 		r.Events = int(d.int())
@@ -425,5 +438,6 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.RunID = d.str()
 		r.SettleS = d.float()
 		r.SettleLimitS = d.float()
+		r.AdvisedToleranceS = d.float()
 	}
 }

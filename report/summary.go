@@ -149,6 +149,12 @@ type Run struct {
 	DisabledBy string
 	// Probe is the provider's own invalid-signature probe, when it sent one.
 	Probe *simulator.Record
+	// AdvisedTolerance is the bound on a signed timestamp's age that is
+	// good practice where the provider documents none (0 elsewhere).
+	AdvisedTolerance time.Duration
+	// Handshake is the provider's handshake when the endpoint was set up,
+	// when it sent one.
+	Handshake *simulator.Record
 
 	// Outages are the spans of virtual time in which attempts met an
 	// injected outage, inferred from the attempts' faults: from the first
@@ -407,6 +413,8 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
 		return run.addAttack(&rec, a.opts.timeline)
+	case simulator.KindHandshake:
+		run.addHandshake(&rec)
 	}
 	return nil
 }
@@ -426,6 +434,7 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.DefaultScenario, r.DryRun = rec.DefaultScenario, rec.DryRun
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
+	r.AdvisedTolerance = seconds(rec.AdvisedToleranceS)
 	r.Timeout = seconds(rec.TimeoutS)
 	r.ManualRedelivery = seconds(rec.ManualS)
 	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)

@@ -63,6 +63,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
 	w.printf("\n")
+	if h := r.handshakeLine(); h != "" && r.HandshakeFailed() {
+		w.printf("  %s\n", h) // the first thing to fix
+	}
 	w.printf("  attempts %d · delivered %d/%d events", r.Attempts, r.Delivered, r.Events)
 	if r.Lost > 0 {
 		w.printf(" · LOST %d", r.Lost)
@@ -92,6 +95,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	}
 	w.printf("  side effects: %s\n", r.VerdictLine())
 	w.printf("  signature check: %s\n", r.SignatureLine())
+	if h := r.handshakeLine(); h != "" && !r.HandshakeFailed() {
+		w.printf("    %s\n", h)
+	}
 	if p := r.probeLine(); p != "" {
 		w.printf("    %s\n", p)
 	}
@@ -101,6 +107,9 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 		mark, text := attackLine(&a)
 		w.printf("    %s %s: %s\n", mark, a.Attack, text)
+	}
+	if a := r.ToleranceAdvice(); a != "" {
+		w.printf("    – %s\n", a)
 	}
 	w.printf("  response time: %s\n", r.latencyLine())
 	for _, l := range r.headroomLines(rep.Timeouts) {
@@ -332,7 +341,8 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 }
 
 func adviceLines(r *Run, timeouts []Timeout) []string {
-	out := append(r.refusalAdvice(), r.signatureAdvice()...)
+	out := append(r.handshakeAdvice(), r.refusalAdvice()...)
+	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}

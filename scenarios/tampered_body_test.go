@@ -71,6 +71,15 @@ func TestTamperedBody(t *testing.T) {
 			t.Errorf("records %+v: want spacing announced as pointless for twilio, then one value change per event", r.attacks)
 		}
 	})
+	t.Run("zoom's SDK signs the parsed JSON", func(t *testing.T) {
+		// Rivet checks the signature over JSON.stringify of the parsed body:
+		// a re-spaced body is the same JSON to it, and no forgery.
+		h := &attackHandler{}
+		r := runAttack(t, "zoom", "faults: [{type: tampered-body, change: spacing, attempts: [1]}, {type: tampered-body, change: value, attempts: [1]}]", h, 2)
+		if len(r.attacks) != 3 || r.attacks[0].AttackChange != "spacing" || !strings.Contains(r.attacks[0].NotApplicable, "parsed JSON written out again") {
+			t.Errorf("records %+v: want spacing announced as pointless for zoom, then one value change per event", r.attacks)
+		}
+	})
 	t.Run("drawn where spacing means nothing", func(t *testing.T) {
 		h := &attackHandler{}
 		r := runAttack(t, "twilio", "faults: [{type: tampered-body, attempts: [1]}]", h, 6)

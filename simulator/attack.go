@@ -48,13 +48,21 @@ func attackApplies(w policies.Wire, a scenarios.Attack) (notApplicable, undetect
 			return fmt.Sprintf("%s signs nothing (%s is a shared token sent in the clear): no handler can tell a changed body, only HTTPS protects it", name, strings.Join(s.Headers, ", ")), ""
 		case s.Covers == policies.CoversParams && a.Change == scenarios.ChangeSpacing:
 			return fmt.Sprintf("%s signs the decoded form parameters, not their bytes: a re-encoded body carries the same values and is no forgery", name), ""
+		case s.Covers == policies.CoversJSON && a.Change == scenarios.ChangeSpacing:
+			return fmt.Sprintf("%s's SDK checks the signature over the parsed JSON written out again, not over the bytes: a re-spaced body carries the same values and is no forgery", name), ""
 		}
 	case scenarios.AttackStaleTimestamp:
-		if s.Tolerance == 0 {
+		switch {
+		case s.Tolerance == 0 && s.AdvisedTolerance > 0:
+			return fmt.Sprintf("%s signs a timestamp but documents no bound on its age, and its libraries check none, so a stale signature is no forgery to %s (see replayed)", name, name), ""
+		case s.Tolerance == 0:
 			return fmt.Sprintf("%s signs no timestamp a handler can bound, so no signature of it is ever stale (see replayed)", name), ""
 		}
 	case scenarios.AttackReplayed:
-		if s.Tolerance == 0 {
+		switch {
+		case s.Tolerance == 0 && s.AdvisedTolerance > 0:
+			return "", fmt.Sprintf("%s documents no bound on its signed timestamp's age: to its libraries a replay is a retry, so only dedup on the %s stops a second side effect", name, w.DedupField())
+		case s.Tolerance == 0:
 			return "", fmt.Sprintf("%s signs no timestamp a handler can bound: a replay is byte for byte a retry, so only dedup on the %s stops a second side effect", name, w.DedupField())
 		}
 	}
@@ -101,7 +109,7 @@ func (e *engine) attacks(ctx context.Context, d *due, st *eventState, list []sce
 // id, so that any side effect on it is known to be the attack's; like the
 // events' ids, it carries the run id.
 func (e *engine) ownEvent(ev policies.Event, seed uint64) policies.Event {
-	own := policies.Event{Seq: ev.Seq, Seed: seed ^ e.work.ids, Type: ev.Type, Created: ev.Created, Object: ev.Object}
+	own := policies.Event{Seq: ev.Seq, Seed: seed ^ e.work.ids, Type: ev.Type, Created: ev.Created, Object: ev.Object, Version: ev.Version}
 	e.wire.NewEvent(&own)
 	return own
 }

@@ -75,6 +75,12 @@ type Config struct {
 	// are sent to; empty means /webhooks/<provider>, as in the URL form
 	// srv.URL + "/webhooks/stripe". Twilio signs the whole URL, path included.
 	HandlerPath string
+	// Handshake sends the provider's handshake first, where the policy's
+	// wire has one (Slack's url_verification, Zoom's
+	// endpoint.url_validation, Discord's PING), as the provider does when
+	// the endpoint is set up; an endpoint that answers it wrongly receives
+	// no event.
+	Handshake bool
 	// DryRun models the handler as answering 200 at once; nothing is sent.
 	DryRun bool
 	// TargetName labels the target in records; it defaults to URL.

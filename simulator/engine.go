@@ -180,7 +180,7 @@ func newEngine(cfg Config) *engine {
 		e.restarts = append(e.restarts, int64(r))
 	}
 	e.res.RunID = cfg.RunID
-	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType}
+	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
@@ -206,7 +206,13 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.announceAttacks(); err != nil {
 		return nil, err
 	}
-	removed, err := e.probe(ctx)
+	removed, err := e.handshake(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !removed {
+		removed, err = e.probe(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +284,9 @@ func (e *engine) runRecord() Record {
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
+	if s, ok := policies.SchemeOf(e.wire); ok {
+		r.AdvisedToleranceS = s.AdvisedTolerance.Seconds()
+	}
 	r.MaxAttempt = p.MaxAttempts()
 	r.WindowS = p.Window().Seconds()
 	r.TimeoutS = p.Timeout.D().Seconds()

@@ -59,6 +59,13 @@ const (
 	// the attack's. With NotApplicable set nothing was sent: the record says
 	// once per run why the provider's scheme makes the attack pointless.
 	KindAttack = "attack"
+	// KindHandshake is the provider's handshake when the endpoint is set
+	// up, before any event (Slack's url_verification, Zoom's
+	// endpoint.url_validation, Discord's PING): Handshake names it,
+	// HandshakeExpect says the answer the provider accepts, and
+	// HandshakeProblem, when set, why the answer was not it. An endpoint
+	// whose handshake failed is never enabled.
+	KindHandshake = "handshake"
 )
 
 // Fates of an event, in KindEvent records.
@@ -150,6 +157,11 @@ type Record struct {
 	// request (0 when it did not answer).
 	OriginalStatus int `json:"original_status,omitempty"`
 
+	// Handshake records (KindHandshake).
+	Handshake        string `json:"handshake,omitempty"`
+	HandshakeExpect  string `json:"handshake_expect,omitempty"`
+	HandshakeProblem string `json:"handshake_problem,omitempty"`
+
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`
 	// Effects is how many times the handler processed the event during
@@ -173,6 +185,10 @@ type Record struct {
 	// DisableRule is the policy's endpoint-disable rule in words.
 	DisableRule string `json:"disable_rule,omitempty"`
 	DedupField  string `json:"dedup_field,omitempty"`
+	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
+	// provider documents no bound on its age (Discord, Zoom), the bound
+	// that is good practice, in seconds: advice, never a requirement.
+	AdvisedToleranceS float64 `json:"advised_tolerance_seconds,omitempty"`
 	// ScheduleS is when each attempt happens, in seconds from the first,
 	// if every earlier one failed: the policy's worked schedule, so a saved
 	// stream can state the worst case without the policy.

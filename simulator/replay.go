@@ -163,9 +163,13 @@ type replay struct {
 	signed string // the URL a provider signs
 	event  policies.Event
 	sigs   []string
-	res    ReplayResult
-	clock  *clockwork.FakeClock
-	start  time.Time
+	// retryHdrs are the headers that say which attempt a send is
+	// (attemptHeaders); reason is why the send before the next failed.
+	retryHdrs []string
+	reason    string
+	res       ReplayResult
+	clock     *clockwork.FakeClock
+	start     time.Time
 	// cutOff is when the latest send that reached a handler behind a URL
 	// and got no answer was cut off, zero when none is pending: that
 	// handler may still be writing when the oracle is next read.
@@ -212,6 +216,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	r.event = policies.Event{ID: id, Type: r.wire.DefaultEventType()}
 	var timed bool
 	r.sigs, timed = signatureHeaders(r.wire, r.event, c.Body, r.signed)
+	r.retryHdrs = attemptHeaders(r.wire, r.event, c.Body, r.signed)
 	pol := &r.cfg.Policy
 	r.client = cfg.Client
 	if r.client == nil {
@@ -289,7 +294,8 @@ func (r *replay) chooseTarget(ctx context.Context) error {
 // signature headers it carries: the provider with the most of its own
 // signature headers present, when there is exactly one.
 func DetectWire(c capture.Request) (policies.Wire, error) {
-	best, bestN, tie := "", 0, false
+	var best []string
+	bestN := 0
 	for _, name := range policies.WireNames() {
 		sigs := wireSignatureHeaders()[name]
 		n := 0
@@ -300,15 +306,28 @@ func DetectWire(c capture.Request) (policies.Wire, error) {
 		}
 		switch {
 		case n > bestN:
-			best, bestN, tie = name, n, false
+			best, bestN = []string{name}, n
 		case n == bestN && n > 0:
-			tie = true
+			best = append(best, name)
 		}
 	}
-	if bestN == 0 || tie {
+	if len(best) > 1 {
+		// Two products that sign alike (Discord's interactions and webhook
+		// events): the one whose body carries its dedup id.
+		var fit []string
+		for _, name := range best {
+			if w, _ := policies.WireFor(name); w != nil {
+				if _, err := w.DedupID(c.Header, c.Body); err == nil {
+					fit = append(fit, name)
+				}
+			}
+		}
+		best = fit
+	}
+	if bestN == 0 || len(best) != 1 {
 		return nil, fmt.Errorf("%w: cannot tell the provider from the capture's headers (no signature header of %s); name the provider", ErrConfig, strings.Join(policies.WireNames(), ", "))
 	}
-	w, _ := policies.WireFor(best)
+	w, _ := policies.WireFor(best[0])
 	return w, nil
 }
 
@@ -390,6 +409,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			*s = r.send(ctx, i+1)
 			s.PastSchedule = !inSchedule
 			s.Writes = -1
+			r.reason = replayReason(s, &r.cfg.Policy)
 			r.noteCutOff(s)
 			if r.res.EffectsKnown {
 				n, ok := r.count(ctx, i == len(r.res.Sends)-1)
@@ -480,6 +500,24 @@ func (r *replay) request(n int) (*http.Request, error) {
 		})
 		for _, k := range r.sigs {
 			req.Header[k] = fresh[k]
+		}
+	}
+	if len(r.retryHdrs) > 0 {
+		// Send n stands for attempt n of the schedule: it carries that
+		// attempt's retry headers (none on the first), not the captured
+		// attempt's, with the reason the send before it failed.
+		reason := r.reason
+		if r.cfg.Concurrent {
+			reason = ""
+		}
+		fresh := http.Header{}
+		r.wire.Header(fresh, policies.Delivery{Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret, SignedAt: r.cfg.WallClock.Now(), RetryReason: reason})
+		for _, k := range r.retryHdrs {
+			if v, ok := fresh[k]; ok {
+				req.Header[k] = v
+			} else {
+				delete(req.Header, k)
+			}
 		}
 	}
 	req.Header.Set(VirtualTimeHeader, r.clock.Now().UTC().Format(time.RFC3339Nano))

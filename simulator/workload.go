@@ -18,6 +18,8 @@ type workload struct {
 	over  time.Duration
 	wire  policies.Wire
 	typ   string
+	// version is the payload version the policy chose (Event.Version).
+	version string
 }
 
 // arrival is when event i's first attempt happens, measured from the run's
@@ -70,7 +72,7 @@ func (w *workload) id(i int) string {
 // come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i)}
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
 	w.wire.NewEvent(&ev)
 	return ev
 }

@@ -118,10 +118,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		}
 		provider = w.Name()
 	}
-	secret, given := secrets[provider]
-	if !given {
-		secret, given = configuredSecret(provider)
-	}
+	secret, given := secretFor(secrets, provider)
 	if given {
 		cfg.Secret = secret
 	}

@@ -324,6 +324,9 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 		if _, known := policies.WireFor(prov); !known {
 			return nil, fmt.Errorf("--secret #%d: unknown provider %q (valid: %s)", i+1, prov, strings.Join(policies.WireNames(), ", "))
 		}
+		if err := policies.CheckSecret(prov, val); err != nil {
+			return nil, fmt.Errorf("--secret #%d: %w", i+1, err)
+		}
 		out[prov] = val
 	}
 	return out, nil
@@ -412,9 +415,9 @@ func catalogueTimeouts() []report.Timeout {
 // there is no --url) and feeds its records to the aggregator and the results
 // stream.
 func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy, agg *report.Aggregator, results *resultsSink, prog *report.Progress) error {
-	secret, given := p.secrets[pol.Provider]
-	if !given {
-		secret, given = configuredSecret(pol.Provider)
+	secret, given := secretFor(p.secrets, pol.Provider)
+	if err := policies.CheckSecret(pol.Provider, secret); given && err != nil {
+		return badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
 	}
 	if !given {
 		secret = policies.GenerateSecret(pol.Provider, f.seed)
@@ -422,10 +425,15 @@ func runOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, RunID: p.runID, Settle: p.settle,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
 	}
 	switch {
 	case f.dryRun:
+		if _, keyed := policies.PublicKey(pol.Provider, secret); keyed {
+			// A dry run sends nothing, but the handler's author needs the
+			// public key before the first real run.
+			tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
+		}
 	case f.url != "":
 		cfg.URL = f.url
 		if p.maxRPS > 0 && f.maxRPS.auto {
@@ -497,6 +505,9 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 	}
 	if keyed {
 		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
+		if note := policies.PublicKeyNote(provider); note != "" {
+			fmt.Fprintf(w, "  (%s)\n", note)
+		}
 	}
 }
 

@@ -54,6 +54,9 @@ func secretsNotRun(secrets map[string]string, pols []policies.Policy, given func
 			run[p.Provider] = true
 			names = append(names, p.Provider)
 		}
+		// A provider that signs with another's key (discord-events with
+		// discord's) takes that one's --secret.
+		run[policies.SecretName(p.Provider)] = true
 	}
 	var errs []error
 	var others []string

@@ -291,6 +291,9 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 	}
 	secret, ok := h.secrets[wire.Name()]
 	if !ok {
+		secret, ok = h.secrets[policies.SecretName(wire.Name())]
+	}
+	if !ok {
 		secret = policies.GenerateSecret(wire.Name(), h.seed)
 	}
 	fullURL := "http://" + r.Host + r.URL.RequestURI()
@@ -299,6 +302,17 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
 		}
+	}
+	if status, ctype, answer, ok := policies.AnswerHandshake(wire, body, secret); ok {
+		// The provider's handshake (Slack's url_verification, Zoom's
+		// endpoint.url_validation, Discord's PING), answered as its docs
+		// show, after the signature check as their libraries do.
+		if ctype != "" {
+			w.Header().Set("Content-Type", ctype)
+		}
+		w.WriteHeader(status)
+		w.Write(answer)
+		return
 	}
 	id, err := wire.DedupID(r.Header, body)
 	if err != nil {
@@ -310,7 +324,7 @@ func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider 
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if wire.Name() == "discord" {
+	if wire.Name() == "discord-events" {
 		// Discord's webhook events count only a 204 as delivered.
 		w.WriteHeader(http.StatusNoContent)
 		return

@@ -1,0 +1,54 @@
+package simulator_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// TestReplaySlackRetryHeaders: send n of a replayed Slack capture stands
+// for attempt n of Slack's schedule and carries that attempt's retry
+// headers, as run's attempts do: none on the first, then X-Slack-Retry-Num
+// 1, 2, 3 with the reason the send before failed, whatever the capture
+// itself carried.
+func TestReplaySlackRetryHeaders(t *testing.T) {
+	pol, err := policies.Lookup("slack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, captured := range []string{"", "1"} {
+		c := mustCapture(t, "slack.http")
+		if captured != "" {
+			c.Header.Set("X-Slack-Retry-Num", captured)
+			c.Header.Set("X-Slack-Retry-Reason", "http_timeout")
+		}
+		var mu sync.Mutex
+		var nums, reasons []string
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			mu.Lock()
+			nums = append(nums, r.Header.Get("X-Slack-Retry-Num"))
+			reasons = append(reasons, r.Header.Get("X-Slack-Retry-Reason"))
+			mu.Unlock()
+			w.WriteHeader(http.StatusInternalServerError)
+		})
+		if _, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+			Capture: c, Policy: pol, Handler: h, Times: 4, Secret: demoSecret("slack"),
+		}); err != nil {
+			t.Fatal(err)
+		}
+		wantNums := []string{"", "1", "2", "3"}
+		wantReasons := []string{"", "http_error", "http_error", "http_error"}
+		for i := range wantNums {
+			if nums[i] != wantNums[i] || reasons[i] != wantReasons[i] {
+				t.Errorf("capture with retry num %q: send %d carried X-Slack-Retry-Num %q, reason %q; want %q, %q",
+					captured, i+1, nums[i], reasons[i], wantNums[i], wantReasons[i])
+			}
+		}
+	}
+}
