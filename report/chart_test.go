@@ -156,7 +156,7 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 		}
 		return agg.Add(rec)
 	}
-	cfg := simulator.Config{Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 3, Sink: sink}
+	cfg := simulator.Config{Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 3, RunID: "golden", Sink: sink}
 	if over > 0 {
 		cfg.Over = over
 	}

@@ -28,7 +28,7 @@ func dryRun(t *testing.T, policy string, sc scenarios.Scenario, agg *report.Aggr
 		t.Fatal(err)
 	}
 	_, err = simulator.Run(context.Background(), simulator.Config{
-		Policy: pol, Scenario: sc, DryRun: true, Events: 12, Seed: 5, Sink: agg.Add,
+		Policy: pol, Scenario: sc, DryRun: true, Events: 12, Seed: 5, RunID: "golden", Sink: agg.Add,
 	})
 	if err != nil {
 		t.Fatal(err)

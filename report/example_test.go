@@ -44,6 +44,7 @@ func ExampleSummarize() {
 	var recs []simulator.Record
 	_, err := simulator.Run(context.Background(), simulator.Config{
 		Policy: stripe, Scenario: flaky, Handler: h, Events: 10,
+		RunID:   "example", // fixed, so the ids below are too
 		Sink:    simulator.Collect(&recs),
 		Effects: simulator.EffectsFromHandler(h, "/_retrysim/effects"),
 	})
@@ -63,8 +64,8 @@ func ExampleSummarize() {
 	}
 	// Output:
 	// not_idempotent
-	// evt_1CzK6yUQBFtijVWoM66AQe8V processed 3 times
-	// evt_1n5BUvHV4visTydjJtODv0LI processed 2 times
+	// evt_1OYgvZKVEVWJXTuXmAf8cJm6 processed 2 times
+	// evt_1QQQEGF81DJxob49WZMoxkDN processed 3 times
 }
 
 // CheckGates is what `retrysim run --fail-on` does: each gate against each

@@ -70,6 +70,27 @@ const (
 	GateUnknown GateStatus = "unknown"
 )
 
+// GateReason says why a gate came out as it did: a code, with the figures
+// in the run. duplicate-effects uses the verdict's Reason, forged-accepted
+// the signature check's SigReasonCode; the other gates these.
+type GateReason string
+
+// The reasons of the gates other than duplicate-effects and forged-accepted.
+const (
+	GateAllDelivered  GateReason = "all_delivered"
+	GateEventsLost    GateReason = "events_lost"
+	GateModelled      GateReason = "modelled"
+	GateWithinTimeout GateReason = "within_timeout"
+	GatePastTimeout   GateReason = "past_timeout"
+	GateNoRedirect    GateReason = "no_redirect"
+	GateRedirected    GateReason = "redirected"
+	GateNoTTL         GateReason = "no_ttl_configured"
+	GateTTLCovers     GateReason = "ttl_covers"
+	GateTTLShort      GateReason = "ttl_too_short"
+	GateAttackThrough GateReason = "attack_through"
+	GateUnknownGate   GateReason = "unknown_gate"
+)
+
 // GateOptions are what some gates need besides the run.
 type GateOptions struct {
 	// TTLConfigured is the dedup TTL the handler uses, for GateTTLTooShort.
@@ -84,6 +105,12 @@ type GateResult struct {
 	Gate   Gate
 	Run    *Run
 	Status GateStatus
+	// Reason is why, as a code: for duplicate-effects the verdict's reason
+	// (see Judge), for forged-accepted the signature check's. Interrupted
+	// says the run did not reach its end, so a gate that would pass cannot
+	// be vouched for.
+	Reason      GateReason
+	Interrupted bool
 	// Message says in words what was seen, with the figures.
 	Message string
 }
@@ -129,19 +156,25 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 		for _, g := range gates {
 			check, ok := gateChecks[g]
 			if !ok {
-				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Message: fmt.Sprintf("unknown gate (valid: %s)", GateNames())})
+				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Reason: GateUnknownGate, Message: fmt.Sprintf("unknown gate (valid: %s)", GateNames())})
 				continue
 			}
-			status, msg := check(r, opts)
-			switch {
-			case r.Incomplete && status == GatePass:
-				status, msg = GateUnknown, "the results stream stops before the run's end record (cut off), so this cannot be vouched for: "+msg
-			case r.Interrupted && status == GatePass:
-				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
-			case g == GateDuplicateEffects && status == GatePass && r.EffectsCaveat() != "":
-				status, msg = GateUnknown, "cannot be vouched for: "+r.EffectsCaveat()
+			status, reason, msg := check(r, opts)
+			res := GateResult{Gate: g, Run: r, Reason: reason}
+			if g == GateDuplicateEffects {
+				if j := r.Judge(); status == GatePass && j.Caveat != CaveatNone {
+					status, msg = GateUnknown, "cannot be vouched for: "+r.caveatWords(j)
+				}
 			}
-			out = append(out, GateResult{Gate: g, Run: r, Status: status, Message: msg})
+			if r.Incomplete && status == GatePass {
+				status, msg = GateUnknown, "the results stream stops before the run's end record (cut off), so this cannot be vouched for: "+msg
+			}
+			if r.Interrupted && status == GatePass {
+				res.Interrupted = true
+				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
+			}
+			res.Status, res.Message = status, msg
+			out = append(out, res)
 		}
 	}
 	return out
@@ -169,7 +202,7 @@ func GatesFor(results []GateResult, r *Run) []GateResult {
 	return out
 }
 
-type gateCheck func(*Run, GateOptions) (GateStatus, string)
+type gateCheck func(*Run, GateOptions) (GateStatus, GateReason, string)
 
 var gateChecks = map[Gate]gateCheck{
 	GateDuplicateEffects: checkDuplicateEffects,
@@ -180,10 +213,11 @@ var gateChecks = map[Gate]gateCheck{
 	GateForgedAccepted:   checkForgedAccepted,
 }
 
-func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
-	switch r.Verdict() {
+func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
+	j := r.Judge()
+	switch j.Verdict {
 	case Idempotent:
-		return GatePass, fmt.Sprintf("no event was processed more than once (%s absorbed)%s", counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), r.oracleMissing())
+		return GatePass, GateReason(j.Reason), fmt.Sprintf("no event was processed more than once (%s absorbed)", counted(j.Duplicates, "duplicate arrival", "duplicate arrivals"))
 	case NotIdempotent:
 		off := r.OffenderCounts()
 		parts := make([]string, 0, 5)
@@ -194,28 +228,28 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, string) {
 		if len(off) > 5 {
 			more = fmt.Sprintf(", and %d more", len(off)-5)
 		}
-		return GateFail, fmt.Sprintf("%s of %d processed more than once: %s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), r.Events, strings.Join(parts, "; "), more)
+		return GateFail, GateReason(j.Reason), fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
 	}
-	if !r.EffectsKnown && !r.Modelled() && r.EffectsError == "" {
-		return GateUnknown, `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
+	if j.Reason == ReasonNoOracle {
+		return GateUnknown, GateReason(j.Reason), `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
 	}
-	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.unknownLine(), "UNKNOWN — ")
+	return GateUnknown, GateReason(j.Reason), "cannot be checked: " + strings.TrimPrefix(r.unknownLine(j), "UNKNOWN — ")
 }
 
-func checkLostEvents(r *Run, _ GateOptions) (GateStatus, string) {
+func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
 	if r.Lost == 0 {
-		return GatePass, fmt.Sprintf("all %d events were delivered", r.Delivered)
+		return GatePass, GateAllDelivered, fmt.Sprintf("all %d events were delivered", r.Delivered)
 	}
 	msg := fmt.Sprintf("%d of %d events were never delivered", r.Lost, r.Events)
 	if r.LostToDisable > 0 {
 		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %d failures in a row)", r.LostToDisable, r.Provider, r.DisableAfter)
 	}
-	return GateFail, msg + "; " + r.Provider + " gives up on an event after its last retry"
+	return GateFail, GateEventsLost, msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
 
-func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
+func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, GateReason, string) {
 	if r.Modelled() {
-		return GateUnknown, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
+		return GateUnknown, GateModelled, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
 	}
 	own := r.Headroom(nil)[0]
 	figures := "no answer was measured"
@@ -230,7 +264,7 @@ func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
 		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {
 			msg += "; too slow for " + strings.Join(slow, ", ")
 		}
-		return GatePass, msg
+		return GatePass, GateWithinTimeout, msg
 	}
 	// The percentiles leave out the attempts the timeout cut off, which
 	// are the slow ones: name those first.
@@ -244,42 +278,42 @@ func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, string) {
 	if r.Answers() > 0 {
 		figures = "the answers that came had " + figures
 	}
-	return GateFail, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
+	return GateFail, GatePastTimeout, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
 		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
-func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, string) {
+func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
-		return GatePass, strings.TrimPrefix(r.SignatureLine(), "✓ ")
+		return GatePass, GateReason(SigTested), strings.TrimPrefix(r.SignatureLine(), "✓ ")
 	case SignatureNotEnforced:
-		return GateFail, strings.TrimPrefix(r.SignatureLine(), "✗ ")
+		return GateFail, GateAttackThrough, strings.TrimPrefix(r.SignatureLine(), "✗ ")
 	}
-	return GateUnknown, "cannot be checked: " + strings.TrimPrefix(r.SignatureLine(), "not tested: ")
+	return GateUnknown, GateReason(r.sigReason().Code), "cannot be checked: " + strings.TrimPrefix(r.SignatureLine(), "not tested: ")
 }
 
-func checkRedirects(r *Run, _ GateOptions) (GateStatus, string) {
+func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
 	n := r.Outcomes[simulator.Redirect]
 	if n == 0 {
-		return GatePass, "no delivery failed on a redirect"
+		return GatePass, GateNoRedirect, "no delivery failed on a redirect"
 	}
-	return GateFail, fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", n, r.Provider)
+	return GateFail, GateRedirected, fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", n, r.Provider)
 }
 
-func checkTTL(r *Run, opts GateOptions) (GateStatus, string) {
+func checkTTL(r *Run, opts GateOptions) (GateStatus, GateReason, string) {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
-		return GateUnknown, "cannot be checked: give the dedup TTL your handler uses with --ttl-configured"
+		return GateUnknown, GateNoTTL, "cannot be checked: give the dedup TTL your handler uses with --ttl-configured"
 	}
 	a := r.TTL([]time.Duration{ttl})
 	need := max(a.Window, a.Observed)
 	if ttl >= need {
-		return GatePass, fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
+		return GatePass, GateTTLCovers, fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
 	}
 	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
 		dur(ttl), dur(need), r.Policy, dur(a.Window), dur(a.Observed))
 	if leaked := a.Choices[0].LeakedArrivals; leaked > 0 {
 		msg += fmt.Sprintf("; %d duplicate arrivals in this run came after it", leaked)
 	}
-	return GateFail, msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
+	return GateFail, GateTTLShort, msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
 }

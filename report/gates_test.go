@@ -201,3 +201,28 @@ func renderAll(t *testing.T, rep *report.Report) (text, md, js string) {
 	}
 	return tb.String(), mb.String(), jb.String()
 }
+
+// Every gate result carries a reason code beside its words: what a CI
+// script can act on without reading the sentence.
+func TestGateReasons(t *testing.T) {
+	s := newRecStream(2)
+	s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*time.Millisecond).fate(0, simulator.FateDelivered)
+	s.attempt(1, 1, 0, simulator.Timeout, 0, false, 0).fate(1, simulator.FateExhausted)
+	runs, err := report.Summarize(s.end(map[string]int{"evt_a": 1}, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[report.Gate]report.GateReason{
+		report.GateDuplicateEffects: report.GateReason(report.ReasonNoDuplicate),
+		report.GateLostEvents:       report.GateEventsLost,
+		report.GateSlowResponses:    report.GateWithinTimeout,
+		report.GateRedirects:        report.GateNoRedirect,
+		report.GateTTLTooShort:      report.GateNoTTL,
+		report.GateForgedAccepted:   report.GateReason(report.SigNoAttack),
+	}
+	for _, g := range report.CheckGates(runs, report.Gates, report.GateOptions{}) {
+		if g.Reason != want[g.Gate] {
+			t.Errorf("%s: reason %q, want %q (%s)", g.Gate, g.Reason, want[g.Gate], g.Message)
+		}
+	}
+}

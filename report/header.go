@@ -1,5 +1,7 @@
 package report
 
+import "fmt"
+
 // policyWords names the run's policy for a header, with its summary when
 // it has one: "stripe (16 attempts over 3 days, exponential backoff)".
 func (r *Run) policyWords() string {
@@ -21,4 +23,14 @@ func defaultWords(r *Run) string {
 		return " (default scenario)"
 	}
 	return ""
+}
+
+// seedWords names what reproduces the run: "seed 7 · run k3f9q2ab" (the
+// seed gives the timeline and the faults, the run id the event ids), or
+// the seed alone for a stream written before runs had an id.
+func (r *Run) seedWords() string {
+	if r.RunID == "" {
+		return fmt.Sprintf("seed %d", r.Seed)
+	}
+	return fmt.Sprintf("seed %d · run %s", r.Seed, r.RunID)
 }

@@ -33,18 +33,26 @@ type jsonRun struct {
 	// command's default.
 	DefaultScenario bool   `json:"default_scenario,omitempty"`
 	Seed            uint64 `json:"seed"`
+	RunID           string `json:"run_id,omitempty"`
 	Target          string `json:"target"`
 	Interrupted     bool   `json:"interrupted"`
 	// Incomplete says the results stream stopped before the run's end
 	// record (see Run.Incomplete).
-	Incomplete bool       `json:"incomplete,omitempty"`
-	Verdict    string     `json:"verdict"`
-	Detail     string     `json:"verdict_detail"`
-	Offenders  []Offender `json:"offenders,omitempty"`
+	Incomplete bool   `json:"incomplete,omitempty"`
+	Verdict    string `json:"verdict"`
+	Detail     string `json:"verdict_detail"`
+	// Reason is the verdict's reason code (see Judge); Missing counts the
+	// accepted events the effects oracle does not report.
+	Reason    Reason     `json:"verdict_reason"`
+	Missing   int        `json:"effects_missing,omitempty"`
+	Offenders []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
 	// the handler may still have been at work (see Run.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// SettleSeconds is how long the effects were read after the last
+	// attempt until they settled (handlers behind a URL).
+	SettleSeconds float64 `json:"settle_seconds,omitempty"`
 	// SignatureCheck is the second verdict: enforced, not_enforced or
 	// not_tested; SignatureAccepted names the attacks that got through.
 	SignatureCheck    string       `json:"signature_check"`
@@ -146,8 +154,10 @@ type jsonSummary struct {
 
 // jsonGate is one --fail-on gate's result for the run.
 type jsonGate struct {
-	Gate    Gate       `json:"gate"`
-	Status  GateStatus `json:"status"`
+	Gate   Gate       `json:"gate"`
+	Status GateStatus `json:"status"`
+	// Reason is why, as a code (see GateResult.Reason).
+	Reason  GateReason `json:"reason,omitempty"`
 	Message string     `json:"message"`
 }
 
@@ -295,8 +305,10 @@ func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
 // jsonRunOf is r in the JSON contract, with no events.
 func jsonRunOf(rep *Report, r *Run) jsonRun {
 	t := r.TTL(rep.TTLs)
+	j := r.Judge()
 	jr := jsonRun{
-		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Target: r.Target, EventType: r.EventType,
+		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, RunID: r.RunID, Target: r.Target, EventType: r.EventType,
+		Reason: j.Reason, Missing: j.Missing, SettleSeconds: r.SettleWait.Seconds(),
 		DefaultScenario: r.DefaultScenario,
 		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
@@ -323,7 +335,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 		jr.Handshake = &jsonHandshake{Name: h.Handshake, Passed: h.HandshakeProblem == "", Status: h.HandlerStatus, Expect: h.HandshakeExpect, Problem: h.HandshakeProblem}
 	}
 	for _, g := range GatesFor(rep.Gates, r) {
-		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Message: g.Message})
+		jr.Gates = append(jr.Gates, jsonGate{Gate: g.Gate, Status: g.Status, Reason: g.Reason, Message: g.Message})
 	}
 	if d := r.DuplicateEffects(); d >= 0 {
 		jr.Summary.DuplicateEffects = &d

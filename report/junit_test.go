@@ -122,3 +122,22 @@ func TestWriteJUnit(t *testing.T) {
 		t.Errorf("system-out %q does not give the verdict", suite.Out)
 	}
 }
+
+// A run's id is a property of its testsuite, so a CI failure can be
+// reproduced with --run-id.
+func TestJUnitNamesTheRunID(t *testing.T) {
+	s := newRecStream(1)
+	s.recs[0].RunID = "k3f9q2ab"
+	s.attempt(0, 1, 0, simulator.Delivered, 200, true, time.Millisecond).fate(0, simulator.FateDelivered)
+	runs, err := report.Summarize(s.end(nil, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := report.WriteJUnit(&out, &report.Report{Runs: runs}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<property name="run_id" value="k3f9q2ab"></property>`; !strings.Contains(out.String(), want) {
+		t.Errorf("JUnit lacks %s:\n%s", want, out.String())
+	}
+}

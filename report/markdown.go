@@ -15,7 +15,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	ew.printf("# retrysim report\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("\nScenario **%s**%s · seed %d · %s\n", mdEscape(r.Scenario), defaultWords(r), r.Seed, runsWord(rep))
+		ew.printf("\nScenario **%s**%s · %s · %s\n", mdEscape(r.Scenario), defaultWords(r), r.seedWords(), runsWord(rep))
 	}
 	for _, c := range rep.chartFiles() {
 		ew.printf("\n![retrysim chart](%s)\n", c)
@@ -45,7 +45,7 @@ func WriteTTLMarkdown(w io.Writer, rep *Report) error {
 	ew.printf("# Dedup TTL\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("\nScenario **%s**%s · seed %d · %d events per provider · %s\n", mdEscape(r.Scenario), defaultWords(r), r.Seed, r.Planned, mdEscape(r.Target))
+		ew.printf("\nScenario **%s**%s · %s · %d events per provider · %s\n", mdEscape(r.Scenario), defaultWords(r), r.seedWords(), r.Planned, mdEscape(r.Target))
 		writeOverallMarkdown(ew, rep)
 	}
 	if rep.Chart != "" {
@@ -75,7 +75,7 @@ func writeOverallMarkdown(w *errWriter, rep *Report) {
 }
 
 func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
-	w.printf("\n## %s · %s · seed %d\n\n", mdEscape(r.Policy), mdEscape(r.scenarioWords()), r.Seed)
+	w.printf("\n## %s · %s · %s\n\n", mdEscape(r.Policy), mdEscape(r.scenarioWords()), r.seedWords())
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}

@@ -36,8 +36,8 @@ func (r *Run) matchEffects() {
 		return
 	}
 	slices.Sort(r.keyed)
-	for id, n := range r.Effects {
-		if n <= 0 || r.attackIDs[id] {
+	for id := range r.Effects {
+		if r.Times(id) <= 0 || r.attackIDs[id] {
 			continue
 		}
 		if _, ok := slices.BinarySearch(r.keyed, idHash(id)); ok {
@@ -61,18 +61,10 @@ func (r *Run) OracleBlind() bool {
 }
 
 // Modelled reports whether the run only modelled the handler (a dry run,
-// or `retrysim ttl`): nothing was sent, so there are no side effects.
-func (r *Run) Modelled() bool { return strings.HasPrefix(r.Target, "model (") }
-
-// oracleMissing says, for an oracle that knows some but not all of the
-// delivered events, how many it left out; "" when it knows them all.
-func (r *Run) oracleMissing() string {
-	if !r.EffectsKnown || r.OracleBlind() || r.EffectsMatched >= r.HandlerDelivered {
-		return ""
-	}
-	missing := r.HandlerDelivered - r.EffectsMatched
-	return fmt.Sprintf("; but the effects oracle does not report %d of the %d events your handler answered 2xx (no id, or 0 times processed), so they were not checked", missing, r.HandlerDelivered)
-}
+// or `retrysim ttl`): nothing was sent, so there are no side effects. The
+// run record says so; a stream written before it did is known by its
+// target's name.
+func (r *Run) Modelled() bool { return r.DryRun || strings.HasPrefix(r.Target, "model (") }
 
 // oracleShape is what the oracle must answer, naming the provider's dedup
 // id and one delivered event's id as an example.
@@ -98,22 +90,27 @@ func oracleProblem(msg string) string {
 }
 
 // unknownLine says why there is no verdict, and what to do about it.
-func (r *Run) unknownLine() string {
-	switch {
-	case r.Modelled():
+func (r *Run) unknownLine(j Judgement) string {
+	switch j.Reason {
+	case ReasonModelled:
 		return "none to judge: this run only modelled your handler and sent nothing, so no side effect happened"
-	case r.EffectsError != "":
+	case ReasonOracleError:
 		return fmt.Sprintf("UNKNOWN — %s: it must answer 200 with %s", oracleProblem(r.EffectsError), r.oracleShape())
-	case r.OracleBlind():
+	case ReasonOracleBlind:
 		return fmt.Sprintf("UNKNOWN — the effects oracle knows none of the %d delivered %s (those your handler answered 2xx): it must answer %s",
-			r.HandlerDelivered, plural(r.HandlerDelivered, "event", "events"), r.oracleShape())
-	}
-	if !r.EffectsKnown {
+			j.Accepted, plural(j.Accepted, "event", "events"), r.oracleShape())
+	case ReasonNoOracle:
 		msg := "UNKNOWN — retrysim cannot see your handler's side effects"
-		if r.DuplicateArrivals > 0 {
+		if j.Duplicates > 0 {
 			return fmt.Sprintf("duplicates reached your handler; effects %s. Serve {\"<dedup id>\": <times processed>} and pass --effects-url to get a verdict", msg)
 		}
 		return msg + "; pass --effects-url for a verdict"
+	case ReasonUnsettled:
+		return fmt.Sprintf("UNKNOWN — your handler's effects were still changing when retrysim stopped reading them, %s after the last attempt (the settle limit, or an interrupt): it may still have been at work, so the counts cannot be vouched for",
+			secondsWords(r.SettleWait))
+	case ReasonPartialCoverage:
+		return fmt.Sprintf("UNKNOWN — the effects oracle does not report %d of the %d events your handler answered 2xx (no id, or not processed during this run), so they were not checked: it must answer %s",
+			j.Missing, j.Accepted, r.oracleShape())
 	}
-	return "UNKNOWN — " + r.Untested()
+	return "UNKNOWN — " + r.untestedWords(j)
 }

@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"slices"
+
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // The commonest set-up mistakes show as a handler that turns every
-// delivery away: a wrong secret answers 401 or 403, a wrong path 404 or
+// delivery away: a wrong secret answers 400, 401 or 403, a wrong path 404 or
 // 405. Such a run delivers nothing and tests nothing, and the report says
 // what to check rather than how to handle duplicates.
 
@@ -59,6 +61,10 @@ func (r *Run) ofDeliveries(n int) string {
 	return fmt.Sprintf("%d of %d deliveries", n, r.HandlerArrivals)
 }
 
+// authCodes are the answers of a handler whose signature check failed: 401
+// and 403, and 400, which Stripe's own sample code answers.
+var authCodes = []int{400, 401, 403}
+
 // authQuestion is what to check when the handler rejects deliveries as
 // unauthenticated.
 const authQuestion = "does it verify with the secret retrysim printed (or the one you passed with --secret)? Is its clock right?"
@@ -67,7 +73,7 @@ const authQuestion = "does it verify with the secret retrysim printed (or the on
 // as unauthenticated or not found; nil otherwise.
 func (r *Run) refusalAdvice() []string {
 	var out []string
-	if n, codes := r.refusedWith(401, 403); r.mostly(n) {
+	if n, codes := r.refusedWith(authCodes...); r.mostly(n) {
 		out = append(out, fmt.Sprintf("your handler rejected %s with %s: %s", r.ofDeliveries(n), codeWords(codes), authQuestion))
 	}
 	if n, codes := r.refusedWith(404, 405); r.mostly(n) {
@@ -82,7 +88,7 @@ func (r *Run) refusalAdvice() []string {
 // refusalHint is the short form of refusalAdvice for a verdict line: what
 // to check, or "" when the answers point at no set-up mistake.
 func (r *Run) refusalHint() string {
-	if n, _ := r.refusedWith(401, 403); r.mostly(n) {
+	if n, _ := r.refusedWith(authCodes...); r.mostly(n) {
 		return authQuestion
 	}
 	if n, _ := r.refusedWith(404, 405); r.mostly(n) {
@@ -112,4 +118,20 @@ func (r *Run) deliveries() string {
 		return "one delivery"
 	}
 	return fmt.Sprintf("%d deliveries", r.HandlerArrivals)
+}
+
+// tlsAdvice says what failed when no connection got past its TLS
+// handshake, and what to do about it.
+func tlsAdvice(r *Run) string {
+	what := "the TLS handshake failed"
+	switch r.TLSProblem {
+	case simulator.TLSUnknownAuthority:
+		what = "its certificate is signed by an authority this machine does not trust (self-signed, or a private CA)"
+	case simulator.TLSWrongName:
+		what = "its certificate is not for the host in the URL (a wrong name)"
+	case simulator.TLSInvalid:
+		what = "its certificate was refused (expired, not yet valid, or not for serving)"
+	}
+	return fmt.Sprintf("no request got past TLS at %s (%d %s): %s; trust its CA with --ca FILE, or skip the check with --insecure on a test machine",
+		r.Target, r.TLSFailures, plural(r.TLSFailures, "attempt", "attempts"), what)
 }

@@ -58,9 +58,12 @@ type AttackSummary struct {
 }
 
 // Failed reports whether the handler let the attack through: a 2xx to a
-// request its signature check can catch, or a side effect.
+// request its signature check can catch, or a side effect of one. An
+// attack no signature can catch (a replay where nothing signed is
+// time-bound) is a retry: a second side effect of it is a duplicate
+// effect, judged by the idempotency verdict, not the signature check.
 func (a *AttackSummary) Failed() bool {
-	return a.Effects > 0 || (a.Accepted > 0 && a.Undetectable == "")
+	return a.Undetectable == "" && (a.Effects > 0 || a.Accepted > 0)
 }
 
 // attackSent is one attack request of a run, as its record said.
@@ -104,6 +107,18 @@ func (r *Run) addAttack(rec *simulator.Record, keep int) error {
 		r.attackIDs = map[string]bool{}
 	}
 	r.attackIDs[rec.Event] = true
+	if rec.Undetectable != "" {
+		if r.retryLike == nil {
+			r.retryLike = map[string]bool{}
+		}
+		r.retryLike[rec.Event] = true
+		if rec.Reached && rec.OriginalStatus >= 200 && rec.OriginalStatus < 300 {
+			// A retry of a request the handler accepted: it tests dedup.
+			r.DuplicateArrivals++
+			r.DuplicateEvents++
+			r.ReplayArrivals++
+		}
+	}
 	if rec.Probe {
 		p := *rec
 		r.Probe = &p
@@ -183,30 +198,48 @@ func (r *Run) SignatureCheck() string {
 	if r.sigFailed() {
 		return SignatureNotEnforced
 	}
-	if r.sigUntested() != "" {
+	if r.sigReason().Code != SigTested {
 		return SignatureNotTested
 	}
 	return SignatureEnforced
 }
 
-func (r *Run) sigFailed() bool {
-	for _, a := range r.Attacks() {
-		if a.Failed() {
-			return true
-		}
-	}
-	return false
+// SigReasonCode says whether the attacks' answers prove the signature
+// check, and why not.
+type SigReasonCode string
+
+// The reasons the attacks prove the check or do not.
+const (
+	SigTested        SigReasonCode = "tested"
+	SigNoAttack      SigReasonCode = "no_attack"
+	SigNotApplicable SigReasonCode = "not_applicable"
+	SigNoneAnswered  SigReasonCode = "none_answered"
+	SigNoneAccepted  SigReasonCode = "no_genuine_accepted"
+	SigErrored       SigReasonCode = "errored"
+)
+
+// SigReason is a SigReasonCode with the figures its sentence needs.
+type SigReason struct {
+	Code SigReasonCode
+	// Errored counts the attacks answered with an error; Statuses counts
+	// the answers to the attacks (all of them, or the errors for
+	// SigErrored) by status.
+	Errored  int
+	Statuses map[int]int
+	// Names are the attacks that do not apply, for SigNotApplicable.
+	Names []string
 }
 
-// sigUntested says why the attacks' answers prove nothing, with the reason
-// in words; "" when they do (or an attack got through).
-func (r *Run) sigUntested() string {
+// sigReason decides whether the attacks' answers prove anything.
+func (r *Run) sigReason() SigReason {
 	attacks := r.Attacks()
 	answered, errored, na := 0, 0, 0
 	statuses, errStatuses := map[int]int{}, map[int]int{}
+	var names []string
 	for _, a := range attacks {
 		answered += a.Answered
 		errored += a.Errored
+		names = append(names, a.Attack)
 		if a.NotApplicable != "" {
 			na++
 		}
@@ -219,25 +252,49 @@ func (r *Run) sigUntested() string {
 	}
 	switch {
 	case len(attacks) == 0:
-		return "no request your handler must reject was sent (--scenario forged sends forged, tampered, unsigned, stale and replayed ones)"
+		return SigReason{Code: SigNoAttack}
 	case na == len(attacks):
-		var names []string
-		for _, a := range attacks {
-			names = append(names, a.Attack)
-		}
-		return "none of the scenario's attacks applies to " + r.Provider + " (" + strings.Join(names, ", ") + ")"
+		return SigReason{Code: SigNotApplicable, Names: names}
 	case answered == 0:
-		return "no attack request reached your handler"
+		return SigReason{Code: SigNoneAnswered}
 	case r.HandlerDelivered == 0 && !r.Modelled():
+		return SigReason{Code: SigNoneAccepted, Statuses: statuses}
+	case errored > 0:
+		return SigReason{Code: SigErrored, Errored: errored, Statuses: errStatuses}
+	}
+	return SigReason{Code: SigTested, Statuses: statuses}
+}
+
+func (r *Run) sigFailed() bool {
+	for _, a := range r.Attacks() {
+		if a.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// sigUntested says why the attacks' answers prove nothing, in words; ""
+// when they do.
+func (r *Run) sigUntested() string {
+	why := r.sigReason()
+	switch why.Code {
+	case SigNoAttack:
+		return "no request your handler must reject was sent (--scenario forged sends forged, tampered, unsigned, stale and replayed ones)"
+	case SigNotApplicable:
+		return "none of the scenario's attacks applies to " + r.Provider + " (" + strings.Join(why.Names, ", ") + ")"
+	case SigNoneAnswered:
+		return "no attack request reached your handler"
+	case SigNoneAccepted:
 		genuine := "no genuine delivery reached your handler"
 		if r.HandlerArrivals > 0 {
 			genuine = fmt.Sprintf("your handler accepted none of the %d genuine %s either (%s)", r.HandlerArrivals, plural(r.HandlerArrivals, "delivery", "deliveries"), r.answerList())
 		}
-		return fmt.Sprintf("%s, so its answers to the requests it must not trust (%s) cannot tell signature verification from a handler that turns everything away or is broken", genuine, statusList(statuses))
-	case errored > 0:
-		them := plural(errored, "it", "them")
+		return fmt.Sprintf("%s, so its answers to the requests it must not trust (%s) cannot tell signature verification from a handler that turns everything away or is broken", genuine, statusList(why.Statuses))
+	case SigErrored:
+		them := plural(why.Errored, "it", "them")
 		return fmt.Sprintf("your handler failed on %s it must not trust (%s) instead of rejecting %s with a 4xx: an error is not a rejection, so whether it verified %s is unknown",
-			counted(errored, "request", "requests"), statusList(errStatuses), them, them)
+			counted(why.Errored, "request", "requests"), statusList(why.Statuses), them, them)
 	}
 	return ""
 }
@@ -270,10 +327,14 @@ func (r *Run) SignatureLine() string {
 	attacks := r.Attacks()
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
-		sent, absorbed, statuses := 0, 0, map[int]int{}
+		sent, absorbed, again, statuses := 0, 0, 0, map[int]int{}
 		for _, a := range attacks {
 			if a.Undetectable != "" {
-				absorbed += a.Sent
+				if a.Effects > 0 {
+					again += a.Sent
+				} else {
+					absorbed += a.Sent
+				}
 				continue
 			}
 			sent += a.Sent
@@ -289,9 +350,14 @@ func (r *Run) SignatureLine() string {
 			line = fmt.Sprintf("✓ ENFORCED: your handler turned away all %s its signature check can catch (%s), and its dedup absorbed %s it cannot tell from retries",
 				counted(sent, "request", "requests"), statusList(statuses), counted(absorbed, "replay", "replays"))
 		}
-		if !r.EffectsKnown {
+		switch {
+		case again > 0 && sent == 0 && absorbed == 0:
+			line = fmt.Sprintf("✓ ENFORCED as far as a signature can: %s it cannot tell from retries %s processed again, a duplicate effect (see idempotency)", counted(again, "replay", "replays"), plural(again, "was", "were"))
+		case again > 0:
+			line += fmt.Sprintf("; %s it cannot tell from retries %s processed again, a duplicate effect (see idempotency)", counted(again, "replay", "replays"), plural(again, "was", "were"))
+		case !r.EffectsKnown:
 			line += "; side effects unknown (no effects oracle), judged on the answers alone"
-		} else {
+		default:
 			line += "; none had a side effect"
 		}
 		return line

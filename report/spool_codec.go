@@ -59,6 +59,7 @@ const (
 	flagRunBlock // the run and end fields follow
 	flagEffectsUnsettled
 	flagDefaultScenario
+	flagDryRun
 	flagHandshake // the handshake fields follow
 )
 
@@ -173,8 +174,9 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.EffectsKnown, flagEffectsKnown)
 	set(r.EffectsUnsettled, flagEffectsUnsettled)
 	set(r.DefaultScenario, flagDefaultScenario)
+	set(r.DryRun, flagDryRun)
 	set(hasAttackFields(r), flagAttack)
-	set(r.Fate != "" || r.Effects != 0, flagFate)
+	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
 	set(r.Handshake != "" || r.HandshakeExpect != "" || r.HandshakeProblem != "", flagHandshake)
 	e.uint(flags)
@@ -198,6 +200,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.int(int64(r.Copy))
 	e.str(r.Error)
 	e.str(r.Signal)
+	e.str(string(r.TLS))
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -210,6 +213,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	if flags&flagFate != 0 {
 		e.str(r.Fate)
 		e.int(int64(r.Effects))
+		e.int(int64(r.EffectsBefore))
 	}
 	if flags&flagHandshake != 0 {
 		e.str(r.Handshake)
@@ -247,6 +251,9 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.DisabledBy)
 		e.str(r.EffectsSource)
 		e.int(int64(r.HandlersRunning))
+		e.str(r.RunID)
+		e.float(r.SettleS)
+		e.float(r.SettleLimitS)
 		e.float(r.AdvisedToleranceS)
 	}
 }
@@ -263,7 +270,8 @@ func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0
+		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
+		r.SettleS != 0 || r.SettleLimitS != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -365,6 +373,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Interrupted, r.EffectsKnown = flags&flagInterrupted != 0, flags&flagEffectsKnown != 0
 	r.EffectsUnsettled = flags&flagEffectsUnsettled != 0
 	r.DefaultScenario = flags&flagDefaultScenario != 0
+	r.DryRun = flags&flagDryRun != 0
 	r.Kind = d.str()
 	r.Provider = d.str()
 	r.Policy = d.str()
@@ -385,6 +394,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Copy = int(d.int())
 	r.Error = d.str()
 	r.Signal = d.str()
+	r.TLS = simulator.TLSProblem(d.str())
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()
@@ -397,6 +407,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	if flags&flagFate != 0 {
 		r.Fate = d.str()
 		r.Effects = int(d.int())
+		r.EffectsBefore = int(d.int())
 	}
 	if flags&flagHandshake != 0 {
 		r.Handshake = d.str()
@@ -441,6 +452,9 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisabledBy = d.str()
 		r.EffectsSource = d.str()
 		r.HandlersRunning = int(d.int())
+		r.RunID = d.str()
+		r.SettleS = d.float()
+		r.SettleLimitS = d.float()
 		r.AdvisedToleranceS = d.float()
 	}
 }

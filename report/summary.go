@@ -25,14 +25,17 @@ const (
 type Run struct {
 	Provider, Policy, Scenario string
 	Seed                       uint64
-	Target                     string
-	PolicySummary              string
-	DedupField                 string
-	MaxAttempts                int
-	Window, Timeout            time.Duration
-	ManualRedelivery           time.Duration
-	DisableAfter               int
-	DisableWithin              time.Duration
+	// RunID is the run id mixed into the run's dedup ids ("" in streams
+	// written before runs had one).
+	RunID            string
+	Target           string
+	PolicySummary    string
+	DedupField       string
+	MaxAttempts      int
+	Window, Timeout  time.Duration
+	ManualRedelivery time.Duration
+	DisableAfter     int
+	DisableWithin    time.Duration
 	// EventType is the type of the events the run delivered ("" in
 	// streams that do not say).
 	EventType string
@@ -86,6 +89,10 @@ type Run struct {
 	// Unreachable counts attempts whose connection failed before the request
 	// was sent with no fault injected: nothing answered at the target.
 	Unreachable int
+	// TLSFailures counts attempts whose TLS handshake failed; TLSProblem
+	// is what failed in the first.
+	TLSFailures int
+	TLSProblem  simulator.TLSProblem
 	// CopyArrivals counts duplicate arrivals that were the second of two
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
@@ -97,6 +104,11 @@ type Run struct {
 	// reached the handler (a connection that failed, an injected error):
 	// the provider sent again, though nothing arrived twice.
 	ResentUnreached int
+	// ReplayArrivals counts duplicate arrivals that were replays no
+	// signature can tell from a retry (the scheme signs no timestamp a
+	// handler can bound), of a request the handler had accepted: a test of
+	// its dedup like any retry.
+	ReplayArrivals int
 	// LostToDisableIDs lists the first MaxListedEvents events lost because
 	// the endpoint was disabled, by sequence.
 	LostToDisableIDs []string
@@ -120,6 +132,10 @@ type Run struct {
 	// targets). Either way the effects may miss late work.
 	HandlersRunning  int
 	EffectsUnsettled bool
+	// SettleWait is how long the oracle of a handler behind a URL was read
+	// after the last attempt until it settled, SettleLimit the longest it
+	// could have been; both 0 when it was read once, its work known done.
+	SettleWait, SettleLimit time.Duration
 	// HandlerDelivered counts the events the handler answered 2xx at
 	// least once; EffectsMatched those of them the effects oracle reports
 	// processed at least once (see OracleBlind).
@@ -127,8 +143,13 @@ type Run struct {
 	// DefaultScenario says nobody chose Scenario: it was the command's
 	// default.
 	DefaultScenario bool
-	// Effects is how often the handler processed each event (oracle).
-	Effects map[string]int
+	// DryRun says the run only modelled the handler (see Modelled).
+	DryRun bool
+	// Effects is how often the handler processed each event during the
+	// run (oracle); effectsBefore how often before it, for the events
+	// processed before (a run that repeats an earlier run's ids).
+	Effects       map[string]int
+	effectsBefore map[string]int
 	// MaxArrivalSpan is the longest time between an event's first and last
 	// arrival at the handler.
 	MaxArrivalSpan time.Duration
@@ -179,9 +200,12 @@ type Run struct {
 	attackKinds []*attackKind
 	attacksSent []attackSent
 	attackIDs   map[string]bool
-	ended       bool
-	begun       bool // its run record was read
-	inOutage    bool
+	// retryLike marks the attack ids of replays no signature can tell
+	// from a retry: their second side effect is a duplicate effect.
+	retryLike map[string]bool
+	ended     bool
+	begun     bool // its run record was read
+	inOutage  bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
 	// memory when there is no spool; with one, every attempt goes to it as
@@ -242,35 +266,35 @@ type eventAgg struct {
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
-// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown.
-//
-// IDEMPOTENT needs a test that happened: a duplicate reached the handler
-// after it had taken its event in. A run in which the handler accepted no
-// delivery (a wrong secret or path answers 401 or 404 to all), or no
-// duplicate reached it, is Unknown however clean the oracle's answer.
-func (r *Run) Verdict() string {
-	if !r.EffectsKnown || r.Modelled() || r.OracleBlind() {
-		return Unknown
-	}
-	if len(r.Offenders()) > 0 {
-		return NotIdempotent
-	}
-	if r.Untested() != "" {
-		return Unknown
-	}
-	return Idempotent
-}
+// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown
+// (see Judge, which decides it and says why).
+func (r *Run) Verdict() string { return r.Judge().Verdict }
 
-// Offenders lists the events the handler processed more than once, by id.
+// Offenders lists the events the handler processed more than once, by id,
+// at least once of them during the run: a replay no signature can tell from
+// a retry counts as one.
 func (r *Run) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
-		if n > 1 && !r.attackIDs[id] {
+		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
 			out = append(out, id)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Times is how often the handler processed event id in all, by the
+// oracle: during the run and before it.
+func (r *Run) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
+
+// extraEffects is how many of event id's side effects during the run were
+// one too many: all of them when it had been processed before.
+func (r *Run) extraEffects(id string) int {
+	if r.effectsBefore[id] > 0 {
+		return r.Effects[id]
+	}
+	return max(r.Effects[id]-1, 0)
 }
 
 // DuplicateEffects is the number of events processed more than once, or -1
@@ -401,6 +425,12 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 			run.Effects = map[string]int{}
 		}
 		run.Effects[rec.Event] = rec.Effects
+		if rec.EffectsBefore > 0 {
+			if run.effectsBefore == nil {
+				run.effectsBefore = map[string]int{}
+			}
+			run.effectsBefore[rec.Event] = rec.EffectsBefore
+		}
 	case simulator.KindEnd:
 		run.end(&rec)
 	case simulator.KindRestart:
@@ -425,7 +455,7 @@ func (a *Aggregator) Runs() []*Run {
 
 func (r *Run) begin(rec *simulator.Record) {
 	r.begun = true
-	r.Provider, r.Policy, r.Scenario, r.Seed = rec.Provider, rec.Policy, rec.Scenario, rec.Seed
+	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.EventType = rec.EventType
 	r.OutageWindows = nil
@@ -434,7 +464,7 @@ func (r *Run) begin(rec *simulator.Record) {
 			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(seconds(w[0])), To: rec.Start.Add(seconds(w[1]))})
 		}
 	}
-	r.DefaultScenario = rec.DefaultScenario
+	r.DefaultScenario, r.DryRun = rec.DefaultScenario, rec.DryRun
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
 	r.Window = seconds(rec.WindowS)
 	r.AdvisedTolerance = seconds(rec.AdvisedToleranceS)
@@ -477,6 +507,11 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 	}
 	if rec.Outcome == simulator.ConnectionFailed && !rec.Reached && rec.Fault == "" {
 		r.Unreachable++
+	}
+	if rec.TLS != "" {
+		if r.TLSFailures++; r.TLSProblem == "" {
+			r.TLSProblem = rec.TLS
+		}
 	}
 	if rec.Outcome == simulator.InvalidResponse && r.InvalidAnswer == "" {
 		r.InvalidAnswer = rec.Error
@@ -630,6 +665,7 @@ func (r *Run) end(rec *simulator.Record) {
 	}
 	r.EffectsError = rec.Error
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
+	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
 	r.matchEffects()
 }
 

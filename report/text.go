@@ -85,7 +85,7 @@ func (rep *Report) width() int {
 
 // headerLine names the run: policy, scenario, seed, events and their type.
 func headerLine(r *Run) string {
-	s := fmt.Sprintf("retrysim · %s · %s · seed %d · %s", r.policyWords(), r.scenarioWords(), r.Seed, r.plannedWords())
+	s := fmt.Sprintf("retrysim · %s · %s · %s · %s", r.policyWords(), r.scenarioWords(), r.seedWords(), r.plannedWords())
 	if r.EventType != "" {
 		s += " of type " + r.EventType
 	}
@@ -276,6 +276,9 @@ func causeLine(r *Run) string {
 	if r.ManualArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× someone resent the event by hand after the schedule (manual)", r.ManualArrivals))
 	}
+	if r.ReplayArrivals > 0 {
+		parts = append(parts, fmt.Sprintf("%d× a valid request was replayed byte for byte, which no signature can tell from a retry (replayed)", r.ReplayArrivals))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -311,8 +314,7 @@ func effectsMark(r *Run, id string) string {
 	if !r.EffectsKnown {
 		return ""
 	}
-	n := r.Effects[id]
-	if n > 1 {
+	if n := r.Times(id); n > 1 && r.Effects[id] > 0 {
 		return fmt.Sprintf("  ✗ processed %d times", n)
 	}
 	return ""
@@ -418,7 +420,7 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 	out := append(r.handshakeAdvice(), r.refusalAdvice()...)
 	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
-		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent)", r.DedupField))
+		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
@@ -441,7 +443,9 @@ func adviceLines(r *Run, timeouts []Timeout) []string {
 		}
 		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %d times (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", n, answerFault(r.InvalidAnswer), where))
 	}
-	if r.Unreachable > 0 && r.HandlerArrivals == 0 {
+	if r.TLSFailures > 0 && r.HandlerArrivals == 0 {
+		out = append(out, tlsAdvice(r))
+	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
 	}
 	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Offender is an event the handler processed more than once.
@@ -23,7 +24,7 @@ func (r *Run) OffenderCounts() []Offender {
 	ids := r.Offenders()
 	out := make([]Offender, len(ids))
 	for i, id := range ids {
-		out[i] = Offender{ID: id, Times: r.Effects[id]}
+		out[i] = Offender{ID: id, Times: r.Times(id)}
 	}
 	return out
 }
@@ -31,54 +32,78 @@ func (r *Run) OffenderCounts() []Offender {
 // VerdictLine says the run's idempotency verdict in one line, as every
 // report format shows it: IDEMPOTENT with the duplicates absorbed, NOT
 // IDEMPOTENT with the offending ids and counts, or UNKNOWN with what the
-// user can do to get a verdict.
+// user can do to get a verdict; and how long the effects took to settle.
 func (r *Run) VerdictLine() string {
-	line := r.verdictLine()
-	if c := r.EffectsCaveat(); c != "" {
+	j := r.Judge()
+	line := r.verdictLine(j)
+	if c := r.caveatWords(j); c != "" {
 		line += "; " + c
 	}
-	return line
+	if j.Reason == ReasonUnsettled {
+		return line // it says how long already
+	}
+	return line + r.settleWords()
 }
 
 // EffectsCaveat says, when the effects were read while the handler may
-// still have been at work, why the verdict may miss effects; "" otherwise.
-func (r *Run) EffectsCaveat() string {
-	if r.Verdict() == Unknown {
-		return "" // no verdict to qualify
-	}
-	switch {
-	case r.HandlersRunning > 0:
+// still have been at work, why the verdict may miss effects; "" otherwise
+// (and for an UNKNOWN verdict, which has nothing to qualify).
+func (r *Run) EffectsCaveat() string { return r.caveatWords(r.Judge()) }
+
+func (r *Run) caveatWords(j Judgement) string {
+	switch j.Caveat {
+	case CaveatHandlersRunning:
 		return fmt.Sprintf("%d handler %s still running when the effects were read; the verdict may miss their effects",
-			r.HandlersRunning, plural(r.HandlersRunning, "call was", "calls were"))
-	case r.EffectsUnsettled:
-		return "your handler may still have been at work on requests it never answered when retrysim stopped reading the effects (they were still changing, or the run was interrupted); the verdict may miss their effects"
+			j.Running, plural(j.Running, "call was", "calls were"))
+	case CaveatUnsettled:
+		return "your handler's effects were still changing when retrysim stopped reading them (or the run was interrupted); there may be more"
 	}
 	return ""
 }
 
-func (r *Run) verdictLine() string {
-	switch r.Verdict() {
+// settleWords says how long retrysim read the effects of a handler behind a
+// URL until they settled; "" when it read them once.
+func (r *Run) settleWords() string {
+	if r.SettleLimit == 0 || !r.EffectsKnown {
+		return ""
+	}
+	if r.EffectsUnsettled {
+		return fmt.Sprintf(" (effects read for %s after the last attempt)", secondsWords(r.SettleWait))
+	}
+	return fmt.Sprintf(" (effects settled %s after the last attempt)", secondsWords(r.SettleWait))
+}
+
+// secondsWords says a real wait to a tenth of a second.
+func secondsWords(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
+
+func (r *Run) verdictLine(j Judgement) string {
+	switch j.Verdict {
 	case Idempotent:
-		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%s absorbed)%s", counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), r.oracleMissing())
+		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%s absorbed)", counted(j.Duplicates, "duplicate arrival", "duplicate arrivals"))
 	case NotIdempotent:
 		off := r.Offenders()
-		extra := 0
-		for _, id := range off {
-			extra += r.Effects[id] - 1
-		}
 		// The worst first, with their full ids: people copy them.
-		slices.SortStableFunc(off, func(a, b string) int { return cmp.Compare(r.Effects[b], r.Effects[a]) })
+		slices.SortStableFunc(off, func(a, b string) int { return cmp.Compare(r.Times(b), r.Times(a)) })
 		list := make([]string, 0, 3)
 		for _, id := range off[:min(3, len(off))] {
-			list = append(list, fmt.Sprintf("%s ×%d", id, r.Effects[id]))
+			list = append(list, fmt.Sprintf("%s ×%d", id, r.Times(id)))
 		}
 		more := ""
 		if len(off) > 3 {
 			more = fmt.Sprintf(", and %d more", len(off)-3)
 		}
-		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s%s", fmt.Sprintf("%d %s", len(off), plural(len(off), "event", "events")), extra, strings.Join(list, ", "), more, r.oracleMissing())
+		return fmt.Sprintf("%s processed more than once (%d extra side effects) ✗ NOT IDEMPOTENT: %s%s%s", counted(j.Offenders, "event", "events"), j.Extra, strings.Join(list, ", "), more, missingWords(j))
 	}
-	return r.unknownLine()
+	return r.unknownLine(j)
+}
+
+// missingWords says, beside a verdict that stands, how many accepted
+// events the oracle does not report; "" when it reports them all.
+func missingWords(j Judgement) string {
+	if j.Missing == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the effects oracle does not report %d of the %d events your handler answered 2xx, so they were not checked", j.Missing, j.Accepted)
 }
 
 // Untested says why the run put the handler's idempotency to no test, ""
@@ -86,12 +111,18 @@ func (r *Run) verdictLine() string {
 // secret or path), or no duplicate reached it after it took an event in.
 // A modelled run sends nothing and is judged by Verdict alone.
 func (r *Run) Untested() string {
-	switch {
-	case r.Modelled():
+	j := r.Judge()
+	if !j.Untested() {
 		return ""
-	case r.HandlerArrivals == 0:
+	}
+	return r.untestedWords(j)
+}
+
+func (r *Run) untestedWords(j Judgement) string {
+	switch j.Reason {
+	case ReasonNothingReached:
 		return "no delivery reached your handler, so nothing was processed and idempotency was not tested"
-	case r.HandlerDelivered == 0:
+	case ReasonNoneAccepted:
 		s := fmt.Sprintf("your handler accepted none of the %s (%s): nothing was processed, so idempotency was not tested",
 			r.deliveries(), r.answerList())
 		if r.RefusedArrivals < r.HandlerArrivals {
@@ -102,7 +133,7 @@ func (r *Run) Untested() string {
 			s += " — " + h
 		}
 		return s
-	case r.DuplicateArrivals == 0:
+	case ReasonNoDuplicate:
 		// Nothing was delivered twice, so nothing was put to the test.
 		return "every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency (" + r.lostAnswersHint() + ")"
 	}

@@ -25,6 +25,9 @@ func TestVerdictInEveryFormat(t *testing.T) {
 	failed[len(failed)-1].Error = "effects oracle: GET http://127.0.0.1:9/effects: 501 Not Implemented"
 	modelled := recs(nil)
 	modelled[0].Target = "model (dry run: the handler answers 200 at once)"
+	// The run record says it was a dry run, whatever the target is named.
+	dryRun := recs(nil)
+	dryRun[0].Target, dryRun[0].DryRun = "a model of my handler", true
 	const blind = `UNKNOWN — the effects oracle knows none of the 2 delivered events (those your handler answered 2xx): it must answer {"<dedup id>": <times processed>}`
 	for _, tc := range []struct {
 		name       string
@@ -43,9 +46,13 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		{"idempotent, handler calls still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 2, false), report.Idempotent, 0.0, nil,
 			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
 				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown, nil},
-		{"idempotent, effects still changing", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); your handler may still have been at work on requests it never answered", "the verdict may miss their effects",
-				"? duplicate-effects  cannot be vouched for: your handler may still"}, report.GateUnknown, nil},
+		// Counts still moving when retrysim stopped reading them vouch for
+		// nothing: no verdict, and the gate cannot pass.
+		{"effects still changing: unknown", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Unknown, nil, nil,
+			[]string{"UNKNOWN — your handler's effects were still changing when retrysim stopped reading them",
+				"? duplicate-effects  cannot be checked: your handler's effects were still changing"}, report.GateUnknown, []string{"IDEMPOTENT"}},
+		{"not idempotent, effects still changing: the duplicates stand", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 2}), 0, true), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 2}},
+			[]string{"✗ NOT IDEMPOTENT: evt_b ×2; your handler's effects were still changing", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.Unknown, nil, nil,
@@ -62,13 +69,19 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT"}},
 		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.Unknown, nil, nil,
 			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "ord_1"}},
-		{"oracle knows some events", recs(map[string]int{"evt_b": 1}), report.Idempotent, 0.0, nil,
-			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); but the effects oracle does not report 1 of the 2 events your handler answered 2xx (no id, or 0 times processed), so they were not checked",
-				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrival absorbed); but the effects oracle does not report 1 of the 2"}, report.GatePass, nil},
+		// IDEMPOTENT needs every accepted event reported: a partial oracle
+		// (an in-memory store emptied by a restart) vouches for nothing
+		// about the rest.
+		{"oracle knows some events: unknown", recs(map[string]int{"evt_b": 1}), report.Unknown, nil, nil,
+			[]string{"UNKNOWN — the effects oracle does not report 1 of the 2 events your handler answered 2xx",
+				"? duplicate-effects  cannot be checked: the effects oracle does not report 1 of the 2"}, report.GateUnknown, []string{"IDEMPOTENT"}},
 		{"oracle failed", failed, report.Unknown, nil, nil,
 			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
 				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
 			[]string{"effects oracle: effects oracle", "--effects-url"}},
+		{"dry run, named anyhow", dryRun, report.Unknown, nil, nil,
+			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
+			[]string{"--effects-url"}},
 		{"modelled run", modelled, report.Unknown, nil, nil,
 			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
 			[]string{"--effects-url"}},

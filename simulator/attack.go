@@ -106,9 +106,10 @@ func (e *engine) attacks(ctx context.Context, d *due, st *eventState, list []sce
 }
 
 // ownEvent is an event of the attack's own, like ev but with a fresh dedup
-// id, so that any side effect on it is known to be the attack's.
+// id, so that any side effect on it is known to be the attack's; like the
+// events' ids, it carries the run id.
 func (e *engine) ownEvent(ev policies.Event, seed uint64) policies.Event {
-	own := policies.Event{Seq: ev.Seq, Seed: seed, Type: ev.Type, Created: ev.Created, Object: ev.Object, Version: ev.Version}
+	own := policies.Event{Seq: ev.Seq, Seed: seed ^ e.work.ids, Type: ev.Type, Created: ev.Created, Object: ev.Object, Version: ev.Version}
 	e.wire.NewEvent(&own)
 	return own
 }

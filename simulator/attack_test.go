@@ -85,7 +85,7 @@ func TestAttacksAreDeterministic(t *testing.T) {
 	srv := ok200(t)
 	run := func(concurrency int) []string {
 		recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "forged"), URL: srv.URL,
-			Events: 12, Seed: 5, Concurrency: concurrency, Secret: "s"})
+			Events: 12, Seed: 5, RunID: "test", Concurrency: concurrency, Secret: "s"})
 		var out []string
 		for _, r := range attackRecords(recs) {
 			out = append(out, r.Event+" "+r.Attack+" "+r.AttackChange+" "+r.Time.String())

@@ -72,7 +72,7 @@ func TestSameStreamUnderRandomLatency(t *testing.T) {
 	run := func(concurrency int) ([]string, *Result) {
 		return stream(t, Config{
 			Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"),
-			URL: srv.URL, Events: 150, Over: 10 * time.Minute, Seed: 3, Concurrency: concurrency,
+			URL: srv.URL, Events: 150, Over: 10 * time.Minute, Seed: 3, RunID: "causal", Concurrency: concurrency,
 		})
 	}
 	serial, res := run(1)
@@ -107,7 +107,7 @@ func TestDisableMomentMatchesSerialRun(t *testing.T) {
 			run := func(concurrency int) ([]string, *Result) {
 				return stream(t, Config{
 					Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
-					URL: srv.URL, Events: tc.events, Over: tc.over, Seed: 1, Concurrency: concurrency,
+					URL: srv.URL, Events: tc.events, Over: tc.over, Seed: 1, RunID: "causal", Concurrency: concurrency,
 				})
 			}
 			serial, res := run(1)

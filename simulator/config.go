@@ -30,6 +30,14 @@ const (
 	MaxEvents      = 10_000_000
 	MaxConcurrency = 4096
 	MaxOver        = 366 * policies.Day
+	MaxSettle      = policies.Day
+)
+
+// Defaults for the wait for a handler's effects to settle (Config.Settle,
+// Config.SettleQuiet).
+const (
+	DefaultSettle      = 30 * time.Second
+	DefaultSettleQuiet = 2 * time.Second
 )
 
 // DefaultStart is the virtual time a run starts at unless Config.Start says
@@ -85,6 +93,11 @@ type Config struct {
 	Over time.Duration
 	// Seed keys every random choice; 0 means DefaultSeed.
 	Seed uint64
+	// RunID is mixed into every event's and attack's dedup id, so that two
+	// runs against one handler never share an id; the seed alone decides
+	// the timeline and the faults. Empty means a fresh one (NewRunID); give
+	// a run's id again to reproduce its ids exactly.
+	RunID string
 	// Concurrency bounds the attempts in flight; 0 means DefaultConcurrency.
 	Concurrency int
 	// EventType overrides the wire format's default event type.
@@ -132,9 +145,24 @@ type Config struct {
 
 	// Sink receives the records. Nil discards them.
 	Sink Sink
-	// Effects, when set, is asked after the run how often each event was
-	// processed.
+	// Effects, when set, is asked before the run (a baseline) and after it
+	// how often each event was processed; the run reports what changed,
+	// for its own ids.
 	Effects EffectsFunc
+	// EffectsExact says Effects answers only once the handler's work is
+	// done (a handler the caller runs, which waits for its own queue): it
+	// is read once at the end, with no quiet period.
+	EffectsExact bool
+	// Settle is the longest real time the engine waits, after the last
+	// attempt, for a handler behind a URL to finish the work it took in:
+	// it reads Effects until every event the handler accepted is reported
+	// and nothing has changed for SettleQuiet. 0 means DefaultSettle; an
+	// in-process Handler is waited for exactly instead.
+	Settle time.Duration
+	// SettleQuiet is how long the oracle's answer must stay the same to
+	// count as settled; 0 means DefaultSettleQuiet, or half of Settle when
+	// that is shorter.
+	SettleQuiet time.Duration
 	// Restart restarts the handler. The engine calls it at each of the
 	// scenario's restart moments, a barrier: every attempt due before the
 	// moment has finished, none due after it has started. It is
@@ -160,7 +188,22 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
+	if cfg.Settle == 0 {
+		cfg.Settle = DefaultSettle
+	}
+	if cfg.SettleQuiet == 0 {
+		cfg.SettleQuiet = min(DefaultSettleQuiet, cfg.Settle/2)
+	}
 	var errs []error
+	if cfg.RunID == "" {
+		cfg.RunID = NewRunID()
+	} else if err := CheckRunID(cfg.RunID); err != nil {
+		errs = append(errs, err)
+	}
+	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+		errs = append(errs, fmt.Errorf("settle must be above 0 and at most %s, with a quiet period up to it; got %s and %s",
+			policies.FormatDuration(MaxSettle), cfg.Settle, cfg.SettleQuiet))
+	}
 	if cfg.Policy.Wire() == nil {
 		errs = append(errs, errors.New("no policy (or a policy whose Init was not called)"))
 	}

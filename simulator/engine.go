@@ -22,10 +22,8 @@ package simulator
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -58,9 +56,16 @@ type Result struct {
 	Attacks int
 	// Interrupted says the run stopped before its end.
 	Interrupted bool
-	// Effects is how many times the handler processed each event, by dedup
-	// id, when an effects oracle was given and answered; else nil.
+	// RunID is the run id mixed into every dedup id (Config.RunID).
+	RunID string
+	// Effects is how many times the handler processed each of the run's
+	// events (and attack requests) during the run, by dedup id, when an
+	// effects oracle was given and answered: its count after the run less
+	// its count before, for the ids processed during the run; else nil.
 	Effects map[string]int
+	// Settled is the real time spent reading the oracle of a handler behind
+	// a URL until its answer settled (see Config.Settle).
+	Settled time.Duration
 	// HandlersRunning is how many in-process handler calls were still
 	// running when the effects were read and Run returned: calls the
 	// provider cut off that did not finish within one more timeout. Their
@@ -155,11 +160,14 @@ type engine struct {
 	// answer, on the wall clock (zero when none did): the handler may still
 	// have been at work on it.
 	lastCutOff time.Time
+	// fx is what the effects oracle needs kept over the run.
+	fx runEffects
 	// incoming are the real deliveries that arrived and have not started
 	// (Config.Incoming); horizon is the latest virtual time an attempt was
 	// sent at, and lastArrival the latest a delivery was placed at.
 	incoming     incomingEvents
-	incomingDone bool // Config.Incoming was closed
+	incomingDone bool     // Config.Incoming was closed
+	liveIDs      []string // the dedup ids of the real deliveries, by place
 	horizon      int64
 	lastArrival  int64
 }
@@ -183,7 +191,8 @@ func newEngine(cfg Config) *engine {
 	for _, r := range cfg.Scenario.Restarts() {
 		e.restarts = append(e.restarts, int64(r))
 	}
-	e.work = workload{seed: cfg.Seed, n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
+	e.res.RunID = cfg.RunID
+	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
@@ -195,12 +204,16 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-func (e *engine) emit(r Record) error { return e.cfg.Sink(r) }
+func (e *engine) emit(r Record) error {
+	e.noteEffects(&r)
+	return e.cfg.Sink(r)
+}
 
 func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.emit(e.runRecord()); err != nil {
 		return nil, err
 	}
+	e.readBaseline(ctx)
 	if err := e.announceAttacks(); err != nil {
 		return nil, err
 	}
@@ -243,30 +256,8 @@ func (e *engine) finish(ctx context.Context) error {
 	// them their time before their effects are read and Run returns.
 	e.res.HandlersRunning = e.waitForHandler(ctx)
 	end.HandlersRunning = e.res.HandlersRunning
-	if e.cfg.Effects != nil {
-		m, unsettled, err := e.readEffects(ctx)
-		switch {
-		case errors.Is(err, ErrEffects):
-			end.Error = err.Error() // it says "effects oracle" already
-		case err != nil:
-			end.Error = "effects oracle: " + err.Error()
-		default:
-			e.res.Effects = m
-			e.res.EffectsUnsettled, end.EffectsUnsettled = unsettled, unsettled
-			end.EffectsKnown = true
-			ids := make([]string, 0, len(m))
-			for id := range m {
-				ids = append(ids, id)
-			}
-			slices.Sort(ids)
-			for _, id := range ids {
-				r := e.base
-				r.Kind, r.Event, r.Effects, r.Time = KindEffects, id, m[id], end.Time
-				if err := e.emit(r); err != nil {
-					return err
-				}
-			}
-		}
+	if err := e.emitEffects(ctx, &end); err != nil {
+		return err
 	}
 	return e.emit(end)
 }

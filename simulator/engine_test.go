@@ -76,7 +76,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
 			Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"),
-			URL: srv.URL, Events: 60, Seed: 7, Concurrency: concurrency,
+			URL: srv.URL, Events: 60, Seed: 7, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
 		for _, r := range attempts(recs) {
@@ -467,7 +467,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
 			Policy: mustPolicy(t, "shopify"), Scenario: mustScenario(t, "outage"),
-			URL: srv.URL, Events: 300, Seed: 1, Concurrency: concurrency,
+			URL: srv.URL, Events: 300, Seed: 1, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
 		for _, r := range recs {

@@ -15,6 +15,7 @@ import (
 // outcome is what one attempt came to.
 type outcome struct {
 	unsent        bool // the run was interrupted before the attempt was sent
+	tls           TLSProblem
 	outcome       Outcome
 	status        int
 	handlerStatus int
@@ -120,7 +121,7 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 		a = e.exchange(ctx, d, st.req, signedAt)
 	}
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
-	o.err = describe(a.err)
+	o.err, o.tls = describe(a.err), tlsProblemOf(a.err)
 	switch {
 	case a.timeout:
 		o.outcome = Timeout

@@ -57,7 +57,7 @@ func TestFaultsAreTheSameAtAnyConcurrency(t *testing.T) {
 			run := func(concurrency int) ([]simulator.Record, *simulator.Result) {
 				var recs []simulator.Record
 				res, err := simulator.Run(context.Background(), simulator.Config{
-					Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider, Events: 60, Seed: 11,
+					Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider, Events: 60, Seed: 11, RunID: "test",
 					Concurrency: concurrency, Secret: "test-secret",
 					Restart: func(context.Context) error { return nil },
 					Sink:    func(r simulator.Record) error { recs = append(recs, r); return nil },

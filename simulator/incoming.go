@@ -69,6 +69,7 @@ func (e *engine) arrive(in *Incoming) {
 func (e *engine) liveEvent(i int, at time.Duration) (policies.Event, *Incoming) {
 	in := e.incoming[i]
 	delete(e.incoming, i)
+	e.liveIDs = append(e.liveIDs, in.ID)
 	ev := policies.Event{Seq: i, ID: in.ID, Type: in.Type, Created: e.cfg.Start.Add(at)}
 	if ev.Type == "" {
 		ev.Type = e.cfg.EventType
@@ -129,4 +130,21 @@ func DropConnectionHeaders(h http.Header) {
 			delete(h, k)
 		}
 	}
+}
+
+// eventsKnown is how many events the run has: its workload's, or the real
+// deliveries that came in.
+func (e *engine) eventsKnown() int {
+	if e.cfg.Incoming != nil {
+		return len(e.liveIDs)
+	}
+	return e.cfg.Events
+}
+
+// eventID is the dedup id of event seq.
+func (e *engine) eventID(seq int) string {
+	if e.cfg.Incoming != nil {
+		return e.liveIDs[seq]
+	}
+	return e.work.id(seq)
 }

@@ -34,7 +34,7 @@ func TestModelMatchesHTTP(t *testing.T) {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			cfg := Config{
 				Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
-				Events: tc.events, Over: time.Hour, Seed: 11,
+				Events: tc.events, Over: time.Hour, Seed: 11, RunID: "test",
 				Restart: func(context.Context) error { return nil },
 			}
 			viaHTTP, model := cfg, cfg

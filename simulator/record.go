@@ -128,6 +128,9 @@ type Record struct {
 	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
+	// TLS says what was wrong with the target's certificate when the
+	// connection failed in its TLS handshake ("" otherwise).
+	TLS TLSProblem `json:"tls_problem,omitempty"`
 	// Signal says what the answer meant beyond its outcome, by the policy's
 	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
 	// disabled (410), the next attempt delayed by Retry-After, or a failure
@@ -161,11 +164,15 @@ type Record struct {
 
 	// Fate is an event's fate (event records).
 	Fate string `json:"fate,omitempty"`
-	// Effects is how many times the handler processed the event (effects
-	// records).
-	Effects int `json:"effects,omitempty"`
+	// Effects is how many times the handler processed the event during
+	// the run, and EffectsBefore how many times before it, by the oracle
+	// (effects records).
+	Effects       int `json:"effects,omitempty"`
+	EffectsBefore int `json:"effects_before,omitempty"`
 
-	// Run records: the run's context.
+	// Run records: the run's context. RunID is the run id mixed into
+	// every dedup id of the run (see Config.RunID).
+	RunID  string `json:"run_id,omitempty"`
 	Target string `json:"target,omitempty"`
 	// Events is the number of events the run was to deliver; 0 when it
 	// took real deliveries as they came (Config.Incoming), whose number
@@ -200,6 +207,9 @@ type Record struct {
 	// DefaultScenario says nobody chose the scenario: it is the command's
 	// default (run records).
 	DefaultScenario bool `json:"default_scenario,omitempty"`
+	// DryRun says the run only modelled the handler and sent nothing (run
+	// records).
+	DryRun bool `json:"dry_run,omitempty"`
 
 	// End records.
 	Interrupted bool       `json:"interrupted,omitempty"`
@@ -218,4 +228,10 @@ type Record struct {
 	// was still changing (or could not be read again, or the run was
 	// interrupted) when retrysim stopped reading it.
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// SettleS is the real time, in seconds, the engine read the effects
+	// oracle of a handler behind a URL for, after the last attempt, until
+	// its answer settled or SettleLimitS (Config.Settle) passed; both are 0
+	// when the oracle was read once, when the handler's work was done.
+	SettleS      float64 `json:"settle_seconds,omitempty"`
+	SettleLimitS float64 `json:"settle_limit_seconds,omitempty"`
 }

@@ -12,6 +12,7 @@ func (e *engine) runRecord() Record {
 	p := &e.cfg.Policy
 	r := e.base
 	r.Kind = KindRun
+	r.RunID, r.DryRun = e.cfg.RunID, e.cfg.DryRun
 	r.Target = e.cfg.TargetName
 	r.DefaultScenario = e.cfg.DefaultScenario
 	r.Events = e.cfg.Events
@@ -56,7 +57,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error = o.fault, o.err
+	r.Fault, r.Error, r.TLS = o.fault, o.err, o.tls
 	r.Signal = signal
 	if err := e.emit(r); err != nil {
 		return err

@@ -50,6 +50,14 @@ type ReplayConfig struct {
 	// (after all of them, when Concurrent) how often the handler processed
 	// each event.
 	Effects EffectsFunc
+	// EffectsExact says Effects answers only once the handler's work is
+	// done, as in Config: it is read once after the last send.
+	EffectsExact bool
+	// Settle and SettleQuiet bound the wait for a handler behind a URL to
+	// finish its work after the last send, as in Config: the oracle is read
+	// until it has reported the event (when a send was accepted) and not
+	// changed for SettleQuiet, for at most Settle.
+	Settle, SettleQuiet time.Duration
 	// Start is the virtual time of the first send; zero means DefaultStart.
 	Start time.Time
 	// WallClock gives signature timestamps and measures latency; nil means
@@ -125,6 +133,9 @@ type ReplayResult struct {
 	// oracle was still changing (or could not be read again) when
 	// retrysim stopped waiting for it: a write may be missing.
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// SettleS is the real time, in seconds, the oracle was read for after
+	// the last send until its answer settled (handlers behind a URL).
+	SettleS float64 `json:"settle_seconds,omitempty"`
 }
 
 // Replay sends a captured delivery cfg.Times times to the target: on the
@@ -172,6 +183,15 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	}
 	if cfg.Times == 0 {
 		cfg.Times = DefaultReplayTimes
+	}
+	if cfg.Settle == 0 {
+		cfg.Settle = DefaultSettle
+	}
+	if cfg.SettleQuiet == 0 {
+		cfg.SettleQuiet = min(DefaultSettleQuiet, cfg.Settle/2)
+	}
+	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+		return nil, fmt.Errorf("%w: settle must be above 0 and at most %s, with a quiet period up to it", ErrConfig, policies.FormatDuration(MaxSettle))
 	}
 	if cfg.Times < 1 || cfg.Times > MaxReplayTimes {
 		return nil, fmt.Errorf("%w: times must be 1..%d, got %d", ErrConfig, MaxReplayTimes, cfg.Times)
@@ -369,7 +389,7 @@ func (r *replay) offset(n int) (time.Duration, bool) {
 
 func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 	r.res.Sends = make([]ReplaySend, r.cfg.Times)
-	before, known := r.count(ctx)
+	before, known := r.count(ctx, false)
 	r.res.Before, r.res.EffectsKnown = before, known
 	prev := before
 	if r.cfg.Concurrent {
@@ -393,7 +413,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			r.reason = replayReason(s, &r.cfg.Policy)
 			r.noteCutOff(s)
 			if r.res.EffectsKnown {
-				n, ok := r.count(ctx)
+				n, ok := r.count(ctx, i == len(r.res.Sends)-1)
 				if ok {
 					s.Writes, prev = n-prev, n
 				}
@@ -403,7 +423,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 	}
 	if r.res.EffectsKnown {
 		if r.cfg.Concurrent {
-			r.res.After, r.res.EffectsKnown = r.count(ctx)
+			r.res.After, r.res.EffectsKnown = r.count(ctx, true)
 		} else {
 			r.res.After = prev
 		}
@@ -505,25 +525,43 @@ func (r *replay) request(n int) (*http.Request, error) {
 	return req, nil
 }
 
-// count asks the oracle how often the handler processed the event.
-func (r *replay) count(ctx context.Context) (int, bool) {
+// count asks the oracle how often the handler processed the event. After
+// the last send (final) a handler behind a URL is given time to finish its
+// work, as in run (see settle.go); after the others, only a handler cut off
+// is waited for, so its write is credited to the send that caused it.
+func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 	if r.cfg.Effects == nil {
 		return 0, false
 	}
-	// A handler the timeout cut off goes on, as in run (see settle.go):
-	// wait for it, so its write is credited to the send that caused it.
 	timeout := r.cfg.Policy.Timeout.D()
 	var m map[string]int
 	var err error
-	if calls := callsOf(r.client); calls != nil {
+	switch calls := callsOf(r.client); {
+	case calls != nil:
 		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
 		m, err = queryOracle(ctx, r.cfg.Effects)
-	} else if !r.cutOff.IsZero() {
-		var unsettled bool
-		m, unsettled, err = settledRead(ctx, r.cfg.WallClock, timeout, r.cutOff, r.cfg.Effects)
-		r.res.EffectsUnsettled = r.res.EffectsUnsettled || unsettled
+	case final && r.cfg.EffectsExact && r.cutOff.IsZero():
+		m, err = queryOracle(ctx, r.cfg.Effects)
+	case final || !r.cutOff.IsZero():
+		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout)}
+		if final && !r.cfg.EffectsExact {
+			rule.limit, rule.quiet = r.cfg.Settle, r.cfg.SettleQuiet
+			accepted := slices.ContainsFunc(r.res.Sends, func(s ReplaySend) bool { return s.OK() })
+			rule.covered = func(m map[string]int) bool { return !accepted || m[r.event.ID] > r.res.Before }
+		}
+		if !r.cutOff.IsZero() {
+			rule.notBefore = r.cutOff.Add(timeout)
+			rule.limit += timeout
+		}
+		var s settled
+		s, err = rule.read(ctx, func(ctx context.Context) (map[string]int, error) { return queryOracle(ctx, r.cfg.Effects) })
+		m = s.m
+		r.res.EffectsUnsettled = r.res.EffectsUnsettled || s.moving
+		if final {
+			r.res.SettleS = s.waited.Seconds()
+		}
 		r.cutOff = time.Time{}
-	} else {
+	default:
 		m, err = queryOracle(ctx, r.cfg.Effects)
 	}
 	if err != nil {

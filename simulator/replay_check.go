@@ -68,8 +68,20 @@ func (r *ReplayResult) Verdict() string {
 }
 
 // VerdictLine says the verdict in one line, with what to do when it is
-// unknown.
+// unknown, and how long the effects took to settle.
 func (r *ReplayResult) VerdictLine() string {
+	line := r.verdictLine()
+	switch {
+	case r.SettleS == 0 || !r.EffectsKnown:
+	case r.EffectsUnsettled:
+		line += fmt.Sprintf(" (effects read for %.1fs after the last send)", r.SettleS)
+	default:
+		line += fmt.Sprintf(" (effects settled %.1fs after the last send)", r.SettleS)
+	}
+	return line
+}
+
+func (r *ReplayResult) verdictLine() string {
 	n := len(r.Sends)
 	switch r.Verdict() {
 	case VerdictIdempotent:
@@ -90,7 +102,7 @@ func (r *ReplayResult) VerdictLine() string {
 		return fmt.Sprintf("UNKNOWN: %d handler call(s) cut off by the %s timeout were still running one timeout later, so their writes may be missing; make your handler finish (or give up on its request's context) within the timeout",
 			r.HandlersRunning, r.Policy)
 	case r.EffectsUnsettled:
-		return fmt.Sprintf("UNKNOWN: your handler was cut off by the %s timeout and the effects oracle was still changing when retrysim stopped waiting, so a write may be missing; make your handler finish within the timeout",
+		return fmt.Sprintf("UNKNOWN: the effects oracle was still changing when retrysim stopped waiting (your handler may still have been at work, or was cut off by the %s timeout), so a write may be missing",
 			r.Policy)
 	}
 	return "UNKNOWN: the handler never processed the event; see its answers above"

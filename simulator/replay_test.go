@@ -66,6 +66,7 @@ func TestReplayStripeCapture(t *testing.T) {
 				h := mustDemo(t, tc.mode)
 				cfg := simulator.ReplayConfig{
 					Capture: mustCapture(t, "stripe.http"), Secret: demoSecret("stripe"), Effects: h.Effects,
+					EffectsExact: true, // the demo's own oracle answers once its work is done
 				}
 				if inProcess {
 					cfg.Handler = h
@@ -199,6 +200,7 @@ func TestReplayCheckThenAct(t *testing.T) {
 			res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 				Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Concurrent: concurrent,
 				Secret: demoSecret("stripe"), Effects: simulator.EffectsURL(srv.URL+demo.EffectsPath, nil),
+				Settle: 400 * time.Millisecond,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -422,6 +424,7 @@ func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
 	}
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 		Capture: mustCapture(t, "stripe.http"), Policy: pol, URL: srv.URL + "/webhooks/stripe", Times: 2, Effects: effects,
+		Settle: 400 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -432,5 +435,45 @@ func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
 	}
 	if res.Verdict() != simulator.VerdictIdempotent || res.EffectsUnsettled {
 		t.Errorf("verdict %s (unsettled %v), want idempotent and settled: %s", res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
+	}
+}
+
+// A server that answers first and writes later (from a queue) writes after
+// the last send's answer: the replay reads the oracle until the write it
+// accepted is reported and nothing changes for the quiet period, so the
+// late writes count.
+func TestReplayWaitsForAnAckFirstHandler(t *testing.T) {
+	var mu sync.Mutex
+	writes := 0
+	var pending sync.WaitGroup
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		pending.Add(1)
+		time.AfterFunc(100*time.Millisecond, func() { // the worker, later
+			defer pending.Done()
+			mu.Lock()
+			writes++
+			mu.Unlock()
+		})
+	}))
+	defer func() { pending.Wait(); srv.Close() }()
+	effects := func(context.Context) (map[string]int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return map[string]int{"evt_1umcRD4VXxBs7KPBXpxgOSjw": writes}, nil
+	}
+	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+		Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Times: 3, Effects: effects,
+		Settle: time.Second, SettleQuiet: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Writes() != 3 || res.Verdict() != simulator.VerdictNotIdempotent || res.EffectsUnsettled {
+		t.Errorf("%d writes, verdict %s (unsettled %v); want every send's late write counted, not idempotent: %s",
+			res.Writes(), res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
+	}
+	if res.SettleS < 0.3 || !strings.Contains(res.VerdictLine(), "effects settled") {
+		t.Errorf("the oracle was read for %gs after the last send, want at least the quiet period, and said: %s", res.SettleS, res.VerdictLine())
 	}
 }

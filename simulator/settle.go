@@ -9,35 +9,93 @@ import (
 	"github.com/jonboulle/clockwork"
 )
 
-// A handler the provider cut off goes on working: an in-process handler's
-// goroutine runs on after its attempt timed out, and a server goes on after
-// its client hung up. If that late work does the side effect after the
-// effects oracle was read, the verdict misses a duplicate. So before the
-// oracle is read the engine gives such a handler one more provider timeout:
-// a call cut off has had one already, and a second is where a slow handler
-// ends and a hung one begins.
+// A handler goes on working after it answered, or after the provider cut
+// it off: one that answers 2xx at once and does the work from a queue (the
+// design the provider docs recommend, and Slack's Bolt default) writes its
+// effects late, and an in-process handler's goroutine, or a server whose
+// client hung up, goes on after its attempt timed out. If that late work
+// lands after the effects oracle was read, the verdict misses a duplicate.
+// So the engine reads the oracle only once the effects have settled:
 //
 //   - In process it sees the calls: it waits for every one still running to
 //     return, for at most one timeout, and counts those still running then
-//     in the end record.
-//   - Against a URL nothing shows whether the server is still at work, and
-//     two reads of the oracle that agree prove only that nothing landed
-//     between them. So when a request reached the handler and got no
-//     answer, the engine waits until one timeout has passed since the last
-//     such cut-off, then reads the oracle until two reads settleEvery apart
-//     agree, for at most one more timeout (the effects are unsettled
-//     otherwise). A run where nothing was cut off reads the oracle once and
-//     waits for nothing.
+//     in the end record. The oracle is read once after that.
+//   - Against a URL nothing shows whether the server is still at work, so
+//     the engine reads the oracle again and again (settleRule) until every
+//     event the handler accepted is reported and the answer has not changed
+//     for a quiet period (Config.SettleQuiet), and, when a request reached
+//     the handler and got no answer, one more provider timeout has passed
+//     since the last such cut-off (a call cut off has had one already; a
+//     second is where a slow handler ends and a hung one begins). It stops
+//     at Config.Settle: the effects are unsettled if they were still moving.
 //
 // Both waits are real time (the handler's own time, not the run's virtual
 // time) on Config.WallClock, and both end at once when ctx is cancelled.
 
 // settleEvery is the real time between two reads of an oracle that is
-// settling: a tenth of the provider's timeout, from 10ms to 1s. Small
-// against the timeout the cut-off attempt already took, large enough for
-// a write in progress to land between two reads.
-func settleEvery(timeout time.Duration) time.Duration {
-	return min(max(timeout/10, 10*time.Millisecond), time.Second)
+// settling: an eighth of the quiet period, from 10ms to 250ms. Small
+// against the quiet period, large enough not to load the handler.
+func settleEvery(quiet time.Duration) time.Duration {
+	return min(max(quiet/8, 10*time.Millisecond), 250*time.Millisecond)
+}
+
+// settleRule says when an oracle's answer has settled.
+type settleRule struct {
+	clock clockwork.Clock
+	// limit is the longest wait; quiet how long the answer must stay the
+	// same.
+	limit, quiet time.Duration
+	// notBefore is the earliest time the answer can count as settled (one
+	// timeout after the last cut-off); zero when nothing was cut off.
+	notBefore time.Time
+	// covered says every event the handler accepted is in the answer; nil
+	// asks nothing.
+	covered func(map[string]int) bool
+}
+
+// settled is what a settled read came to.
+type settled struct {
+	m map[string]int
+	// waited is the real time from the first read to the last.
+	waited time.Duration
+	// moving says the answer changed within the quiet period (or the
+	// cut-off handler had not had its time) when the wait ended: at the
+	// limit, on a failed read, or when ctx was cancelled.
+	moving bool
+}
+
+// read reads query until the rule is met, for at most the rule's limit.
+// Only the first read's error is returned: a later failure ends the wait
+// with the last answer, unconfirmed.
+func (s settleRule) read(ctx context.Context, query func(context.Context) (map[string]int, error)) (settled, error) {
+	start := s.clock.Now()
+	deadline := start.Add(s.limit)
+	m, err := query(ctx)
+	if err != nil {
+		return settled{}, err
+	}
+	changed := start
+	every := settleEvery(s.quiet)
+	for {
+		now := s.clock.Now()
+		quiet := now.Sub(changed) >= s.quiet && !now.Before(s.notBefore)
+		if quiet && (s.covered == nil || s.covered(m)) {
+			return settled{m: m, waited: now.Sub(start)}, nil
+		}
+		if !now.Before(deadline) {
+			return settled{m: m, waited: now.Sub(start), moving: !quiet}, nil
+		}
+		if !sleepUntil(ctx, s.clock, minTime(now.Add(every), deadline)) {
+			return settled{m: m, waited: s.clock.Now().Sub(start), moving: true}, nil
+		}
+		next, err := query(ctx)
+		if err != nil {
+			return settled{m: m, waited: s.clock.Now().Sub(start), moving: true}, nil
+		}
+		if !maps.Equal(m, next) {
+			m, changed = next, s.clock.Now()
+		}
+	}
 }
 
 // effectsQueryTimeout bounds one read of the effects oracle.
@@ -81,50 +139,6 @@ func (e *engine) waitForHandler(ctx context.Context) int {
 // the handler may still be at work on it.
 func (e *engine) noteCutOff() {
 	e.lastCutOff = e.cfg.WallClock.Now()
-}
-
-// readEffects reads the effects oracle, once the handler has settled when
-// it may still be at work on a request it was cut off from. unsettled says
-// the answer may still miss that work: it was still changing, could not be
-// read again, or ctx was cancelled before the handler had had its time.
-func (e *engine) readEffects(ctx context.Context) (m map[string]int, unsettled bool, err error) {
-	if e.lastCutOff.IsZero() || e.handlerCalls() != nil || e.cfg.DryRun {
-		m, err = e.queryEffects(ctx)
-		return m, false, err
-	}
-	return settledRead(ctx, e.cfg.WallClock, e.timeout, e.lastCutOff, e.queryEffects)
-}
-
-// settledRead reads an oracle (query) once a handler cut off at lastCutOff
-// has had one more timeout, then until two reads settleEvery apart agree,
-// for at most one more timeout; unsettled says they never agreed, a later
-// read failed, or ctx was cancelled first.
-func settledRead(ctx context.Context, clock clockwork.Clock, timeout time.Duration, lastCutOff time.Time,
-	query func(context.Context) (map[string]int, error)) (m map[string]int, unsettled bool, err error) {
-	if !sleepUntil(ctx, clock, lastCutOff.Add(timeout)) {
-		m, err = query(ctx)
-		return m, true, err
-	}
-	m, err = query(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	deadline := clock.Now().Add(timeout)
-	every := settleEvery(timeout)
-	for {
-		now := clock.Now()
-		if !now.Before(deadline) || !sleepUntil(ctx, clock, minTime(now.Add(every), deadline)) {
-			return m, true, nil
-		}
-		next, err := query(ctx)
-		if err != nil {
-			return m, true, nil // the earlier answer stands, unconfirmed
-		}
-		if maps.Equal(m, next) {
-			return next, false, nil
-		}
-		m = next
-	}
 }
 
 // sleepUntil waits on clock until t, and reports false if ctx was

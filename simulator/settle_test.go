@@ -151,28 +151,32 @@ func TestInProcessHungHandlerIsReported(t *testing.T) {
 	}
 }
 
-// Against a URL, when a request reached the handler and got no answer,
-// the handler gets one more timeout, then the oracle is read until two
-// reads agree (or another timeout has passed, or ctx is cancelled); when
-// none did, it is read once and nothing waits.
+// Against a URL the oracle is read until every event the handler accepted
+// is reported and its answer has not changed for the quiet period (and,
+// after a cut-off, one more timeout has passed), for at most Settle; the
+// oracle's count before the run is taken off.
 func TestURLOracleIsReadUntilItSettles(t *testing.T) {
-	every := settleEvery(settleTimeout)
+	const quiet, limit = 80 * time.Millisecond, 400 * time.Millisecond
+	every := settleEvery(quiet)
 	for _, tc := range []struct {
 		name string
 		hang bool // the first delivery hangs until the provider gives up
-		// answer is the oracle's count for the event at its nth read (from 1).
-		answer    func(n int) int
-		interrupt bool // ctx is cancelled at the first wait instead of the wait passing
-		wantReads int
+		// answer is the oracle's count for the event at a time since the
+		// first read after the run; before the run it counts 5.
+		answer    func(since time.Duration) int
+		interrupt bool // ctx is cancelled at the first wait
+		wantWait  time.Duration
 		wantCount int
 		unsettled bool
 	}{
-		{"no request cut off: one read", false, func(int) int { return 1 }, false, 1, 1, false},
-		{"cut off, nothing late: read again to confirm", true, func(int) int { return 1 }, false, 2, 1, false},
-		{"cut off, the late effect lands after the first read", true, func(n int) int { return min(n, 2) }, false, 3, 2, false},
-		{"cut off, the oracle never settles: reading stops a timeout later", true, func(n int) int { return n }, false,
-			1 + int(settleTimeout/every), 1 + int(settleTimeout/every), true},
-		{"cut off, interrupted while the handler has its time: one read", true, func(n int) int { return n }, true, 1, 1, true},
+		{"done when it answered: settled after the quiet period", false, func(time.Duration) int { return 6 }, false, quiet, 1, false},
+		{"ack-first: the wait goes on until the event is reported", false,
+			func(d time.Duration) int { return 5 + b2i(d >= 4*every) }, false, 4*every + quiet, 1, false},
+		{"ack-first: a late duplicate is counted", false,
+			func(d time.Duration) int { return 6 + b2i(d >= 5*every) }, false, 5*every + quiet, 2, false},
+		{"still moving at the limit: unsettled", false, func(d time.Duration) int { return 6 + int(d/every) }, false, limit, 1 + int(limit/every), true},
+		{"cut off: the handler has one more timeout", true, func(time.Duration) int { return 6 }, false, settleTimeout, 1, false},
+		{"interrupted at the first wait: unsettled", false, func(time.Duration) int { return 6 }, true, 0, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := shortPolicy(t, settleTimeout)
@@ -180,17 +184,24 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			defer cancel()
 			var mu sync.Mutex
 			calls, reads := 0, 0
-			var id string
-			var firstReadAt time.Duration // on the wall clock, since the run began
+			// The run's one id, known before the run (it repeats a run id).
+			w := workload{seed: DefaultSeed, ids: runKey("settle"), n: 1, start: DefaultStart, over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
+			id := w.event(0).ID
+			var sent string
 			wall := clockwork.NewFakeClock()
-			start := wall.Now()
+			var first time.Time // the first read after the run
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodGet {
 					mu.Lock()
-					if reads++; reads == 1 {
-						firstReadAt = wall.Since(start)
+					reads++
+					n := 5
+					if reads == 2 {
+						first = wall.Now()
 					}
-					m := map[string]int{id: tc.answer(reads)}
+					if reads > 1 {
+						n = tc.answer(wall.Since(first))
+					}
+					m := map[string]int{id: n, "from-another-run": 3}
 					mu.Unlock()
 					json.NewEncoder(w).Encode(m)
 					return
@@ -198,17 +209,15 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 				body, _ := io.ReadAll(r.Body) // so the server notices the provider hanging up
 				mu.Lock()
 				calls++
-				first := calls == 1
-				id, _ = p.Wire().DedupID(r.Header, body)
+				hang := calls == 1 && tc.hang
+				sent, _ = p.Wire().DedupID(r.Header, body)
 				mu.Unlock()
-				if first && tc.hang {
+				if hang {
 					<-r.Context().Done()
 				}
 			}))
 			defer srv.Close()
 			go func() {
-				// Each wait on the wall clock passes at once, a tenth of the
-				// timeout at a time, or the first one is interrupted.
 				for wall.BlockUntilContext(ctx, 1) == nil {
 					if tc.interrupt {
 						cancel()
@@ -220,27 +229,36 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			var recs []Record
 			res, err := Run(ctx, Config{
 				Policy: p, URL: srv.URL + "/webhooks", Effects: EffectsURL(srv.URL+"/effects", nil),
-				Events: 1, WallClock: wall, Sink: Collect(&recs),
+				Events: 1, RunID: "settle", WallClock: wall, Sink: Collect(&recs), Settle: limit, SettleQuiet: quiet,
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			// The cut-off was recorded at the start, as the wall clock
-			// stands still while the run goes on.
-			if wantAt := map[bool]time.Duration{true: settleTimeout}[tc.hang && !tc.interrupt]; firstReadAt != wantAt {
-				t.Errorf("the oracle was first read %s after the cut-off, want %s", firstReadAt, wantAt)
+			if sent != id {
+				t.Fatalf("the run sent %s, want %s: the same run id gives the same ids", sent, id)
 			}
-			if reads != tc.wantReads {
-				t.Errorf("the oracle was read %d times, want %d", reads, tc.wantReads)
+			if res.Settled != tc.wantWait {
+				t.Errorf("waited %s for the effects, want %s", res.Settled, tc.wantWait)
 			}
-			if res.Effects[id] != tc.wantCount {
-				t.Errorf("effects %v, want %s at %d (the last read)", res.Effects, id, tc.wantCount)
+			if len(res.Effects) != 1 || res.Effects[id] != tc.wantCount {
+				t.Errorf("effects %v, want only %s, at %d (the last read less the count before the run)", res.Effects, id, tc.wantCount)
 			}
-			if end := endRecord(t, recs); res.EffectsUnsettled != tc.unsettled || end.EffectsUnsettled != tc.unsettled {
+			end := endRecord(t, recs)
+			if res.EffectsUnsettled != tc.unsettled || end.EffectsUnsettled != tc.unsettled {
 				t.Errorf("effects unsettled %v (end record: %v), want %v", res.EffectsUnsettled, end.EffectsUnsettled, tc.unsettled)
+			}
+			if end.SettleS != tc.wantWait.Seconds() || end.SettleLimitS != limit.Seconds() {
+				t.Errorf("end record says %gs waited of %gs, want %gs of %gs", end.SettleS, end.SettleLimitS, tc.wantWait.Seconds(), limit.Seconds())
 			}
 		})
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

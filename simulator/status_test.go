@@ -16,7 +16,7 @@ func runWith(t *testing.T, pol policies.Policy, h http.Handler, events int, over
 	t.Helper()
 	var recs []Record
 	res, err := Run(context.Background(), Config{
-		Policy: pol, Handler: h, Events: events, Over: over, Seed: 3, Concurrency: concurrency, Secret: "s",
+		Policy: pol, Handler: h, Events: events, Over: over, Seed: 3, RunID: "test", Concurrency: concurrency, Secret: "s",
 		Sink: func(r Record) error { recs = append(recs, r); return nil },
 	})
 	if err != nil {

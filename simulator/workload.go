@@ -9,7 +9,10 @@ import (
 // workload generates the run's events lazily, in order of arrival, so memory
 // does not grow with the number of events.
 type workload struct {
-	seed  uint64
+	seed uint64
+	// ids is the run id's key (runKey), mixed into every id and object
+	// name so that no two runs share one; the timeline does not use it.
+	ids   uint64
 	n     int
 	start time.Time
 	over  time.Duration
@@ -41,7 +44,7 @@ func (w *workload) objects() int { return max(1, (w.n+EventsPerObject-1)/EventsP
 // object names the object event i is about.
 func (w *workload) object(i int) string {
 	o := i % w.objects()
-	r := policies.Key(w.seed, uint64(o), 0x0b)
+	r := policies.Key(w.seed^w.ids, uint64(o), 0x0b)
 	return "obj_" + r.Hex(8)
 }
 
@@ -56,9 +59,19 @@ func (w *workload) next(i int) (time.Duration, bool) {
 	return w.arrival(j), true
 }
 
-// event builds event i: its dedup id, type and object.
+// id is event i's dedup id, as event(i) makes it, without the rest of the
+// event: the wire formats draw their ids from the event's Seed alone.
+func (w *workload) id(i int) string {
+	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
+	w.wire.NewEvent(&ev)
+	return ev.ID
+}
+
+// event builds event i: its dedup id, type and object. Its id and details
+// come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
-	r := policies.Key(w.seed, uint64(i), 0xe7)
+	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
 	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
 	w.wire.NewEvent(&ev)
 	return ev

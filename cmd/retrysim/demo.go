@@ -36,6 +36,10 @@ one way of handling a delivery seen before, and shows what breaks it:
                   on the Retrysim-Virtual-Time header
   unverified      idempotent, but skips the signature check        a forged request
                   (try it with run --scenario forged)
+  queue           answers 200 at once; a worker credits later,     nothing
+                  both guarded by a unique id
+  queue-unguarded answers 200 at once, queues every delivery, and  any duplicate, credited
+                  its worker credits every job                     after its answer
 
 Webhooks go to POST /webhooks/<provider>; GET /_retrysim/effects answers how often each
 event was processed, for run's --effects-url.
@@ -43,6 +47,7 @@ event was processed, for run's --effects-url.
 Examples:
   retrysim demo --mode naive --addr 127.0.0.1:8080
   retrysim demo --mode ttl --ttl 24h --addr 127.0.0.1:8080
+  retrysim demo --mode queue-unguarded --addr 127.0.0.1:8080
   retrysim run --provider stripe --scenario late-redelivery --url http://127.0.0.1:8080/webhooks/stripe \
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,

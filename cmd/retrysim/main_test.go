@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 		"handler-idempotent": func() {
 			os.Exit(demo.Program(context.Background(), demo.Idempotent, os.Args[1:], os.Stdout, os.Stderr))
 		},
+		"handler-queue": func() { os.Exit(demo.Program(context.Background(), demo.Queue, os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -73,6 +73,7 @@ Examples:
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario between retrysim and your handler: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "your handler's signing secret as provider=value: incoming deliveries are checked with it and every attempt is signed with it (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, for an idempotency verdict`)
+	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.ack, "ack", false, "answer each delivery 200 at once instead of with your handler's answer to the first attempt")
 	fl.StringVar(&f.captures, "captures", "", "save every verified delivery in DIR as a raw HTTP capture that 'retrysim replay --request' reads")
 	fl.DurationVar(&f.duration, "duration", 0, "end the proxy after this long (default: until Ctrl-C or --events)")
@@ -145,7 +146,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Seed: f.seed,
 		Concurrency: f.concurrency, Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
-		URL: f.forwardTo, Incoming: in.events, EventType: p.eventTypes[pol.Name],
+		URL: f.forwardTo, Incoming: in.events, EventType: p.eventTypes[pol.Name], RunID: p.runID, Settle: p.settle,
 		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
 	}
 	if f.effectsURL != "" {

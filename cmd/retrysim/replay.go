@@ -34,6 +34,7 @@ type replayFlags struct {
 	format      string
 	allowRemote bool
 	failOn      []string
+	settle      string
 	// captured is the capture file's content, once read.
 	captured []byte
 }
@@ -82,8 +83,9 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
-	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked after every send`)
+	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked before the first send, after every send, and after the last until the counts settle (--settle)`)
 	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when this gate fails: "+string(report.GateDuplicateEffects)+" (the handler wrote more than once)")
 	return cmd
@@ -133,10 +135,12 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		defer srv.close()
 		cfg.URL = srv.url
 		cfg.Effects = srv.handler.Effects
+		cfg.EffectsExact = true // it waits for its own queue
 		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.url)
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		cfg.EffectsExact = false
 	}
 	res, err := simulator.Replay(ctx, cfg)
 	if err != nil {
@@ -177,6 +181,9 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
 	var errs []error
 	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
+	if cfg.Settle, err = parseSettle(f.settle); err != nil {
+		errs = append(errs, err)
+	}
 	if f.request == "" {
 		errs = append(errs, errors.New("--request: name the captured delivery (a raw HTTP request file, a HAR file, or a curl command line)"))
 	} else if c, err := readCapture(f, stdin); err != nil {

@@ -41,11 +41,14 @@ type runFlags struct {
 	insecure    bool
 	ca          string
 	exec        string
+	runID       string
+	settle      string
 	gateFlags
 	outputFlags
 	// given reports whether a flag was set on the command line, in the
-	// environment or in the config file, rather than left at its default.
-	given func(name string) bool
+	// environment or in the config file, rather than left at its default;
+	// typed whether it was set on the command line.
+	given, typed func(name string) bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -65,6 +68,7 @@ database (--demo naive credits an account on every delivery, so duplicates cost 
 Examples:
   retrysim run --provider shopify --scenario flaky-network
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
+  retrysim run --provider stripe --demo queue-unguarded
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
   retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
   retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
@@ -102,14 +106,16 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
-	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline")
+	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline and faults")
+	fl.StringVar(&f.runID, "run-id", "", "run id mixed into every event id, so a second run tests the handler afresh (default: a fresh one, shown in the report); give a run's id to reproduce its ids")
+	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once (does not change the timeline)")
 	fl.BoolVar(&f.realtime, "realtime", false, "wait for real time between attempts instead of using the fake clock")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringSliceVar(&f.eventTypes, "event-type", nil, "event type to send: one type for one provider, or provider=type for each, comma-separated or repeated (stripe=invoice.payment_succeeded,github=push); default: each provider's payment-like event")
 	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
-	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>} after the run, for an idempotency verdict`)
+	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, read before the run and after it until the counts settle (--settle), for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
@@ -148,6 +154,10 @@ type plan struct {
 	out        *output
 	tls        *tls.Config
 	maxRPS     float64
+	// runID is the run id every provider's run shares; settle the longest
+	// wait for the effects.
+	runID  string
+	settle time.Duration
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -236,7 +246,15 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	}
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
+	} else {
+		if f.typed != nil && f.typed("secret") {
+			// A shared config may hold secrets for providers this
+			// command does not run; one typed for this command is meant
+			// for it.
+			errs = append(errs, secretsNotRun(p.secrets, p.policies, f.given)...)
+		}
 	}
+	errs = append(errs, f.validateRunID(p)...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
@@ -326,6 +344,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		return err
 	}
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	f.typed = cmd.Flags().Changed
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	p, err := f.validate(ctx, cmd.ErrOrStderr())
@@ -417,7 +436,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true,
+		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
 	}
 	switch {
 	case f.dryRun:
@@ -455,10 +474,12 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
 		}
 		cfg.Effects = srv.handler.Effects
+		cfg.EffectsExact = true // it waits for its own queue
 		cfg.Restart = srv.restart
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		cfg.EffectsExact = false
 	}
 	return cfg, cleanup, nil
 }

@@ -12,6 +12,10 @@
 //	idempotent      unique id in the credit's transaction: nothing
 //	ttl             dedup key expiring after a TTL: a retry after the TTL
 //	unverified      idempotent, but no signature check: a forged request
+//	queue           answers first, a worker credits later, both guarded
+//	                by the dedup id: nothing
+//	queue-unguarded answers first and queues every delivery, its worker
+//	                credits every job: any duplicate, credited late
 //
 // Every mode but unverified verifies the provider's signature first (401
 // when it fails), and every mode exposes its side effects at
@@ -62,10 +66,19 @@ const (
 	// Unverified is Idempotent without the signature check: it credits a
 	// forged, tampered, unsigned or stale request as readily as a real one.
 	Unverified Mode = "unverified"
+	// Queue answers 200 at once and credits from a queue: the webhook
+	// inserts the dedup id and a job under a unique constraint in one
+	// transaction, and a worker credits the job later under the same
+	// guard (see queue.go).
+	Queue Mode = "queue"
+	// QueueUnguarded answers 200 at once and queues every delivery; its
+	// worker credits every job, so a duplicate is credited again, after
+	// the answer.
+	QueueUnguarded Mode = "queue-unguarded"
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified}
+var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified, Queue, QueueUnguarded}
 
 // DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
 // otherwise: five minutes, a common choice and far shorter than any
@@ -113,6 +126,8 @@ type Handler struct {
 
 	mu   sync.Mutex
 	seen map[string]struct{} // the memory mode's processed ids
+
+	q *queue // the queue modes' jobs and worker
 }
 
 // Option configures a Handler.
@@ -134,7 +149,8 @@ func WithSeed(seed uint64) Option { return func(h *Handler) { h.seed = seed } }
 func WithTTL(d time.Duration) Option { return func(h *Handler) { h.ttl = d } }
 
 // WithWork sets how long the check-then-act mode works between its check and
-// its record (DefaultWork unless set).
+// its record (DefaultWork unless set), and how long the queue modes' worker
+// waits before it takes the jobs queued (DefaultQueueDelay unless set).
 func WithWork(d time.Duration) Option { return func(h *Handler) { h.work = d } }
 
 // WithDB stores the handler's data in the SQLite file at path instead of a
@@ -149,6 +165,9 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: 1, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
+	if mode == Queue || mode == QueueUnguarded {
+		h.work = DefaultQueueDelay
+	}
 	for _, o := range opts {
 		o(h)
 	}
@@ -172,11 +191,24 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 		return nil, err
 	}
 	h.store = st
+	if mode == Queue || mode == QueueUnguarded {
+		if h.q, err = startQueue(st, h.work, mode == Queue); err != nil {
+			st.close()
+			if h.dir != "" {
+				os.RemoveAll(h.dir)
+			}
+			return nil, fmt.Errorf("demo store %s: %w", path, err)
+		}
+	}
 	return h, nil
 }
 
-// Close closes the database and removes a temporary one.
+// Close stops the queue modes' worker, closes the database and removes a
+// temporary one.
 func (h *Handler) Close() error {
+	if h.q != nil {
+		h.q.close()
+	}
 	err := h.store.close()
 	if h.dir != "" {
 		err = errors.Join(err, os.RemoveAll(h.dir))
@@ -200,8 +232,18 @@ func (h *Handler) Restart() {
 // TTL returns how long the ttl mode keeps a dedup id.
 func (h *Handler) TTL() time.Duration { return h.ttl }
 
-// Effects returns how often the handler processed each event, by dedup id.
-func (h *Handler) Effects(ctx context.Context) (map[string]int, error) { return h.store.effects(ctx) }
+// Effects returns how often the handler processed each event, by dedup id,
+// once its work is done: the queue modes wait for their worker to empty
+// the queue (or for ctx). GET /_retrysim/effects answers at once instead,
+// as a user's handler would.
+func (h *Handler) Effects(ctx context.Context) (map[string]int, error) {
+	if h.q != nil {
+		if err := h.q.drained(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return h.store.effects(ctx)
+}
 
 // ServeHTTP serves POST /webhooks/<provider> and GET /_retrysim/effects.
 // POST /webhooks, with no provider, tells the provider by the signature

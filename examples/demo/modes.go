@@ -24,6 +24,8 @@ func (h *Handler) process(r *http.Request, id string) (dup bool, err error) {
 		return h.store.creditOnce(ctx, id, amount)
 	case TTL:
 		return h.store.creditUnlessFresh(ctx, id, amount, h.virtualNow(r), h.ttl)
+	case Queue, QueueUnguarded:
+		return h.q.enqueue(ctx, id)
 	default:
 		return false, credit(ctx, h.store.db, id, amount)
 	}

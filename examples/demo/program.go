@@ -40,6 +40,10 @@ func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Wr
 	if mode == CheckThenAct {
 		fs.DurationVar(work, "work", DefaultWork, "how long the handler works between its check and its record")
 	}
+	if mode == Queue || mode == QueueUnguarded {
+		*work = DefaultQueueDelay
+		fs.DurationVar(work, "work", DefaultQueueDelay, "how long the worker waits before it takes the jobs queued (the credit lands that long after the answer)")
+	}
 	seed := fs.Uint64("seed", 1, "expect the secrets 'retrysim run' generates from this seed")
 	var secrets []string
 	fs.Func("secret", "signing secret as provider=value (repeatable; default: the one 'retrysim run' generates from --seed)", func(s string) error {

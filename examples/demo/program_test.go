@@ -11,7 +11,7 @@ import (
 // Each example program's --help lists the flags it reads, and only those.
 func TestProgramHelpListsOwnFlags(t *testing.T) {
 	common := []string{"-addr", "-db", "-secret", "-seed"}
-	own := map[Mode][]string{TTL: {"-ttl"}, CheckThenAct: {"-work"}}
+	own := map[Mode][]string{TTL: {"-ttl"}, CheckThenAct: {"-work"}, Queue: {"-work"}, QueueUnguarded: {"-work"}}
 	for _, m := range Modes {
 		t.Run(string(m), func(t *testing.T) {
 			var out, errb bytes.Buffer
