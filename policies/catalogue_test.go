@@ -132,8 +132,8 @@ func TestCatalogueWorkedTables(t *testing.T) {
 			if e := raw.Schedule.Exponential; e != nil && e.Window != "" && raw.Retries == nil && p.Window() != mustDur(t, e.Window) {
 				t.Errorf("window %s, but the YAML fits the schedule to %s", FormatDuration(p.Window()), e.Window)
 			}
-			if p.Source == "" || p.Notes == "" || !strings.Contains(p.Source, "PROVIDERS.md") {
-				t.Errorf("source %q / notes %q: every policy cites PROVIDERS.md and says what it assumes", p.Source, p.Notes)
+			if p.Source == "" || p.Notes == "" || !strings.Contains(p.Source, "docs/PROVIDERS.md") {
+				t.Errorf("source %q / notes %q: every policy cites docs/PROVIDERS.md and says what it assumes", p.Source, p.Notes)
 			}
 		})
 	}
