@@ -30,13 +30,16 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// startBinary starts the built binary with args in a directory of its own,
-// killed when the test ends, and returns it with its stderr, line by line,
-// and its stdout.
-func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, <-chan string, *bytes.Buffer) {
+// startBinary starts the built binary with args in a directory of its own
+// (setup may change the command first), killed when the test ends, and
+// returns it with its stderr, line by line, and its stdout.
+func startBinary(t *testing.T, bin string, args []string, setup ...func(*exec.Cmd)) (*exec.Cmd, <-chan string, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = t.TempDir()
+	for _, f := range setup {
+		f(cmd)
+	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	errPipe, err := cmd.StderrPipe()

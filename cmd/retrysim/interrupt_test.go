@@ -22,11 +22,17 @@ func startHeldRun(t *testing.T, results string) (*exec.Cmd, *gate, <-chan string
 	t.Helper()
 	bin := buildBinary(t)
 	g := newGate(t)
-	cmd, stderr, stdout := startBinary(t, bin, "run", "--provider", "stripe", "--scenario", "happy", "--url", g.url,
-		"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
-		"--results", results)
+	cmd, stderr, stdout := startBinary(t, bin, heldRunArgs(g.url, results))
 	waitFor(t, g.arrived, "the first attempt to reach the handler")
 	return cmd, g, stderr, stdout
+}
+
+// heldRunArgs runs 20 Stripe events one at a time against url, writing the
+// results to results.
+func heldRunArgs(url, results string) []string {
+	return []string{"run", "--provider", "stripe", "--scenario", "happy", "--url", url,
+		"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
+		"--results", results}
 }
 
 // exitCode waits for cmd, after reading the rest of its stderr, and returns

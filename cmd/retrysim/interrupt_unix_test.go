@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -23,22 +22,10 @@ func TestSignalTwiceAtOnceIsOneInterrupt(t *testing.T) {
 		dir := t.TempDir()
 		results := filepath.Join(dir, "attempts.jsonl")
 		g := newGate(t)
-		cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", "happy", "--url", g.url,
-			"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
-			"--results", results)
-		cmd.Dir = dir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		errPipe, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill() })
-		stderr := lines(errPipe)
+		cmd, stderr, stdout := startBinary(t, bin, heldRunArgs(g.url, results), func(c *exec.Cmd) {
+			c.Dir = dir
+			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		})
 		waitFor(t, g.arrived, "the first attempt to reach the handler")
 		syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)

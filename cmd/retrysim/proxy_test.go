@@ -30,7 +30,7 @@ type proxyProc struct {
 
 func startProxy(t *testing.T, bin string, args ...string) *proxyProc {
 	t.Helper()
-	cmd, stderr, stdout := startBinary(t, bin, append([]string{"proxy", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd, stderr, stdout := startBinary(t, bin, append([]string{"proxy", "--listen", "127.0.0.1:0"}, args...))
 	line := waitForLine(t, stderr, "listening on http://")
 	addr, _, _ := strings.Cut(strings.TrimPrefix(line[strings.Index(line, "http://"):], "http://"), ",")
 	return &proxyProc{cmd: cmd, url: "http://" + addr, stderr: stderr, stdout: stdout}

@@ -202,10 +202,7 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			}
 			const seed = 7
 			secret := policies.GenerateSecret(pol.Provider, seed)
-			ok := http.StatusOK
-			if pol.Succeeded(http.StatusNoContent) && !pol.Succeeded(http.StatusOK) {
-				ok = http.StatusNoContent
-			}
+			ok := okStatus(&pol)
 			h := &handler{t: t, wire: pol.Wire(), secret: secret, ok: ok, seen: map[string]int{}}
 			srv := httptest.NewServer(h)
 			defer srv.Close()
@@ -332,10 +329,7 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			secret := policies.GenerateSecret(pol.Provider, 3)
-			ok := http.StatusOK
-			if pol.Succeeded(http.StatusNoContent) && !pol.Succeeded(http.StatusOK) {
-				ok = http.StatusNoContent
-			}
+			ok := okStatus(&pol)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				r.Body = io.NopCloser(strings.NewReader(string(body)))
