@@ -45,11 +45,12 @@ type Context struct {
 // Action is what the engine does with one attempt. The zero Action sends the
 // request and reports what the handler answered.
 //
-// When several faults apply, the engine honours the first of these that is
-// set: BlackHole, Drop, a Redirect the provider does not follow, EdgeStatus
-// (the request never reaches the handler); then it sends the request
-// (twice with Duplicate) and, on the way back, Reset, LoseResponse and
-// Latency, in that order.
+// What each field does to the attempt is the engine's, one file per effect
+// (simulator/fault_*.go); when several faults apply, the order in which it
+// honours them is listed in simulator/fault.go: BlackHole, Drop, a Redirect
+// the provider does not follow, EdgeStatus (the request never reaches the
+// handler); then it sends the request (twice with Duplicate) and, on the
+// way back, Reset, LoseResponse and Latency.
 type Action struct {
 	// Faults names the faults that applied, in scenario order.
 	Faults []string

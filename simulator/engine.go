@@ -15,8 +15,8 @@
 // concurrency, and a run lasts as long as its longest chain of real waits.
 //
 // Where to find what: schedule.go (what is sent when), couplings.go (what
-// holds an attempt back), fault_effects.go (where a fault takes effect),
-// judge.go (how the provider judges an answer), fate.go (an event's fate),
+// holds an attempt back), attempt.go (one attempt, sent), fault.go and
+// fault_*.go (where a fault takes effect, one file per effect), judge.go (how the provider judges an answer), fate.go (an event's fate),
 // records.go (the records emitted), and this file (a run's start and end).
 package simulator
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptrace"
-	"sync"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -40,9 +39,9 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 }
 
 // attempt decides the faults for one attempt, carries it out, and sends
-// the attacks that go beside it, writing what it came to in o. dec is the
-// calling goroutine's own; trace, if not nil, follows the attempt's own
-// requests (not the attacks).
+// what goes beside it, writing what it came to in o. dec is the calling
+// goroutine's own; trace, if not nil, follows the attempt's own requests
+// (not the attacks).
 func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, trace *httptrace.ClientTrace) {
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
 	if trace != nil {
@@ -50,31 +49,19 @@ func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scena
 	} else {
 		e.deliver(ctx, d, st, act, o)
 	}
-	if len(act.Attacks) > 0 && !e.cfg.DryRun {
-		o.attacks = e.attacks(ctx, d, st, act.Attacks)
+	for _, f := range besideAttempt {
+		f.beside(ctx, e, d, st, act, o)
 	}
 }
 
 // deliver carries out one attempt under the action act, writing what it
-// came to in o.
+// came to in o. The faults take effect at the points of fault.go.
 func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action, o *outcome) {
 	*o = outcome{fault: act.Fault(), added: act.Latency}
-	switch {
-	case act.BlackHole:
-		o.outcome = Timeout
-		o.err = e.blackHoleErr
-		return
-	case act.Drop:
-		o.outcome, o.err = ConnectionFailed, "connection refused (injected)"
-		return
-	case act.Redirect != 0 && act.RedirectHops > e.cfg.Policy.FollowRedirects:
-		o.outcome, o.status = Redirect, act.Redirect
-		o.err = fmt.Sprintf("%d from the endpoint's old address (injected); %s follows %d redirect(s), %d were needed", act.Redirect, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects, act.RedirectHops)
-		return
-	case act.EdgeStatus != 0:
-		o.outcome, o.status = HTTPError, act.EdgeStatus
-		o.err = fmt.Sprintf("%d from a proxy in front of the handler (injected)", act.EdgeStatus)
-		return
+	for _, f := range beforeSend {
+		if f.before(e, act, o) {
+			return
+		}
 	}
 	var signedAt time.Time
 	if !e.cfg.DryRun {
@@ -88,32 +75,17 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
 		}
 	}
-	if !act.Duplicate {
-		e.send(ctx, d, st, act, signedAt, o)
-		return
+	for _, f := range sendRequest {
+		if f.send(ctx, e, d, st, act, signedAt, o) {
+			return
+		}
 	}
-	*o = e.sendTwice(ctx, d, st, act, signedAt, *o)
-}
-
-// sendTwice sends the same request twice, on two connections, released
-// together so that both are in the handler at once. (Apart from attempt, so
-// that attempt's outcome stays off the heap.)
-func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
-	dup := o
-	var wg sync.WaitGroup
-	release := make(chan struct{})
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
-	close(release)
-	wg.Wait()
-	o.dup = &dup
-	return o
+	e.send(ctx, d, st, act, signedAt, o)
 }
 
 // send performs one request of an attempt and classifies it, applying the
 // faults that act on the way back.
 func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
-	timeout := e.timeout
 	var a answer
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
@@ -143,19 +115,10 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	if a.status == 0 {
 		return
 	}
-	switch {
-	case act.Reset:
-		o.outcome, o.status, o.header = ConnectionFailed, 0, nil
-		o.err = "connection reset after the request was sent, before the answer (injected)"
-	case act.LoseResponse:
-		o.outcome, o.status, o.header = LostResponse, 0, nil
-		o.err = "the answer was lost on the way back (injected)"
-	case act.Latency > 0 && a.latency+act.Latency > timeout:
-		o.outcome, o.status, o.header = Timeout, 0, nil
-		// Only the injected latency, which the seed decides, is named:
-		// the measured time is the record's latency_ms, and an error that
-		// carried it would differ between two runs of one seed.
-		o.err = fmt.Sprintf("the injected latency of %s took the answer past the %s timeout", policies.FormatDuration(act.Latency), policies.FormatDuration(timeout))
+	for _, f := range onAnswer {
+		if f.answered(e, act, a.latency, o) {
+			return
+		}
 	}
 }
 

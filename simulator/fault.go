@@ -1,0 +1,65 @@
+package simulator
+
+import (
+	"context"
+	"time"
+
+	"github.com/retrysim/retrysim/scenarios"
+)
+
+// Where a fault takes effect. A scenario decides, for each attempt, which
+// faults apply (a scenarios.Action); what each of them does to the attempt
+// is a small type in a file of its own beside this one (fault_*.go), which
+// the engine asks at fixed points of every attempt. The order in which it
+// asks them at each point is the data below: at a point where one effect
+// settles the attempt, the first that does wins.
+//
+// A new kind of fault is a scenarios.Kind that sets what it decided on the
+// Action, and here one faultEffect type in its own file, with its test,
+// placed in the lists below at the points where it acts.
+
+// faultEffect is what one kind of injected fault does to an attempt. Each
+// method is one point of an attempt; embed noEffect for the points where
+// an effect does nothing.
+type faultEffect interface {
+	// before is asked before the request is built. Reporting true, it has
+	// settled the attempt itself in o: the request is not sent (the
+	// handler is not reached), and no later effect is asked.
+	before(e *engine, act *scenarios.Action, o *outcome) bool
+	// send is asked how to send the request. Reporting true, it has sent
+	// it and written o; false leaves it to the engine's one request.
+	send(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool
+	// answered is asked once the handler's answer came, after latency.
+	// Reporting true, it has changed what the provider sees in o, and no
+	// later effect is asked.
+	answered(e *engine, act *scenarios.Action, latency time.Duration, o *outcome) bool
+	// beside is asked after the attempt, for requests sent beside it.
+	beside(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, o *outcome)
+}
+
+// The points of an attempt, each with its effects in the order the engine
+// asks them. (Arrays of zero-sized values: asking them allocates nothing.)
+var (
+	// beforeSend: the request never reaches the handler.
+	beforeSend = [...]faultEffect{swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{}}
+	// sendRequest: how the request goes out.
+	sendRequest = [...]faultEffect{duplicated{}}
+	// onAnswer: the handler answered; the answer changes on the way back.
+	onAnswer = [...]faultEffect{resetAfterSend{}, lostAnswer{}, lateAnswer{}}
+	// besideAttempt: requests sent beside the attempt.
+	besideAttempt = [...]faultEffect{attacksBeside{}}
+)
+
+// noEffect does nothing at any point; effects embed it for the points at
+// which they do not act.
+type noEffect struct{}
+
+func (noEffect) before(*engine, *scenarios.Action, *outcome) bool { return false }
+
+func (noEffect) send(context.Context, *engine, *due, *eventState, *scenarios.Action, time.Time, *outcome) bool {
+	return false
+}
+
+func (noEffect) answered(*engine, *scenarios.Action, time.Duration, *outcome) bool { return false }
+
+func (noEffect) beside(context.Context, *engine, *due, *eventState, *scenarios.Action, *outcome) {}

@@ -1,0 +1,19 @@
+package simulator
+
+import (
+	"context"
+
+	"github.com/retrysim/retrysim/scenarios"
+)
+
+// attacksBeside: requests the handler must reject are sent beside the
+// attempt (bad-signature, missing-signature, stale-timestamp, replayed,
+// tampered-body; see attack.go). They change nothing about the attempt
+// itself; a dry run sends none.
+type attacksBeside struct{ noEffect }
+
+func (attacksBeside) beside(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, o *outcome) {
+	if len(act.Attacks) > 0 && !e.cfg.DryRun {
+		o.attacks = e.attacks(ctx, d, st, act.Attacks)
+	}
+}

@@ -1,0 +1,37 @@
+package simulator
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/retrysim/retrysim/scenarios"
+)
+
+// duplicated: the provider sends the same request twice at the same moment
+// (duplicate), on two connections, so that both are in the handler at
+// once. The attempt is the first request; the second is its dup.
+type duplicated struct{ noEffect }
+
+func (duplicated) send(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+	if !act.Duplicate {
+		return false
+	}
+	*o = e.sendTwice(ctx, d, st, act, signedAt, *o)
+	return true
+}
+
+// sendTwice sends the same request twice, on two connections, released
+// together so that both are in the handler at once. (It takes and returns
+// the outcome by value, so that the caller's stays off the heap.)
+func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
+	dup := o
+	var wg sync.WaitGroup
+	release := make(chan struct{})
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
+	close(release)
+	wg.Wait()
+	o.dup = &dup
+	return o
+}
