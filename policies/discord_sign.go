@@ -52,7 +52,7 @@ func (discordSigner) KeyNote() string {
 }
 
 func (discordSigner) Scheme() Scheme {
-	return Scheme{Headers: []string{"X-Signature-Ed25519"}, AdvisedTolerance: discordAdvisedBound}
+	return Scheme{Headers: []string{"X-Signature-Ed25519"}, Timestamp: "X-Signature-Timestamp", AdvisedTolerance: discordAdvisedBound}
 }
 
 // discordAdvisedBound is the bound on X-Signature-Timestamp's age that is

@@ -1,6 +1,10 @@
 package policies
 
-import "time"
+import (
+	"net/http"
+	"slices"
+	"time"
+)
 
 // Coverage says what a signature protects.
 type Coverage int
@@ -30,6 +34,15 @@ const (
 type Scheme struct {
 	// Headers carry the signature: a request without them is unsigned.
 	Headers []string
+	// Timestamp is the header that carries the signed timestamp: its own
+	// header, or the signature header itself when the timestamp is part
+	// of it (Stripe's t=); "" when the scheme signs no time. A captured
+	// signature with a timestamp goes stale.
+	Timestamp string
+	// PerAttempt are the other headers written afresh for every attempt of
+	// an event (Slack's retry number and reason, Zoom's tracking id): a
+	// delivery sent again as a later attempt carries that attempt's.
+	PerAttempt []string
 	// Covers says what the signature protects.
 	Covers Coverage
 	// Tolerance is how far a signed timestamp may be from now before a
@@ -43,6 +56,32 @@ type Scheme struct {
 	// practice though the provider neither documents nor checks one: a
 	// handler that does not bound it gets advice, never a failure.
 	AdvisedTolerance time.Duration
+}
+
+// Signed lists the headers a fresh signature replaces, in canonical form,
+// sorted: the signature headers and the timestamp's.
+func (s Scheme) Signed() []string {
+	out := make([]string, 0, len(s.Headers)+1)
+	for _, h := range s.Headers {
+		out = append(out, http.CanonicalHeaderKey(h))
+	}
+	if s.Timestamp != "" {
+		out = append(out, http.CanonicalHeaderKey(s.Timestamp))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Resent lists every header that differs from one attempt of an event to
+// the next, in canonical form, sorted: Signed and PerAttempt. Sending a
+// captured or forwarded delivery again replaces these and keeps the rest.
+func (s Scheme) Resent() []string {
+	out := s.Signed()
+	for _, h := range s.PerAttempt {
+		out = append(out, http.CanonicalHeaderKey(h))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Signer is implemented by wire formats that describe their signature
@@ -66,7 +105,7 @@ func SchemeOf(w Wire) (Scheme, bool) {
 // The wire formats' schemes.
 
 func (stripeWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"Stripe-Signature"}, Tolerance: stripeTolerance}
+	return Scheme{Headers: []string{"Stripe-Signature"}, Timestamp: "Stripe-Signature", Tolerance: stripeTolerance}
 }
 
 func (githubWire) Scheme() Scheme {
@@ -80,15 +119,21 @@ func (twilioWire) Scheme() Scheme {
 }
 
 func (slackWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"X-Slack-Signature"}, Tolerance: slackTolerance}
+	return Scheme{
+		Headers: []string{"X-Slack-Signature"}, Timestamp: "X-Slack-Request-Timestamp",
+		PerAttempt: []string{"X-Slack-Retry-Num", "X-Slack-Retry-Reason"}, Tolerance: slackTolerance,
+	}
 }
 
 func (w standardWire) Scheme() Scheme {
-	return Scheme{Headers: []string{w.prefix + "-signature"}, Tolerance: standardTolerance}
+	return Scheme{Headers: []string{w.prefix + "-signature"}, Timestamp: w.prefix + "-timestamp", Tolerance: standardTolerance}
 }
 
 func (zoomWire) Scheme() Scheme {
-	return Scheme{Headers: []string{"x-zm-signature"}, Covers: CoversJSON, AdvisedTolerance: zoomAdvisedBound}
+	return Scheme{
+		Headers: []string{"x-zm-signature"}, Timestamp: "x-zm-request-timestamp", PerAttempt: []string{"x-zm-trackingid"},
+		Covers: CoversJSON, AdvisedTolerance: zoomAdvisedBound,
+	}
 }
 
 func (gitlabWire) Scheme() Scheme {
@@ -96,6 +141,9 @@ func (gitlabWire) Scheme() Scheme {
 }
 
 // PayPal signs PAYPAL-TRANSMISSION-TIME but documents no bound on its age,
-// and its verifiers check none: for replays it counts as a scheme without a
-// timestamp.
-func (paypalWire) Scheme() Scheme { return Scheme{Headers: []string{"PAYPAL-TRANSMISSION-SIG"}} }
+// and its verifiers check none: against a replayed request it counts as a
+// scheme without a timestamp (no Tolerance), though a captured signature
+// still carries the capture's time.
+func (paypalWire) Scheme() Scheme {
+	return Scheme{Headers: []string{"PAYPAL-TRANSMISSION-SIG"}, Timestamp: "PAYPAL-TRANSMISSION-TIME"}
+}

@@ -137,7 +137,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		return answer{err: err}
 	}
 	if st.in != nil {
-		resend(req, st.in, e.wire.Name())
+		resend(req, st.in, e.wire)
 	}
 	// In-flight attempts finish even when the run is interrupted.
 	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)

@@ -2,9 +2,7 @@ package simulator
 
 import (
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -77,46 +75,12 @@ func (e *engine) liveEvent(i int, at time.Duration) (policies.Event, *Incoming) 
 	return ev, in
 }
 
-// resendHeaders are, for each wire format, the headers that differ from
-// one attempt of an event to the next: those derived from the secret or the
-// signing time (signatureHeaders) and those written for a retry
-// (attemptHeaders). Re-sending a real delivery replaces these and keeps
-// every other header as it came.
-var resendHeaders = sync.OnceValue(func() map[string][]string {
-	out := map[string][]string{}
-	for _, name := range policies.WireNames() {
-		w, _ := policies.WireFor(name)
-		ev := policies.Event{ID: "x", Type: w.DefaultEventType()}
-		names, _ := signatureHeaders(w, ev, []byte("{}"), "http://localhost/")
-		for _, k := range attemptHeaders(w, ev, []byte("{}"), "http://localhost/") {
-			if !slices.Contains(names, k) {
-				names = append(names, k)
-			}
-		}
-		out[name] = names
-	}
-	return out
-})
-
 // resend turns req, the engine's request for an attempt of a real
 // delivery, into the delivery as it came with only the attempt's own
 // headers (signature, timestamp, retry counter) and retrysim's virtual
 // time taken from req.
-func resend(req *http.Request, in *Incoming, wire string) {
-	fresh := req.Header
-	h := make(http.Header, len(in.Header)+2)
-	for k, vs := range in.Header {
-		h[k] = slices.Clone(vs)
-	}
-	for _, k := range resendHeaders()[wire] {
-		if vs, ok := fresh[k]; ok {
-			h[k] = vs
-		} else {
-			delete(h, k)
-		}
-	}
-	h[VirtualTimeHeader] = fresh[VirtualTimeHeader]
-	req.Header = h
+func resend(req *http.Request, in *Incoming, wire policies.Wire) {
+	req.Header = overlay(in.Header, req.Header, resentHeaders(wire))
 }
 
 // DropConnectionHeaders removes the headers that belong to one connection,

@@ -162,11 +162,12 @@ type replay struct {
 	target string // where requests go
 	signed string // the URL a provider signs
 	event  policies.Event
-	sigs   []string
-	// retryHdrs are the headers that say which attempt a send is
-	// (attemptHeaders); reason is why the send before the next failed.
-	retryHdrs []string
-	reason    string
+	// replace are the captured headers each send writes afresh, as the
+	// wire's scheme declares them: the signature and its timestamp when
+	// re-signing, and those that say which attempt a send is. reason is
+	// why the send before the next failed.
+	replace []string
+	reason  string
 	res       ReplayResult
 	clock     *clockwork.FakeClock
 	start     time.Time
@@ -214,9 +215,13 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 		return nil, fmt.Errorf("%w: the capture has no dedup id where %s puts it (%s): %w", ErrConfig, r.wire.Name(), r.wire.DedupField(), err)
 	}
 	r.event = policies.Event{ID: id, Type: r.wire.DefaultEventType()}
-	var timed bool
-	r.sigs, timed = signatureHeaders(r.wire, r.event, c.Body, r.signed)
-	r.retryHdrs = attemptHeaders(r.wire, r.event, c.Body, r.signed)
+	scheme, _ := policies.SchemeOf(r.wire)
+	sigs := scheme.Signed()
+	r.replace = scheme.Resent()
+	if cfg.Secret == "" {
+		// Without a secret the captured signature is sent as it is.
+		r.replace = slices.DeleteFunc(r.replace, func(k string) bool { return slices.Contains(sigs, k) })
+	}
 	pol := &r.cfg.Policy
 	r.client = cfg.Client
 	if r.client == nil {
@@ -234,7 +239,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	r.res = ReplayResult{
 		Provider: r.wire.Name(), Policy: pol.Name, DedupID: id, DedupField: r.wire.DedupField(),
 		Target: r.target, Times: cfg.Times, Concurrent: cfg.Concurrent, Resigned: cfg.Secret != "",
-		Timestamped: timed, SignatureHeaders: r.sigs,
+		Timestamped: scheme.Timestamp != "", SignatureHeaders: sigs,
 	}
 	if cfg.Handler != nil {
 		r.res.Target = "in-process http.Handler"
@@ -298,7 +303,7 @@ func DetectWire(c capture.Request) (policies.Wire, error) {
 	var best []string
 	bestN := 0
 	for _, name := range policies.WireNames() {
-		sigs := wireSignatureHeaders()[name]
+		sigs := schemeHeaders()[name].signed
 		n := 0
 		for _, h := range sigs {
 			if c.Header.Get(h) != "" {
@@ -330,46 +335,6 @@ func DetectWire(c capture.Request) (policies.Wire, error) {
 	}
 	w, _ := policies.WireFor(best[0])
 	return w, nil
-}
-
-// wireSignatureHeaders is every wire's signature headers, found once: the
-// names do not depend on the body, and finding them signs three times,
-// which DetectWire would otherwise do for every wire on every call (RSA for
-// PayPal) — a demo handler detecting the provider per request spent most of
-// its time there.
-var wireSignatureHeaders = sync.OnceValue(func() map[string][]string {
-	out := map[string][]string{}
-	for _, name := range policies.WireNames() {
-		w, _ := policies.WireFor(name)
-		out[name], _ = signatureHeaders(w, policies.Event{ID: "x", Type: w.DefaultEventType()}, []byte("{}"), "http://localhost/")
-	}
-	return out
-})
-
-// signatureHeaders finds the headers a wire derives from the secret or the
-// signing time, by signing one delivery three ways (two secrets, two times)
-// and comparing: those are what re-signing replaces. timed says some of them
-// change with the time: the scheme carries a timestamp.
-func signatureHeaders(w policies.Wire, ev policies.Event, body []byte, signedURL string) (names []string, timed bool) {
-	t0 := DefaultStart
-	sign := func(secret string, at time.Time) http.Header {
-		h := http.Header{}
-		w.Header(h, policies.Delivery{Event: ev, N: 1, Body: body, URL: signedURL, Secret: secret, SignedAt: at})
-		return h
-	}
-	base := sign("retrysim-a", t0)
-	other := sign("retrysim-b", t0)
-	later := sign("retrysim-a", t0.Add(1000*time.Second))
-	for k := range base {
-		bySecret := !slices.Equal(base[k], other[k])
-		byTime := !slices.Equal(base[k], later[k])
-		if bySecret || byTime {
-			names = append(names, k)
-		}
-		timed = timed || byTime
-	}
-	slices.Sort(names)
-	return names, timed
 }
 
 // offset is when send n (from 1) happens on the policy's schedule, and
@@ -482,46 +447,31 @@ func (r *replay) exchange(ctx context.Context, req *http.Request, n int) ReplayS
 	return s
 }
 
-// request builds send n: the captured method, headers and body, re-signed
-// when there is a secret, with the virtual time.
+// request builds send n: the captured method, headers and body, with the
+// headers of the attempt it stands for written afresh (the signature only
+// when re-signing) and the virtual time.
 func (r *replay) request(n int) (*http.Request, error) {
 	c := &r.cfg.Capture
 	req, err := http.NewRequest(c.Method, r.target, bytes.NewReader(c.Body))
 	if err != nil {
 		return nil, err
 	}
-	for k, vs := range c.Header {
-		req.Header[k] = slices.Clone(vs)
-	}
-	if r.cfg.Secret != "" {
-		fresh := http.Header{}
-		r.wire.Header(fresh, policies.Delivery{
-			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret,
-			SignedAt: policies.SigningTime(r.cfg.WallClock.Now(), n, r.cfg.Times),
-		})
-		for _, k := range r.sigs {
-			req.Header[k] = fresh[k]
-		}
-	}
-	if len(r.retryHdrs) > 0 {
+	fresh := http.Header{}
+	if len(r.replace) > 0 {
 		// Send n stands for attempt n of the schedule: it carries that
-		// attempt's retry headers (none on the first), not the captured
-		// attempt's, with the reason the send before it failed.
+		// attempt's headers (no retry headers on the first), not the
+		// captured attempt's, with the reason the send before it failed.
 		reason := r.reason
 		if r.cfg.Concurrent {
 			reason = ""
 		}
-		fresh := http.Header{}
-		r.wire.Header(fresh, policies.Delivery{Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret, SignedAt: r.cfg.WallClock.Now(), RetryReason: reason})
-		for _, k := range r.retryHdrs {
-			if v, ok := fresh[k]; ok {
-				req.Header[k] = v
-			} else {
-				delete(req.Header, k)
-			}
-		}
+		r.wire.Header(fresh, policies.Delivery{
+			Event: r.event, N: n, Body: c.Body, URL: r.signed, Secret: r.cfg.Secret,
+			SignedAt: policies.SigningTime(r.cfg.WallClock.Now(), n, r.cfg.Times), RetryReason: reason,
+		})
 	}
-	req.Header.Set(VirtualTimeHeader, r.clock.Now().UTC().Format(time.RFC3339Nano))
+	fresh.Set(VirtualTimeHeader, r.clock.Now().UTC().Format(time.RFC3339Nano))
+	req.Header = overlay(c.Header, fresh, r.replace)
 	return req, nil
 }
 

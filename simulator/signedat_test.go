@@ -62,9 +62,9 @@ func TestEveryAttemptIsSignedAfresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		wire := pol.Wire()
-		ev := policies.Event{ID: "evt_probe", Type: wire.DefaultEventType()}
-		sigs, timed := signatureHeaders(wire, ev, []byte("{}"), "http://127.0.0.1/hook")
-		if !timed || pol.SignatureProbe != nil {
+		scheme, _ := policies.SchemeOf(wire)
+		sigs := scheme.Signed()
+		if scheme.Timestamp == "" || pol.SignatureProbe != nil {
 			// A probing policy (discord) removes this always-failing
 			// endpoint first; it never retries anyway.
 			continue
