@@ -237,7 +237,7 @@ func verdictWords(rep *Report) string {
 			}
 		}
 	}
-	words := map[string]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", Unknown: "verdict UNKNOWN"}[v]
+	words := map[Verdict]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", Unknown: "verdict UNKNOWN"}[v]
 	return words + " · recommend TTL " + dur(rep.RecommendedTTL())
 }
 

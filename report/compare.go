@@ -63,7 +63,7 @@ func markIf(bad bool, s string) string {
 
 // VerdictWords is how the reports spell a verdict for people; "unknown"
 // when the run had no effects oracle.
-func VerdictWords(v string) string {
+func VerdictWords(v Verdict) string {
 	switch v {
 	case Idempotent:
 		return "IDEMPOTENT"

@@ -38,9 +38,9 @@ type jsonRun struct {
 	Interrupted     bool   `json:"interrupted"`
 	// Incomplete says the results stream stopped before the run's end
 	// record (see Run.Incomplete).
-	Incomplete bool   `json:"incomplete,omitempty"`
-	Verdict    string `json:"verdict"`
-	Detail     string `json:"verdict_detail"`
+	Incomplete bool    `json:"incomplete,omitempty"`
+	Verdict    Verdict `json:"verdict"`
+	Detail     string  `json:"verdict_detail"`
 	// Reason is the verdict's reason code (see Judge); Missing counts the
 	// accepted events the effects oracle does not report.
 	Reason    Reason     `json:"verdict_reason"`

@@ -58,7 +58,7 @@ const (
 // Judgement is a run's idempotency verdict as a value.
 type Judgement struct {
 	// Verdict is Idempotent, NotIdempotent or Unknown.
-	Verdict string
+	Verdict Verdict
 	Reason  Reason
 	Caveat  Caveat
 	// Offenders counts the events processed more than once; Extra the

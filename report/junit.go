@@ -70,7 +70,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			Time: junitSeconds(r.HandlerTime),
 			Properties: []junitProperty{
 				{"provider", r.Provider}, {"policy", r.Policy}, {"scenario", r.Scenario},
-				{"seed", fmt.Sprint(r.Seed)}, {"target", r.Target}, {"verdict", r.Verdict()},
+				{"seed", fmt.Sprint(r.Seed)}, {"target", r.Target}, {"verdict", string(r.Verdict())},
 			},
 		}
 		if !r.Start.IsZero() {

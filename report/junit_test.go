@@ -105,7 +105,7 @@ func TestWriteJUnit(t *testing.T) {
 	for _, p := range suite.Props {
 		props[p.Name] = p.Value
 	}
-	if props["verdict"] != report.NotIdempotent || props["provider"] != "stripe" {
+	if props["verdict"] != string(report.NotIdempotent) || props["provider"] != "stripe" {
 		t.Errorf("properties %v, want verdict not_idempotent, provider stripe", props)
 	}
 	// The suite's time is what the run waited on the handler: answers of

@@ -219,7 +219,7 @@ func TestReplayNoSignatureCanCatchIsARetry(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		effects int
-		verdict string
+		verdict report.Verdict
 		line    string
 	}{
 		{"processed twice", 2, report.NotIdempotent, "1 replay it cannot tell from retries was processed again"},

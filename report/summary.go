@@ -13,11 +13,14 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
+// Verdict is an idempotency verdict: a run's and a replay's are one type.
+type Verdict = simulator.Verdict
+
 // Verdicts on idempotency.
 const (
-	Idempotent    = "idempotent"
-	NotIdempotent = "not_idempotent"
-	Unknown       = "unknown"
+	Idempotent    = simulator.VerdictIdempotent
+	NotIdempotent = simulator.VerdictNotIdempotent
+	Unknown       = simulator.VerdictUnknown
 )
 
 // Run is everything a report says about one run (one policy against one
@@ -268,7 +271,7 @@ type eventAgg struct {
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown
 // (see Judge, which decides it and says why).
-func (r *Run) Verdict() string { return r.Judge().Verdict }
+func (r *Run) Verdict() Verdict { return r.Judge().Verdict }
 
 // Offenders lists the events the handler processed more than once, by id,
 // at least once of them during the run: a replay no signature can tell from

@@ -32,7 +32,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		recs       []simulator.Record
-		verdict    string
+		verdict    report.Verdict
 		refused    int
 		duplicates int
 		text       []string // in the text; the first is the verdict detail
@@ -104,7 +104,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			if got := r.VerdictLine(); got != tc.text[0] && !strings.HasPrefix(got, tc.text[0]) {
 				t.Errorf("verdict line %q, want %q", got, tc.text[0])
 			}
-			wantGate := map[string]report.GateStatus{report.Idempotent: report.GatePass, report.Unknown: report.GateUnknown}[tc.verdict]
+			wantGate := map[report.Verdict]report.GateStatus{report.Idempotent: report.GatePass, report.Unknown: report.GateUnknown}[tc.verdict]
 			if g := rep.Gates[0]; g.Status != wantGate {
 				t.Errorf("duplicate-effects gate %s, want %s: %s", g.Status, wantGate, g.Message)
 			}
@@ -122,8 +122,8 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			}
 			var doc struct {
 				Runs []struct {
-					Verdict string `json:"verdict"`
-					Detail  string `json:"verdict_detail"`
+					Verdict report.Verdict `json:"verdict"`
+					Detail  string         `json:"verdict_detail"`
 					Gates   []struct{ Status string }
 					Summary struct {
 						Duplicates *int `json:"duplicate_effects"`

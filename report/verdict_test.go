@@ -32,7 +32,7 @@ func TestVerdictInEveryFormat(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		recs       []simulator.Record
-		verdict    string
+		verdict    report.Verdict
 		duplicates any // summary.duplicate_effects: a number, or nil
 		offenders  []report.Offender
 		text       []string
@@ -127,7 +127,7 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			}
 			var doc struct {
 				Runs []struct {
-					Verdict   string            `json:"verdict"`
+					Verdict   report.Verdict    `json:"verdict"`
 					Detail    string            `json:"verdict_detail"`
 					Offenders []report.Offender `json:"offenders"`
 					Gates     []struct {

@@ -168,9 +168,9 @@ type replay struct {
 	// why the send before the next failed.
 	replace []string
 	reason  string
-	res       ReplayResult
-	clock     *clockwork.FakeClock
-	start     time.Time
+	res     ReplayResult
+	clock   *clockwork.FakeClock
+	start   time.Time
 	// cutOff is when the latest send that reached a handler behind a URL
 	// and got no answer was cut off, zero when none is pending: that
 	// handler may still be writing when the oracle is next read.

@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// Verdicts on idempotency, in the words of the JSON reports.
-const (
-	VerdictIdempotent    = "idempotent"
-	VerdictNotIdempotent = "not_idempotent"
-	VerdictUnknown       = "unknown"
-)
-
 // Statuses of a ReplayCheck.
 const (
 	CheckPass    = "pass"
@@ -52,7 +45,7 @@ func (r *ReplayResult) ExpectedWrites() int {
 // when it wrote more, and VerdictUnknown without an oracle, when the
 // handler never processed the event, or when a write of a cut-off handler
 // may still be missing from the count.
-func (r *ReplayResult) Verdict() string {
+func (r *ReplayResult) Verdict() Verdict {
 	w := r.Writes()
 	switch {
 	case w < 0:

@@ -51,7 +51,7 @@ func TestReplayStripeCapture(t *testing.T) {
 	for _, tc := range []struct {
 		mode       demo.Mode
 		writes     []int
-		verdict    string
+		verdict    simulator.Verdict
 		checksPass bool
 	}{
 		{demo.Idempotent, []int{1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, simulator.VerdictIdempotent, true},

@@ -366,7 +366,7 @@ type replayJSON struct {
 	*simulator.ReplayResult
 	Writes        *int                    `json:"writes"`
 	Checks        []simulator.ReplayCheck `json:"checks"`
-	Verdict       string                  `json:"verdict"`
+	Verdict       simulator.Verdict       `json:"verdict"`
 	VerdictDetail string                  `json:"verdict_detail"`
 }
 

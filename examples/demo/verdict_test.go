@@ -102,7 +102,7 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 func TestVerdictUnderLostAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		mode demo.Mode
-		want string
+		want report.Verdict
 	}{
 		{demo.Naive, report.NotIdempotent},
 		{demo.Memory, report.Idempotent},
@@ -142,7 +142,7 @@ func TestVerdictUnderLostAnswers(t *testing.T) {
 // breaks the in-memory dedup; naive breaks under both, idempotent under
 // neither.
 func TestVerdictUnderBuiltinFaults(t *testing.T) {
-	want := map[demo.Mode]map[string]string{
+	want := map[demo.Mode]map[string]report.Verdict{
 		demo.Naive:        {"duplicate-burst": report.NotIdempotent, "crash-restart": report.NotIdempotent},
 		demo.Memory:       {"duplicate-burst": report.Idempotent, "crash-restart": report.NotIdempotent},
 		demo.CheckThenAct: {"duplicate-burst": report.NotIdempotent, "crash-restart": report.Idempotent},
@@ -184,7 +184,7 @@ func replayOnce(t *testing.T, h *demo.Handler, concurrent bool, times int) *simu
 func TestVerdictUnderOverlap(t *testing.T) {
 	for _, tc := range []struct {
 		mode demo.Mode
-		want string
+		want simulator.Verdict
 	}{
 		{demo.Naive, simulator.VerdictNotIdempotent},
 		{demo.Memory, simulator.VerdictIdempotent},

@@ -58,7 +58,7 @@ func TestHandlerIsIdempotentUnderStripeRetries(t *testing.T) {
 		name      string
 		mode      demo.Mode
 		inProcess bool
-		want      string
+		want      report.Verdict
 	}{
 		{"idempotent handler, in process", demo.Idempotent, true, report.Idempotent},
 		{"idempotent handler, over loopback", demo.Idempotent, false, report.Idempotent},
