@@ -92,6 +92,22 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	} else {
 		a = e.exchange(ctx, d, st.req, signedAt)
 	}
+	received(o, &a, &e.cfg.Policy)
+	if a.status == 0 {
+		return
+	}
+	for _, f := range onAnswer {
+		if f.answered(e, act, a.latency, o) {
+			return
+		}
+	}
+}
+
+// received writes in o what the answer a to one request came to, as
+// policy p's provider sees it before its status semantics (judge) and
+// before any fault on the way back: a run's attempts and a replay's sends
+// alike.
+func received(o *outcome, a *answer, p *policies.Policy) {
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
 	o.err, o.tls = describe(a.err), tlsProblemOf(a.err)
 	switch {
@@ -104,20 +120,12 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	default:
 		o.outcome, o.status = classify(a.status), a.status
 		switch {
-		case o.outcome != Redirect || e.cfg.Policy.FollowRedirects == 0:
-		case a.redirects >= e.cfg.Policy.FollowRedirects:
-			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, e.cfg.Policy.Name, e.cfg.Policy.FollowRedirects)
+		case o.outcome != Redirect || p.FollowRedirects == 0:
+		case a.redirects >= p.FollowRedirects:
+			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, p.Name, p.FollowRedirects)
 		default:
 			// doFollowing stopped early: the answer named nowhere to go.
-			o.err = fmt.Sprintf("a %d answer %s cannot follow (no Location, or not a status a provider follows) after %d redirects followed", a.status, e.cfg.Policy.Name, a.redirects)
-		}
-	}
-	if a.status == 0 {
-		return
-	}
-	for _, f := range onAnswer {
-		if f.answered(e, act, a.latency, o) {
-			return
+			o.err = fmt.Sprintf("a %d answer %s cannot follow (no Location, or not a status a provider follows) after %d redirects followed", a.status, p.Name, a.redirects)
 		}
 	}
 }

@@ -43,15 +43,7 @@ func slackReason(o Outcome) string {
 func (e *engine) judge(o *outcome) verdict {
 	p := &e.cfg.Policy
 	var v verdict
-	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
-		switch ok := p.Succeeded(o.status); {
-		case ok && o.outcome != Delivered:
-			o.outcome = Delivered
-		case !ok && o.outcome == Delivered:
-			o.outcome = HTTPError
-			o.err = fmt.Sprintf("%d is not a status %s counts as delivered", o.status, p.Name)
-		}
-	}
+	countDelivered(o, p)
 	if !o.outcome.Failed() {
 		return v
 	}
@@ -80,6 +72,22 @@ func (e *engine) judge(o *outcome) verdict {
 		v.retryAfter = wait
 	}
 	return v
+}
+
+// countDelivered applies the policy's rule of which statuses count as
+// delivered to an answer that came back: a run's attempts and a replay's
+// sends alike.
+func countDelivered(o *outcome, p *policies.Policy) {
+	if o.status == 0 || o.outcome == LostResponse || o.outcome == Timeout {
+		return
+	}
+	switch ok := p.Succeeded(o.status); {
+	case ok && o.outcome != Delivered:
+		o.outcome = Delivered
+	case !ok && o.outcome == Delivered:
+		o.outcome = HTTPError
+		o.err = fmt.Sprintf("%d is not a status %s counts as delivered", o.status, p.Name)
+	}
 }
 
 // verdict is what an attempt's answer means for its event and the endpoint.

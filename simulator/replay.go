@@ -95,6 +95,8 @@ type ReplaySend struct {
 	// Writes is how many times the handler processed the event during this
 	// send, by the oracle; -1 when unknown (no oracle, or concurrent sends).
 	Writes int `json:"writes"`
+	// outcome is the send as a run's attempt would be recorded.
+	outcome Outcome
 }
 
 // OK reports whether the handler answered 2xx.
@@ -375,7 +377,10 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			*s = r.send(ctx, i+1)
 			s.PastSchedule = !inSchedule
 			s.Writes = -1
-			r.reason = replayReason(s, &r.cfg.Policy)
+			r.reason = ""
+			if s.outcome.Failed() {
+				r.reason = slackReason(s.outcome)
+			}
 			r.noteCutOff(s)
 			if r.res.EffectsKnown {
 				n, ok := r.count(ctx, i == len(r.res.Sends)-1)
@@ -416,7 +421,7 @@ func (r *replay) sendAll(ctx context.Context) {
 		wg.Go(func() {
 			<-ready
 			if err != nil {
-				r.res.Sends[i] = ReplaySend{N: i + 1, Time: r.start, Error: describe(err), Writes: -1}
+				r.res.Sends[i] = ReplaySend{N: i + 1, Time: r.start, Error: describe(err), Writes: -1, outcome: ConnectionFailed}
 				return
 			}
 			r.res.Sends[i] = r.exchange(ctx, req, i+1)
@@ -429,17 +434,22 @@ func (r *replay) sendAll(ctx context.Context) {
 func (r *replay) send(ctx context.Context, n int) ReplaySend {
 	req, err := r.request(n)
 	if err != nil {
-		return ReplaySend{N: n, Time: r.clock.Now(), Error: describe(err)}
+		return ReplaySend{N: n, Time: r.clock.Now(), Error: describe(err), outcome: ConnectionFailed}
 	}
 	return r.exchange(ctx, req, n)
 }
 
 func (r *replay) exchange(ctx context.Context, req *http.Request, n int) ReplaySend {
 	a := exchange(ctx, r.client, r.cfg.WallClock, req, r.cfg.Policy.FollowRedirects)
+	// Classified as a run's attempt is, for the retry reason of the next.
+	var o outcome
+	received(&o, &a, &r.cfg.Policy)
+	countDelivered(&o, &r.cfg.Policy)
 	now := r.clock.Now()
 	s := ReplaySend{
 		N: n, Time: now, AtSeconds: now.Sub(r.start).Seconds(), Status: a.status, Reached: a.reached,
 		LatencyMS: float64(a.latency.Microseconds()) / 1000, Error: describe(a.err), Writes: -1,
+		outcome: o.outcome,
 	}
 	if a.timeout {
 		s.Error = fmt.Sprintf("no answer within %s's %s timeout", r.cfg.Policy.Name, policies.FormatDuration(r.cfg.Policy.Timeout.D()))
