@@ -11,7 +11,8 @@ import (
 // its own Verify does: leaving out the named headers makes a request fail,
 // a request signed just past the tolerance is rejected and one signed well
 // within it is accepted, and a scheme without a tolerance accepts an old
-// signature (so only dedup can stop a replay).
+// signature (so only dedup can stop a replay); and against what its Header
+// writes (checkChangingHeaders).
 func TestSchemesDescribeTheirSignatures(t *testing.T) {
 	want := map[string]bool{ // the schemes whose documented verifiers bound a signed timestamp
 		"stripe": true, "slack": true, "standard-webhooks": true, "svix": true,
@@ -66,6 +67,7 @@ func TestSchemesDescribeTheirSignatures(t *testing.T) {
 			if s.Tolerance == 0 && err != nil {
 				t.Fatalf("no tolerance, yet an hour-old signature fails: %v", err)
 			}
+			checkChangingHeaders(t, w, s)
 		})
 	}
 }

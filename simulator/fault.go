@@ -50,6 +50,13 @@ var (
 	besideAttempt = [...]faultEffect{attacksBeside{}}
 )
 
+// unanswered turns an attempt whose handler answered into one whose answer
+// never reached the provider, which sees outcome out for the reason err:
+// what the effects on the way back do.
+func (o *outcome) unanswered(out Outcome, err string) {
+	o.outcome, o.status, o.header, o.err = out, 0, nil, err
+}
+
 // noEffect does nothing at any point; effects embed it for the points at
 // which they do not act.
 type noEffect struct{}

@@ -18,10 +18,9 @@ func (lateAnswer) answered(e *engine, act *scenarios.Action, latency time.Durati
 	if act.Latency <= 0 || latency+act.Latency <= e.timeout {
 		return false
 	}
-	o.outcome, o.status, o.header = Timeout, 0, nil
 	// Only the injected latency, which the seed decides, is named: the
 	// measured time is the record's latency_ms, and an error that carried
 	// it would differ between two runs of one seed.
-	o.err = fmt.Sprintf("the injected latency of %s took the answer past the %s timeout", policies.FormatDuration(act.Latency), policies.FormatDuration(e.timeout))
+	o.unanswered(Timeout, fmt.Sprintf("the injected latency of %s took the answer past the %s timeout", policies.FormatDuration(act.Latency), policies.FormatDuration(e.timeout)))
 	return true
 }

@@ -15,7 +15,6 @@ func (lostAnswer) answered(_ *engine, act *scenarios.Action, _ time.Duration, o 
 	if !act.LoseResponse {
 		return false
 	}
-	o.outcome, o.status, o.header = LostResponse, 0, nil
-	o.err = "the answer was lost on the way back (injected)"
+	o.unanswered(LostResponse, "the answer was lost on the way back (injected)")
 	return true
 }

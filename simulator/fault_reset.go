@@ -15,7 +15,6 @@ func (resetAfterSend) answered(_ *engine, act *scenarios.Action, _ time.Duration
 	if !act.Reset {
 		return false
 	}
-	o.outcome, o.status, o.header = ConnectionFailed, 0, nil
-	o.err = "connection reset after the request was sent, before the answer (injected)"
+	o.unanswered(ConnectionFailed, "connection reset after the request was sent, before the answer (injected)")
 	return true
 }
