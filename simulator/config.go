@@ -188,19 +188,14 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	if cfg.Settle == 0 {
-		cfg.Settle = DefaultSettle
-	}
-	if cfg.SettleQuiet == 0 {
-		cfg.SettleQuiet = min(DefaultSettleQuiet, cfg.Settle/2)
-	}
+	settleOK := settleBounds(&cfg.Settle, &cfg.SettleQuiet)
 	var errs []error
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	} else if err := CheckRunID(cfg.RunID); err != nil {
 		errs = append(errs, err)
 	}
-	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+	if !settleOK {
 		errs = append(errs, fmt.Errorf("settle must be above 0 and at most %s, with a quiet period up to it; got %s and %s",
 			policies.FormatDuration(MaxSettle), cfg.Settle, cfg.SettleQuiet))
 	}

@@ -187,13 +187,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if cfg.Times == 0 {
 		cfg.Times = DefaultReplayTimes
 	}
-	if cfg.Settle == 0 {
-		cfg.Settle = DefaultSettle
-	}
-	if cfg.SettleQuiet == 0 {
-		cfg.SettleQuiet = min(DefaultSettleQuiet, cfg.Settle/2)
-	}
-	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+	if !settleBounds(&cfg.Settle, &cfg.SettleQuiet) {
 		return nil, fmt.Errorf("%w: settle must be above 0 and at most %s, with a quiet period up to it", ErrConfig, policies.FormatDuration(MaxSettle))
 	}
 	if cfg.Times < 1 || cfg.Times > MaxReplayTimes {

@@ -178,3 +178,17 @@ func queryOracle(ctx context.Context, effects EffectsFunc) (map[string]int, erro
 	defer cancel()
 	return effects(qctx)
 }
+
+// settleBounds gives the wait for the effects to settle its defaults where
+// they are 0 (DefaultSettle; DefaultSettleQuiet, or half the wait when
+// that is shorter) and reports whether it is within bounds: above 0 and at
+// most MaxSettle, with a quiet period up to it. Run and replay alike.
+func settleBounds(settle, quiet *time.Duration) bool {
+	if *settle == 0 {
+		*settle = DefaultSettle
+	}
+	if *quiet == 0 {
+		*quiet = min(DefaultSettleQuiet, *settle/2)
+	}
+	return *settle > 0 && *settle <= MaxSettle && *quiet >= 0 && *quiet <= *settle
+}
