@@ -44,16 +44,26 @@ type Context struct {
 
 // Action is what the engine does with one attempt. The zero Action sends the
 // request and reports what the handler answered.
-//
-// What each field does to the attempt is the engine's, one file per effect
+type Action struct {
+	// Faults names the faults that applied, in scenario order: those that
+	// changed the Effect.
+	Faults []string
+	// Effect is what the faults decided to do to the attempt.
+	Effect
+	// Attacks are requests sent beside the attempt that the handler must
+	// reject (see Attack). They change nothing about the attempt itself, so
+	// they are not among Faults: the engine records each on its own.
+	Attacks []Attack
+}
+
+// Effect is what faults do to one attempt, as fault types set it. What
+// each field does to the attempt is the engine's, one file per effect
 // (simulator/fault_*.go); when several faults apply, the order in which it
 // honours them is listed in simulator/fault.go: BlackHole, Drop, a Redirect
 // the provider does not follow, EdgeStatus (the request never reaches the
 // handler); then it sends the request (twice with Duplicate) and, on the
 // way back, Reset, LoseResponse and Latency.
-type Action struct {
-	// Faults names the faults that applied, in scenario order.
-	Faults []string
+type Effect struct {
 	// Drop means the request never reaches the handler: the connection is
 	// refused.
 	Drop bool
@@ -81,10 +91,6 @@ type Action struct {
 	// Duplicate means the provider sends the same request twice at the same
 	// moment, so that the two overlap in the handler.
 	Duplicate bool
-	// Attacks are requests sent beside the attempt that the handler must
-	// reject (see Attack). They change nothing about the attempt itself, so
-	// they are not among Faults: the engine records each on its own.
-	Attacks []Attack
 }
 
 // Fault returns the applied faults as the record shows them: "" when none,
@@ -95,12 +101,8 @@ func (a *Action) Fault() string { return strings.Join(a.Faults, "+") }
 // (a redirect may still stop it, depending on the provider).
 func (a *Action) Reaches() bool { return !a.Drop && !a.BlackHole && a.EdgeStatus == 0 }
 
-// same reports whether two actions do the same thing.
-func (a *Action) same(b *Action) bool {
-	return a.Drop == b.Drop && a.BlackHole == b.BlackHole && a.EdgeStatus == b.EdgeStatus &&
-		a.Redirect == b.Redirect && a.RedirectHops == b.RedirectHops && a.Reset == b.Reset &&
-		a.LoseResponse == b.LoseResponse && a.Latency == b.Latency && a.Duplicate == b.Duplicate
-}
+// same reports whether two actions do the same thing to the attempt.
+func (a *Action) same(b *Action) bool { return a.Effect == b.Effect }
 
 // envelopeLimiter is implemented by kinds that accept only some envelope
 // keys (a restart happens at moments, not to attempts).

@@ -15,8 +15,10 @@ import (
 // settles the attempt, the first that does wins.
 //
 // A new kind of fault is a scenarios.Kind that sets what it decided on the
-// Action, and here one faultEffect type in its own file, with its test,
-// placed in the lists below at the points where it acts.
+// attempt's scenarios.Effect; when it does something no effect here does
+// yet, a field of Effect for it and here one faultEffect type in its own
+// file, with its test, placed in the lists below at the points where it
+// acts.
 
 // faultEffect is what one kind of injected fault does to an attempt. Each
 // method is one point of an attempt; embed noEffect for the points where
