@@ -14,6 +14,9 @@ import (
 // asks them at each point is the data below: at a point where one effect
 // settles the attempt, the first that does wins.
 //
+// A restart acts at moments of virtual time rather than on attempts:
+// couplings.go performs it, with Config.Restart.
+//
 // A new kind of fault is a scenarios.Kind that sets what it decided on the
 // attempt's scenarios.Effect; when it does something no effect here does
 // yet, a field of Effect for it and here one faultEffect type in its own
