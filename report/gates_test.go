@@ -100,7 +100,7 @@ func TestGates(t *testing.T) {
 			report.GateLostEvents, report.GateOptions{}, report.GatePass, "all 2 events were delivered"},
 		{"lost-events fails on an exhausted event",
 			newRecStream(1).attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted).end(nil, false),
-			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 events were never delivered"},
+			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 event was never delivered"},
 		{"slow-responses passes with fast answers", clean().end(nil, false),
 			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within stripe's 30s timeout (p99 5.0ms, max 5.0ms)"},
 		{"slow-responses fails when the handler did not answer in time",
@@ -122,7 +122,7 @@ func TestGates(t *testing.T) {
 		{"redirects fails on an unfollowed 3xx",
 			newRecStream(1).attempt(0, 1, 0, simulator.Redirect, 308, true, ms).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
-			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempts failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
+			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempt failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
 		{"ttl-too-short needs a configured TTL", clean().end(nil, false),
 			report.GateTTLTooShort, report.GateOptions{}, report.GateUnknown, "--ttl-configured"},
 		{"ttl-too-short fails below the policy's window",
