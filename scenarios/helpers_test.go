@@ -46,16 +46,6 @@ func testPolicy(t testing.TB, extra string) policies.Policy {
 	return p
 }
 
-// mustScenario decodes a scenario written as YAML.
-func mustScenario(t testing.TB, src string) scenarios.Scenario {
-	t.Helper()
-	s, err := scenarios.Decode("test.yaml", []byte("name: test\n"+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // arrival is one request the handler received.
 type arrival struct {
 	ID      string

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -34,7 +35,7 @@ func firsts(r *result) map[int]time.Duration {
 
 func TestOutage(t *testing.T) {
 	h := &logHandler{}
-	r := runFault(t, testPolicy(t, ""), mustScenario(t, "faults: [{type: outage, start: 10m, duration: 30m}]"), h, 6)
+	r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, "faults: [{type: outage, start: 10m, duration: 30m}]"), h, 6)
 	first := firsts(r)
 	down := func(at time.Duration) bool { return at >= 10*time.Minute && at < 40*time.Minute }
 	checkPairs(t, r, 6, func(seq int) []pair { return windowPairs(first[seq], down) })

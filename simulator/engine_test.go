@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 func mustPolicy(tb testing.TB, name string) policies.Policy {
@@ -22,15 +23,6 @@ func mustPolicy(tb testing.TB, name string) policies.Policy {
 		tb.Fatal(err)
 	}
 	return p
-}
-
-func mustScenario(tb testing.TB, name string) scenarios.Scenario {
-	tb.Helper()
-	s, err := scenarios.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
 }
 
 // collect runs cfg and returns its records.
@@ -75,7 +67,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"),
+			Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
 			URL: srv.URL, Events: 60, Seed: 7, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
@@ -101,7 +93,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 		t.Fatalf("flaky-network injected %d faults over %d attempts; the test needs retries to mean anything", faults, len(one))
 	}
 	// Another seed gives another timeline.
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
 	other := attempts(recs)
 	if len(other) == len(one) && other[0].Event == one[0].event && other[0].Time.Equal(one[0].at) {
 		t.Errorf("seed 8 gave the same timeline as seed 7")
@@ -466,7 +458,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "shopify"), Scenario: mustScenario(t, "outage"),
+			Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "outage"),
 			URL: srv.URL, Events: 300, Seed: 1, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
