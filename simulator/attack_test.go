@@ -40,7 +40,7 @@ func verifying(t *testing.T, wire string) http.HandlerFunc {
 // before any event; an endpoint that does not answer 401 is removed, and
 // every event is lost to it.
 func TestDiscordProbe(t *testing.T) {
-	discord := lookup(t, "discord")
+	discord := mustPolicy(t, "discord")
 	t.Run("answered 401", func(t *testing.T) {
 		res, recs := runWith(t, discord, verifying(t, "discord"), 5, time.Minute, 4)
 		att := attackRecords(recs)
@@ -72,7 +72,7 @@ func TestDiscordProbe(t *testing.T) {
 		if len(attackRecords(recs)) != 0 {
 			t.Error("a dry run probed")
 		}
-		_, recs = runWith(t, lookup(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
+		_, recs = runWith(t, mustPolicy(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
 		if len(attackRecords(recs)) != 0 {
 			t.Error("discord-events probed: only the interactions endpoint is probed")
 		}

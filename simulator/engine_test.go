@@ -16,43 +16,6 @@ import (
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
-func mustPolicy(tb testing.TB, name string) policies.Policy {
-	tb.Helper()
-	p, err := policies.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
-// collect runs cfg and returns its records.
-func collect(tb testing.TB, cfg Config) ([]Record, *Result) {
-	tb.Helper()
-	var recs []Record
-	cfg.Sink = func(r Record) error { recs = append(recs, r); return nil }
-	res, err := Run(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return recs, res
-}
-
-func attempts(recs []Record) []Record {
-	var out []Record
-	for _, r := range recs {
-		if r.Kind == KindAttempt {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func ok200(tb testing.TB) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	tb.Cleanup(srv.Close)
-	return srv
-}
-
 // The same seed gives the same virtual timeline and the same fault decisions
 // whatever the concurrency.
 func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
@@ -144,20 +107,6 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 	if fates != 5 {
 		t.Errorf("%d event records, want 5", fates)
 	}
-}
-
-// shortPolicy is a hand-built policy with a short timeout, so that tests of
-// timeouts are quick.
-func shortPolicy(tb testing.TB, timeout time.Duration) policies.Policy {
-	tb.Helper()
-	p := policies.Policy{
-		Name: "short", Provider: "stripe", Timeout: policies.Duration(timeout),
-		Schedule: policies.ScheduleSpec{Delays: []policies.Duration{policies.Duration(time.Minute)}},
-	}
-	if err := p.Init(); err != nil {
-		tb.Fatal(err)
-	}
-	return p
 }
 
 // Each way a handler can answer is classified as the provider would.
@@ -388,15 +337,6 @@ func TestInProcessHandlerSeesRetriesOfOneEvent(t *testing.T) {
 			t.Errorf("attempt %d virtual time %s not after %s", i+2, s.vt, got[i].vt)
 		}
 	}
-}
-
-func mustWire(tb testing.TB, name string) policies.Wire {
-	tb.Helper()
-	w, ok := policies.WireFor(name)
-	if !ok {
-		tb.Fatalf("no wire %q", name)
-	}
-	return w
 }
 
 // A redirect to another machine is never followed, even by a provider that
