@@ -20,7 +20,8 @@ func (stripeWire) DefaultEventType() string { return "invoice.payment_succeeded"
 
 func (stripeWire) NewEvent(ev *Event) {
 	r := Key(ev.Seed, 1, 0)
-	ev.ID = "evt_1" + r.Alnum(23)
+	var b [5 + 23]byte
+	ev.ID = string(r.AppendAlnum(append(b[:0], "evt_1"...), 23))
 }
 
 type stripeEvent struct {

@@ -137,6 +137,8 @@ type engine struct {
 	restarts     []int64 // restart moments still to come, sorted, as due.at
 	target       string  // the URL signed and sent to
 	base         Record
+	// attemptRec is the record recordAttempt fills for each attempt.
+	attemptRec Record
 	res          Result
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
@@ -204,9 +206,13 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-func (e *engine) emit(r Record) error {
-	e.noteEffects(&r)
-	return e.cfg.Sink(r)
+func (e *engine) emit(r Record) error { return e.emitRef(&r) }
+
+// emitRef is emit without copying r on the way in; the sink gets its own
+// copy, so r may be reused.
+func (e *engine) emitRef(r *Record) error {
+	e.noteEffects(r)
+	return e.cfg.Sink(*r)
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {

@@ -156,7 +156,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	} else {
 		r.Event = e.work.event(event).ID
 	}
-	return e.emit(r)
+	return e.emitRef(&r)
 }
 
 // drain ends every event still pending with fate. With all set, events that

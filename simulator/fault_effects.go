@@ -97,13 +97,14 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 
 // sendTwice sends the same request twice, on two connections, released
 // together so that both are in the handler at once. (Apart from attempt, so
-// that attempt's outcome stays off the heap.)
+// that attempt's outcome stays off the heap; the goroutines share a copy of
+// d, so that the caller's d stays off it too.)
 func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
-	dup := o
+	dup, dd := o, *d
 	var wg sync.WaitGroup
 	release := make(chan struct{})
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
+	wg.Go(func() { <-release; e.send(ctx, &dd, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, &dd, st, act, signedAt, &dup) })
 	close(release)
 	wg.Wait()
 	o.dup = &dup

@@ -431,12 +431,18 @@ func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Durat
 func (e *engine) start(d due) {
 	var ev policies.Event
 	var in *Incoming
-	if e.cfg.Incoming != nil {
+	var st eventState
+	switch {
+	case e.cfg.Incoming != nil:
 		ev, in = e.liveEvent(d.event(), d.offset())
-	} else {
+		st = newEventState(ev.ID, ev.Object, d.offset())
+	case e.cfg.DryRun:
+		names, split := e.work.names(d.event())
+		st = eventStateOf(names, split, d.offset())
+	default:
 		ev = e.work.event(d.event())
+		st = newEventState(ev.ID, ev.Object, d.offset())
 	}
-	st := newEventState(ev.ID, ev.Object, d.offset())
 	if !e.cfg.DryRun {
 		st.req = &requestState{ev: ev, in: in} // the body is built when first sent
 		if in != nil {

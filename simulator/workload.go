@@ -43,9 +43,26 @@ func (w *workload) objects() int { return max(1, (w.n+EventsPerObject-1)/EventsP
 
 // object names the object event i is about.
 func (w *workload) object(i int) string {
+	var b [objectLen]byte
+	return string(w.appendObject(b[:0], i))
+}
+
+// objectLen is the length of an object's name.
+const objectLen = len("obj_") + 16
+
+// appendObject appends the name of the object event i is about to dst.
+func (w *workload) appendObject(dst []byte, i int) []byte {
 	o := i % w.objects()
 	r := policies.Key(w.seed^w.ids, uint64(o), 0x0b)
-	return "obj_" + r.Hex(8)
+	return r.AppendHex(append(dst, "obj_"...), 8)
+}
+
+// names is what a dry run keeps of event i: its dedup id followed by the
+// object it is about, in one string, and the id's length.
+func (w *workload) names(i int) (string, int) {
+	id := w.id(i)
+	var b [64]byte
+	return string(w.appendObject(append(b[:0], id...), i)), len(id)
 }
 
 // next is when the next event about the same object as event i is first
