@@ -81,6 +81,16 @@ func (r *Rand) Alnum(n int) string {
 	return string(r.AppendAlnum(make([]byte, 0, n), n))
 }
 
+// alnumID returns prefix followed by Alnum(n), in one allocation.
+func (r *Rand) alnumID(prefix string, n int) string {
+	var buf [64]byte
+	b := buf[:0]
+	if len(prefix)+n > len(buf) {
+		b = make([]byte, 0, len(prefix)+n)
+	}
+	return string(r.AppendAlnum(append(b, prefix...), n))
+}
+
 // AppendAlnum appends what Alnum(n) returns to dst.
 func (r *Rand) AppendAlnum(dst []byte, n int) []byte {
 	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -139,7 +139,7 @@ type engine struct {
 	base         Record
 	// attemptRec is the record recordAttempt fills for each attempt.
 	attemptRec Record
-	res          Result
+	res        Result
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
 	// dec decides the attempts performed on the engine's own goroutine

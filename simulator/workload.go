@@ -20,6 +20,8 @@ type workload struct {
 	typ   string
 	// version is the payload version the policy chose (Event.Version).
 	version string
+	// scratch is the event names makes ids in.
+	scratch *policies.Event
 }
 
 // arrival is when event i's first attempt happens, measured from the run's
@@ -58,9 +60,14 @@ func (w *workload) appendObject(dst []byte, i int) []byte {
 }
 
 // names is what a dry run keeps of event i: its dedup id followed by the
-// object it is about, in one string, and the id's length.
+// object it is about, in one string, and the id's length. It is called
+// from the scheduler's goroutine alone, and reuses one event to make the
+// id in.
 func (w *workload) names(i int) (string, int) {
-	id := w.id(i)
+	if w.scratch == nil {
+		w.scratch = new(policies.Event)
+	}
+	id := w.idIn(w.scratch, i)
 	var b [64]byte
 	return string(w.appendObject(append(b[:0], id...), i)), len(id)
 }
@@ -78,10 +85,13 @@ func (w *workload) next(i int) (time.Duration, bool) {
 
 // id is event i's dedup id, as event(i) makes it, without the rest of the
 // event: the wire formats draw their ids from the event's Seed alone.
-func (w *workload) id(i int) string {
+func (w *workload) id(i int) string { return w.idIn(new(policies.Event), i) }
+
+// idIn is id, making the event's id in ev.
+func (w *workload) idIn(ev *policies.Event, i int) string {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
-	w.wire.NewEvent(&ev)
+	*ev = policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
+	w.wire.NewEvent(ev)
 	return ev.ID
 }
 
