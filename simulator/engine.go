@@ -137,9 +137,7 @@ type engine struct {
 	restarts     []int64 // restart moments still to come, sorted, as due.at
 	target       string  // the URL signed and sent to
 	base         Record
-	// attemptRec is the record recordAttempt fills for each attempt.
-	attemptRec Record
-	res        Result
+	res          Result
 	// disabledBy says, in words, what disabled the endpoint.
 	disabledBy string
 	// dec decides the attempts performed on the engine's own goroutine
@@ -204,6 +202,13 @@ func newEngine(cfg Config) *engine {
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
 	return e
+}
+
+// stamp writes the fields of the base in r, which must be zero, making r
+// the base without copying the whole of a Record.
+func (e *engine) stamp(r *Record) {
+	b := &e.base
+	r.Provider, r.Policy, r.Scenario, r.Seed = b.Provider, b.Policy, b.Scenario, b.Seed
 }
 
 func (e *engine) emit(r Record) error { return e.emitRef(&r) }
