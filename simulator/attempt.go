@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptrace"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -40,17 +39,17 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 
 // attempt decides the faults for one attempt, carries it out, and sends
 // what goes beside it, writing what it came to in o. dec is the calling
-// goroutine's own; trace, if not nil, follows the attempt's own requests
-// (not the attacks).
-func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, trace *httptrace.ClientTrace) {
+// goroutine's own; wrote, if not nil, is called whenever one of the
+// attempt's own requests (not the attacks) has been written.
+func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote func()) {
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
-	if trace != nil {
-		e.deliver(httptrace.WithClientTrace(ctx, trace), d, st, act, o)
+	if wrote != nil {
+		e.deliver(withWrote(ctx, wrote), d, st, act, o)
 	} else {
 		e.deliver(ctx, d, st, act, o)
 	}
 	for _, f := range besideAttempt {
-		f.beside(ctx, e, d, st, act, o)
+		f.beside(ctx, e, *d, st, act, o)
 	}
 }
 
@@ -76,7 +75,7 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 		}
 	}
 	for _, f := range sendRequest {
-		if f.send(ctx, e, d, st, act, signedAt, o) {
+		if f.send(ctx, e, *d, st, act, signedAt, o) {
 			return
 		}
 	}
@@ -135,7 +134,8 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time) answer {
 	// An attempt taken is in flight: it waits for its turn even when the
 	// run is interrupted, so this wait cannot fail.
-	_ = e.rate.wait(context.WithoutCancel(ctx))
+	ctx = detached{ctx}
+	_ = e.rate.wait(ctx)
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 		SignedAt: signedAt, RetryReason: st.reason,
@@ -148,7 +148,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		resend(req, st.in, e.wire)
 	}
 	// In-flight attempts finish even when the run is interrupted.
-	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
+	return exchange(ctx, e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
 }
 
 func (e *engine) sendURL() string {

@@ -25,7 +25,9 @@ import (
 
 // faultEffect is what one kind of injected fault does to an attempt. Each
 // method is one point of an attempt; embed noEffect for the points where
-// an effect does nothing.
+// an effect does nothing. The attempt's due is passed by value, so that the
+// caller's stays off the heap: an effect that needs its address takes it
+// only in a function it calls when it acts.
 type faultEffect interface {
 	// before is asked before the request is built. Reporting true, it has
 	// settled the attempt itself in o: the request is not sent (the
@@ -33,13 +35,13 @@ type faultEffect interface {
 	before(e *engine, act *scenarios.Action, o *outcome) bool
 	// send is asked how to send the request. Reporting true, it has sent
 	// it and written o; false leaves it to the engine's one request.
-	send(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool
+	send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool
 	// answered is asked once the handler's answer came, after latency.
 	// Reporting true, it has changed what the provider sees in o, and no
 	// later effect is asked.
 	answered(e *engine, act *scenarios.Action, latency time.Duration, o *outcome) bool
 	// beside is asked after the attempt, for requests sent beside it.
-	beside(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, o *outcome)
+	beside(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, o *outcome)
 }
 
 // The points of an attempt, each with its effects in the order the engine
@@ -68,10 +70,10 @@ type noEffect struct{}
 
 func (noEffect) before(*engine, *scenarios.Action, *outcome) bool { return false }
 
-func (noEffect) send(context.Context, *engine, *due, *eventState, *scenarios.Action, time.Time, *outcome) bool {
+func (noEffect) send(context.Context, *engine, due, *eventState, *scenarios.Action, time.Time, *outcome) bool {
 	return false
 }
 
 func (noEffect) answered(*engine, *scenarios.Action, time.Duration, *outcome) bool { return false }
 
-func (noEffect) beside(context.Context, *engine, *due, *eventState, *scenarios.Action, *outcome) {}
+func (noEffect) beside(context.Context, *engine, due, *eventState, *scenarios.Action, *outcome) {}

@@ -3,12 +3,14 @@ package simulator
 import (
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // Attacks go beside the attempt, leaving it alone; a dry run sends none.
 func TestAttacksBeside(t *testing.T) {
 	srv := ok200(t)
-	sc := mustDecode(t, "name: attack\nfaults: [{type: bad-signature, attempts: [1]}]\n")
+	sc := scenariotest.Faults(t, "faults: [{type: bad-signature, attempts: [1]}]\n")
 	for _, dry := range []bool{false, true} {
 		cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", DryRun: dry}
 		if !dry {

@@ -13,7 +13,7 @@ import (
 // once. The attempt is the first request; the second is its dup.
 type duplicated struct{ noEffect }
 
-func (duplicated) send(ctx context.Context, e *engine, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+func (duplicated) send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
 	if !act.Duplicate {
 		return false
 	}
@@ -22,14 +22,15 @@ func (duplicated) send(ctx context.Context, e *engine, d *due, st *eventState, a
 }
 
 // sendTwice sends the same request twice, on two connections, released
-// together so that both are in the handler at once. (It takes and returns
-// the outcome by value, so that the caller's stays off the heap.)
-func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
+// together so that both are in the handler at once. (It takes the due and
+// the outcome by value, and is called only for a duplicate, so that the
+// caller's stay off the heap; the goroutines share this copy of d.)
+func (e *engine) sendTwice(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
 	dup := o
 	var wg sync.WaitGroup
 	release := make(chan struct{})
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
+	wg.Go(func() { <-release; e.send(ctx, &d, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, &d, st, act, signedAt, &dup) })
 	close(release)
 	wg.Wait()
 	o.dup = &dup

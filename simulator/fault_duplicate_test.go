@@ -3,13 +3,15 @@ package simulator
 import (
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // A duplicated attempt is two requests in the handler, recorded as the
 // attempt and its copy.
 func TestDuplicatedAttempt(t *testing.T) {
 	srv := ok200(t)
-	sc := mustDecode(t, "name: dup\nfaults: [{type: duplicate, attempts: [1]}]\n")
+	sc := scenariotest.Faults(t, "faults: [{type: duplicate, attempts: [1]}]\n")
 	recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
 	var copies []int
 	for _, r := range attempts(recs) {

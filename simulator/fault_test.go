@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // faultAttempt runs one event of policy under a scenario of the one fault
@@ -12,7 +12,7 @@ import (
 // 200 at once) unless url is given, and returns its first attempt's record.
 func faultAttempt(t *testing.T, policy, fault, url string) Record {
 	t.Helper()
-	sc := mustDecode(t, "name: one-fault\nfaults: ["+fault+"]\n")
+	sc := scenariotest.Faults(t, "faults: ["+fault+"]\n")
 	cfg := Config{Policy: mustPolicy(t, policy), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: url, DryRun: url == ""}
 	recs, _ := collect(t, cfg)
 	for _, r := range recs {
@@ -22,16 +22,6 @@ func faultAttempt(t *testing.T, policy, fault, url string) Record {
 	}
 	t.Fatalf("no first attempt among %d records", len(recs))
 	return Record{}
-}
-
-// mustDecode decodes a scenario written in YAML.
-func mustDecode(tb testing.TB, src string) scenarios.Scenario {
-	tb.Helper()
-	sc, err := scenarios.Decode("test.yaml", []byte(src))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return sc
 }
 
 // Each point of an attempt asks its effects in the documented order: the
