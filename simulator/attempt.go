@@ -48,19 +48,15 @@ func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scena
 	} else {
 		e.deliver(ctx, d, st, act, o)
 	}
-	for _, f := range besideAttempt {
-		f.beside(ctx, e, *d, st, act, o)
-	}
+	e.besideAttempt(ctx, *d, st, act, o)
 }
 
 // deliver carries out one attempt under the action act, writing what it
 // came to in o. The faults take effect at the points of fault.go.
 func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action, o *outcome) {
 	*o = outcome{fault: act.Fault(), added: act.Latency}
-	for _, f := range beforeSend {
-		if f.before(e, act, o) {
-			return
-		}
+	if e.beforeSend(act, o) {
+		return
 	}
 	var signedAt time.Time
 	if !e.cfg.DryRun {
@@ -74,10 +70,8 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
 		}
 	}
-	for _, f := range sendRequest {
-		if f.send(ctx, e, *d, st, act, signedAt, o) {
-			return
-		}
+	if e.sendRequest(ctx, *d, st, act, signedAt, o) {
+		return
 	}
 	e.send(ctx, d, st, act, signedAt, o)
 }
@@ -95,11 +89,7 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	if a.status == 0 {
 		return
 	}
-	for _, f := range onAnswer {
-		if f.answered(e, act, a.latency, o) {
-			return
-		}
-	}
+	e.onAnswer(act, a.latency, o)
 }
 
 // received writes in o what the answer a to one request came to, as

@@ -11,7 +11,7 @@ import (
 // faults apply (a scenarios.Action); what each of them does to the attempt
 // is a small type in a file of its own beside this one (fault_*.go), which
 // the engine asks at fixed points of every attempt. The order in which it
-// asks them at each point is the data below: at a point where one effect
+// asks them at each point is the list below: at a point where one effect
 // settles the attempt, the first that does wins.
 //
 // A restart acts at moments of virtual time rather than on attempts:
@@ -25,9 +25,9 @@ import (
 
 // faultEffect is what one kind of injected fault does to an attempt. Each
 // method is one point of an attempt; embed noEffect for the points where
-// an effect does nothing. The attempt's due is passed by value, so that the
-// caller's stays off the heap: an effect that needs its address takes it
-// only in a function it calls when it acts.
+// an effect does nothing. The attempt's due is passed by value: an effect
+// that needs its address takes it only in a function it calls when it
+// acts, so that the caller's stays off the heap.
 type faultEffect interface {
 	// before is asked before the request is built. Reporting true, it has
 	// settled the attempt itself in o: the request is not sent (the
@@ -44,18 +44,42 @@ type faultEffect interface {
 	beside(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, o *outcome)
 }
 
-// The points of an attempt, each with its effects in the order the engine
-// asks them. (Arrays of zero-sized values: asking them allocates nothing.)
-var (
-	// beforeSend: the request never reaches the handler.
-	beforeSend = [...]faultEffect{swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{}}
-	// sendRequest: how the request goes out.
-	sendRequest = [...]faultEffect{duplicated{}}
-	// onAnswer: the handler answered; the answer changes on the way back.
-	onAnswer = [...]faultEffect{resetAfterSend{}, lostAnswer{}, lateAnswer{}}
-	// besideAttempt: requests sent beside the attempt.
-	besideAttempt = [...]faultEffect{attacksBeside{}}
-)
+// Every effect, each asked at the points below.
+var _ = [...]faultEffect{
+	swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
+	duplicated{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
+}
+
+// The points of an attempt, each listing its effects in the order the
+// engine asks them; the first that acts wins. (Each list is written as
+// calls on the effects' own zero-sized types rather than a loop over
+// interface values: a model run asks them for every attempt, and direct
+// calls cost nothing where an effect does not act.)
+
+// beforeSend: the request never reaches the handler.
+func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
+	return swallowed{}.before(e, act, o) ||
+		refused{}.before(e, act, o) ||
+		unfollowedRedirect{}.before(e, act, o) ||
+		edgeAnswer{}.before(e, act, o)
+}
+
+// sendRequest: how the request goes out.
+func (e *engine) sendRequest(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+	return duplicated{}.send(ctx, e, d, st, act, signedAt, o)
+}
+
+// onAnswer: the handler answered; the answer changes on the way back.
+func (e *engine) onAnswer(act *scenarios.Action, latency time.Duration, o *outcome) bool {
+	return resetAfterSend{}.answered(e, act, latency, o) ||
+		lostAnswer{}.answered(e, act, latency, o) ||
+		lateAnswer{}.answered(e, act, latency, o)
+}
+
+// besideAttempt: requests sent beside the attempt.
+func (e *engine) besideAttempt(ctx context.Context, d due, st *eventState, act *scenarios.Action, o *outcome) {
+	attacksBeside{}.beside(ctx, e, d, st, act, o)
+}
 
 // unanswered turns an attempt whose handler answered into one whose answer
 // never reached the provider, which sees outcome out for the reason err:

@@ -79,9 +79,12 @@ func (e *engine) judge(o *outcome, v *verdict) {
 // delivered to an answer that came back: a run's attempts and a replay's
 // sends alike.
 func countDelivered(o *outcome, p *policies.Policy) {
-	if o.status == 0 || o.outcome == LostResponse || o.outcome == Timeout {
-		return
+	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
+		countStatus(o, p) // apart, so that this test is inlined into judge
 	}
+}
+
+func countStatus(o *outcome, p *policies.Policy) {
 	switch ok := p.Succeeded(o.status); {
 	case ok && o.outcome != Delivered:
 		o.outcome = Delivered
