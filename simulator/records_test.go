@@ -3,13 +3,15 @@ package simulator
 import (
 	"reflect"
 	"testing"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // An attempt record is built from zero and stamped rather than copied from
 // the base: stamping must give exactly the base, or attempt records would
 // lose what the base carries.
 func TestStampIsTheBase(t *testing.T) {
-	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "happy"), DryRun: true, Events: 1, Seed: 7}
+	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 1, Seed: 7}
 	if err := cfg.providerDefaults(); err != nil {
 		t.Fatal(err)
 	}
