@@ -204,11 +204,12 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-// stamp writes the fields of the base in r, which must be zero, making r
-// the base without copying the whole of a Record.
-func (e *engine) stamp(r *Record) {
+// baseRecord is the base with kind, written field by field: returned to
+// a variable whose address is not taken, it is built in place rather than
+// copied from the base, a Record being large.
+func (e *engine) baseRecord(kind string) Record {
 	b := &e.base
-	r.Provider, r.Policy, r.Scenario, r.Seed = b.Provider, b.Policy, b.Scenario, b.Seed
+	return Record{Kind: kind, Provider: b.Provider, Policy: b.Policy, Scenario: b.Scenario, Seed: b.Seed}
 }
 
 func (e *engine) emit(r Record) error { return e.emitRef(&r) }

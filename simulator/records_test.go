@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// An attempt record is built from zero and stamped rather than copied from
-// the base: stamping must give exactly the base, or attempt records would
+// An attempt record is built field by field rather than copied from the
+// base: baseRecord must give exactly the base, or attempt records would
 // lose what the base carries.
-func TestStampIsTheBase(t *testing.T) {
+func TestBaseRecordIsTheBase(t *testing.T) {
 	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "happy"), DryRun: true, Events: 1, Seed: 7}
 	if err := cfg.providerDefaults(); err != nil {
 		t.Fatal(err)
@@ -19,12 +19,12 @@ func TestStampIsTheBase(t *testing.T) {
 	}
 	e := newEngine(c)
 	defer e.release()
-	var r Record
-	e.stamp(&r)
+	r := e.baseRecord(KindAttempt)
+	r.Kind = ""
 	if !reflect.DeepEqual(r, e.base) {
-		t.Errorf("stamped %+v\nbase    %+v", r, e.base)
+		t.Errorf("baseRecord %+v\nbase       %+v", r, e.base)
 	}
 	if r.Provider != "stripe" || r.Seed != 7 {
-		t.Errorf("stamped provider %q seed %d, want stripe 7", r.Provider, r.Seed)
+		t.Errorf("baseRecord provider %q seed %d, want stripe 7", r.Provider, r.Seed)
 	}
 }
