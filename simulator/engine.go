@@ -204,14 +204,6 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-// baseRecord is the base with kind, written field by field: returned to
-// a variable whose address is not taken, it is built in place rather than
-// copied from the base, a Record being large.
-func (e *engine) baseRecord(kind string) Record {
-	b := &e.base
-	return Record{Kind: kind, Provider: b.Provider, Policy: b.Policy, Scenario: b.Scenario, Seed: b.Seed}
-}
-
 func (e *engine) emit(r Record) error { return e.emitRef(&r) }
 
 // emitRef is emit without copying r on the way in; the sink gets its own
