@@ -4,12 +4,14 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // An attempt record is built field by field rather than copied from the
 // run's base record: it must still carry every field the base sets.
 func TestAttemptRecordsCarryTheBase(t *testing.T) {
-	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "happy"), DryRun: true, Events: 2, Seed: 7}
+	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7}
 	var attempts []Record
 	cfg.Sink = func(r Record) error {
 		if r.Kind == KindAttempt {
