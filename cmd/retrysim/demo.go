@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func newDemoCmd() *cobra.Command {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // TestMain lets testscript run the retrysim command, and the tiny test

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // proxyProc is retrysim proxy running as its own process, as a user runs

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // ackFirst is a handler written apart from the product, the way the

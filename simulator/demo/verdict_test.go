@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler {
