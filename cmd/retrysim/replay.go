@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,12 +158,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	for i := range res.Sends {
 		res.Sends[i].Error = printable(res.Sends[i].Error)
 	}
-	if f.format == "json" {
-		err = writeReplayJSON(cmd.OutOrStdout(), res)
-	} else {
-		err = writeReplayText(cmd.OutOrStdout(), res, target)
-	}
-	if err != nil {
+	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target); err != nil {
 		return err
 	}
 	if interrupted(ctx) {
@@ -300,82 +294,4 @@ func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 		}
 	}
 	return badInput(errors.Join(errs...))
-}
-
-var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
-
-// writeReplayText writes the replay for a person: each send, the checks,
-// the verdict.
-func writeReplayText(w io.Writer, r *simulator.ReplayResult, target string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
-	if target == "" {
-		target = r.Target
-	}
-	fmt.Fprintf(&b, "target: %s\n", target)
-	how := fmt.Sprintf("%d sends on %s's retry schedule, in virtual time", r.Times, r.Policy)
-	if r.Concurrent {
-		how = fmt.Sprintf("%d sends at once, overlapping in the handler", r.Times)
-	}
-	switch {
-	case r.Resigned:
-		how += fmt.Sprintf("; each re-signed (%s)", strings.Join(r.SignatureHeaders, ", "))
-	case len(r.SignatureHeaders) > 0:
-		how += fmt.Sprintf("; the captured signature (%s) sent as it is", strings.Join(r.SignatureHeaders, ", "))
-	}
-	fmt.Fprintf(&b, "%s\n\n", how)
-	fmt.Fprintf(&b, "  %4s  %-12s  %-8s  %-7s  %s\n", "#", "at", "answer", "writes", "time")
-	for _, s := range r.Sends {
-		answer := fmt.Sprint(s.Status)
-		if s.Status == 0 {
-			answer = "none"
-		}
-		writes := "?"
-		if s.Writes >= 0 {
-			writes = fmt.Sprint(s.Writes)
-		}
-		at := "+" + policies.FormatDuration(time.Duration(s.AtSeconds*float64(time.Second)))
-		note := ""
-		if s.PastSchedule {
-			note = "  (past the schedule)"
-		}
-		if s.Error != "" {
-			note += "  " + s.Error
-		}
-		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(s.LatencyMS), note)
-	}
-	b.WriteString("\n")
-	for _, c := range r.Checks() {
-		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
-	}
-	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func ms(v float64) string {
-	if v >= 1000 {
-		return fmt.Sprintf("%.2fs", v/1000)
-	}
-	return fmt.Sprintf("%.1fms", v)
-}
-
-// replayJSON is the JSON form of a replay: the result, its checks and its
-// verdict.
-type replayJSON struct {
-	*simulator.ReplayResult
-	Writes        *int                    `json:"writes"`
-	Checks        []simulator.ReplayCheck `json:"checks"`
-	Verdict       string                  `json:"verdict"`
-	VerdictDetail string                  `json:"verdict_detail"`
-}
-
-func writeReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
-	out := replayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
-	if n := r.Writes(); n >= 0 {
-		out.Writes = &n
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
