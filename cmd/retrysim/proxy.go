@@ -35,7 +35,7 @@ type proxyFlags struct {
 }
 
 func newProxyCmd() *cobra.Command {
-	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h"}}
+	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h", urlFlag: "forward-to"}}
 	cmd := &cobra.Command{
 		Use:   "proxy",
 		Short: "Take real deliveries in and give your handler the provider's retries",
@@ -202,7 +202,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer) (*plan
 	f.url = f.forwardTo
 	p, err := f.validate(ctx, stderr)
 	if err != nil {
-		return nil, policies.Policy{}, "", renameFlag(err, "--url", "--forward-to")
+		return nil, policies.Policy{}, "", err
 	}
 	pol := p.policies[0]
 	secret, given := p.secrets[pol.Provider]
@@ -229,16 +229,6 @@ func checkListen(addr string) error {
 		return fmt.Errorf("%s is not a loopback address: the proxy listens only on this machine (127.0.0.1, ::1, localhost)", host)
 	}
 	return nil
-}
-
-// renameFlag rewords run's messages about --url, which proxy calls
-// --forward-to, keeping the exit code.
-func renameFlag(err error, from, to string) error {
-	var ee *exitError
-	if !errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{code: ee.code, err: errors.New(strings.ReplaceAll(ee.err.Error(), from+":", to+":"))}
 }
 
 var proxyInterruptNote = interruptNote{

@@ -45,6 +45,9 @@ type runFlags struct {
 	settle      string
 	gateFlags
 	outputFlags
+	// urlFlag is the flag that gives url, for messages: "url" for run,
+	// "forward-to" for proxy; empty means "url".
+	urlFlag string
 	// given reports whether a flag was set on the command line, in the
 	// environment or in the config file, rather than left at its default;
 	// typed whether it was set on the command line.
@@ -202,7 +205,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
 	errs = append(errs, typeErrs...)
 	if !f.dryRun {
-		errs = append(errs, checkURLOverrides(f.url, p.policies)...)
+		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
 	sc, err := lookupScenario(f.scenario)
 	if err != nil {
@@ -222,7 +225,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	}
 	if f.url != "" && !f.dryRun {
 		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", err))
+			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), err))
 		}
 	}
 	if f.effectsURL != "" && !f.dryRun {
@@ -279,6 +282,15 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 		return nil, badInput(errors.Join(errs...))
 	}
 	return p, nil
+}
+
+// urlFlagName is the flag that gives url, as a message names it: --url,
+// or proxy's --forward-to.
+func (f *runFlags) urlFlagName() string {
+	if f.urlFlag == "" {
+		return "--url"
+	}
+	return "--" + f.urlFlag
 }
 
 // providerNames reads --provider: a comma-separated list of policy names,
