@@ -200,9 +200,10 @@ func (c *Config) withDefaults() (Config, error) {
 	} else if err := CheckRunID(cfg.RunID); err != nil {
 		errs = append(errs, err)
 	}
-	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
-		errs = append(errs, fmt.Errorf("settle must be above 0 and at most %s, with a quiet period up to it; got %s and %s",
-			policies.FormatDuration(MaxSettle), cfg.Settle, cfg.SettleQuiet))
+	if err := CheckSettle(cfg.Settle); err != nil {
+		errs = append(errs, err)
+	} else if cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+		errs = append(errs, fmt.Errorf("settle's quiet period must be 0 up to settle (%s), got %s", cfg.Settle, cfg.SettleQuiet))
 	}
 	if cfg.Policy.Wire() == nil {
 		errs = append(errs, errors.New("no policy (or a policy whose Init was not called)"))
@@ -226,14 +227,17 @@ func (c *Config) withDefaults() (Config, error) {
 	if targets != 1 {
 		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
 	}
-	if cfg.Events < 0 || cfg.Events > MaxEvents {
-		errs = append(errs, fmt.Errorf("events must be 1..%d, got %d", MaxEvents, cfg.Events))
+	// The limits, decided in limits.go; Events is ignored when the
+	// deliveries are Incoming.
+	for _, err := range []error{CheckOver(cfg.Over), CheckConcurrency(cfg.Concurrency), CheckSeed(cfg.Seed)} {
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if cfg.Over < 0 || cfg.Over > MaxOver {
-		errs = append(errs, fmt.Errorf("over must be between 0 and %s, got %s", policies.FormatDuration(MaxOver), cfg.Over))
-	}
-	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
-		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
+	if cfg.Incoming == nil {
+		if err := CheckEvents(cfg.Events); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
 		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))

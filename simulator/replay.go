@@ -190,11 +190,14 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if cfg.SettleQuiet == 0 {
 		cfg.SettleQuiet = min(DefaultSettleQuiet, cfg.Settle/2)
 	}
-	if cfg.Settle < 0 || cfg.Settle > MaxSettle || cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
-		return nil, fmt.Errorf("%w: settle must be above 0 and at most %s, with a quiet period up to it", ErrConfig, policies.FormatDuration(MaxSettle))
+	if err := CheckSettle(cfg.Settle); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	if cfg.Times < 1 || cfg.Times > MaxReplayTimes {
-		return nil, fmt.Errorf("%w: times must be 1..%d, got %d", ErrConfig, MaxReplayTimes, cfg.Times)
+	if cfg.SettleQuiet < 0 || cfg.SettleQuiet > cfg.Settle {
+		return nil, fmt.Errorf("%w: settle's quiet period must be 0 up to settle (%s), got %s", ErrConfig, cfg.Settle, cfg.SettleQuiet)
+	}
+	if err := CheckReplayTimes(cfg.Times); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if cfg.URL != "" && cfg.Handler != nil {
 		return nil, fmt.Errorf("%w: give a URL or a Handler, not both", ErrConfig)

@@ -52,7 +52,8 @@ Examples:
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
 			m, err := demo.ParseMode(mode)
@@ -79,7 +80,7 @@ Examples:
 				}
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
+			st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
 			sec, err := parseSecrets(secrets)
 			if err != nil {
 				return badInput(err)
@@ -95,11 +96,11 @@ Examples:
 			for _, w := range policies.WireNames() {
 				if _, ok := sec[w]; ok {
 					from[w] = "given with --secret"
-				} else if v, ok := configuredSecret(w); ok {
+				} else if v, ok := st.secret(w); ok {
 					sec[w] = v
 					from[w] = "from " + secretEnv(w)
 					if os.Getenv(secretEnv(w)) == "" {
-						from[w] = "from secrets: in " + configPath
+						from[w] = "from secrets: in " + st.path
 					}
 				}
 			}

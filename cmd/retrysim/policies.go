@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -38,17 +37,14 @@ Examples:
   retrysim policies --chart schedules.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
 			if err := checkPolicyFormat(format); err != nil {
 				return err
 			}
-			var all []policies.Policy
-			for _, n := range catalogue.Names() {
-				p, _ := lookupPolicy(n)
-				all = append(all, p)
-			}
+			all := st.allPolicies()
 			if chart != "" {
 				if err := writeSchedulesChart(chart, all); err != nil {
 					return err
@@ -74,15 +70,16 @@ Examples:
   retrysim policies show svix --format markdown`,
 		Args: oneArg("the name of a policy, e.g. stripe ('retrysim policies' lists them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
 			if err := checkPolicyFormat(showFormat); err != nil {
 				return err
 			}
-			p, err := lookupPolicy(args[0])
+			p, err := st.policy(args[0])
 			if err != nil {
-				return badInput(fmt.Errorf("unknown policy %q (valid: %s)", args[0], strings.Join(catalogue.Names(), ", ")))
+				return badInput(fmt.Errorf("unknown policy %q (valid: %s)", args[0], strings.Join(st.catalogue.Names(), ", ")))
 			}
 			return report.WritePolicy(cmd.OutOrStdout(), &p, showFormat)
 		},

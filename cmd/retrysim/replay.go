@@ -91,14 +91,15 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 }
 
 func runReplay(cmd *cobra.Command, f *replayFlags) error {
-	if _, err := loadConfig(cmd); err != nil {
+	st, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
-	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
+	st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	secretsOf(cmd.Context()).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
+	cfg, mode, ttl, err := f.validate(st, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		}
 		provider = w.Name()
 	}
-	secret, given := secretFor(secrets, provider)
+	secret, given := st.secretFor(secrets, provider)
 	if given {
 		cfg.Secret = secret
 	}
@@ -172,7 +173,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 
 // validate reads the flags and the capture; every problem is reported at
 // once and exits 2.
-func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
+func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
 	var errs []error
 	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
 	if cfg.Settle, err = parseSettle(f.settle); err != nil {
@@ -186,15 +187,15 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 		cfg.Capture = c
 	}
 	if f.provider != "" {
-		if cfg.Policy, err = lookupPolicy(f.provider); err != nil {
+		if cfg.Policy, err = st.policy(f.provider); err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 		}
 	}
 	if f.entry < 0 {
 		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
-	if f.times < 1 || f.times > simulator.MaxReplayTimes {
-		errs = append(errs, fmt.Errorf("--times: %d is out of range (1..%d)", f.times, simulator.MaxReplayTimes))
+	if err := flagLimit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
+		errs = append(errs, err)
 	}
 	if f.url == "" {
 		if mode, err = demo.ParseMode(f.demoMode); err != nil {

@@ -286,7 +286,8 @@ Examples:
 }
 
 func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
-	if _, err := loadConfig(cmd); err != nil {
+	st, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
 	of := o.outputFlags
@@ -296,7 +297,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", configPath}})...)
+	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", st.path}})...)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()
@@ -321,7 +322,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: catalogueTimeouts()}
+	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts()}
 	gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
 	write := out.write

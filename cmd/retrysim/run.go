@@ -157,6 +157,8 @@ type plan struct {
 	out        *output
 	tls        *tls.Config
 	maxRPS     float64
+	// settings are the command's config file and environment.
+	settings *settings
 	// runID is the run id every provider's run shares; settle the longest
 	// wait for the effects.
 	runID  string
@@ -166,11 +168,11 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error) {
-	p := &plan{told: map[string]bool{}}
+func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer) (*plan, error) {
+	p := &plan{told: map[string]bool{}, settings: st}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
-	redactGiven(ctx, stderr, f.secrets)
+	st.redactGiven(ctx, stderr, f.secrets)
 	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
@@ -184,14 +186,14 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 		errs = append(errs, err)
 	}
 	for _, n := range names {
-		pol, err := lookupPolicy(n)
+		pol, err := st.policy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
 		}
 		if f.retries.set {
 			if pol.Retries == nil {
-				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(), ", ")))
+				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(st.catalogue), ", ")))
 				continue
 			}
 			if pol, err = pol.WithRetries(f.retries.n); err != nil {
@@ -207,7 +209,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	if !f.dryRun {
 		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
-	sc, err := lookupScenario(f.scenario)
+	sc, err := st.scenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
@@ -233,20 +235,13 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
 	}
-	if f.events < 1 || f.events > simulator.MaxEvents {
-		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
-	}
-	if f.concurrency < 1 || f.concurrency > simulator.MaxConcurrency {
-		errs = append(errs, fmt.Errorf("--concurrency: %d is out of range (1..%d)", f.concurrency, simulator.MaxConcurrency))
-	}
-	if f.seed == 0 {
-		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
-	}
-	if p.over, err = policies.ParseDuration(f.over); err != nil {
-		errs = append(errs, fmt.Errorf("--over: %w", err))
-	} else if p.over <= 0 || p.over > simulator.MaxOver {
-		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
-	}
+	var overErr error
+	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
+	errs = append(errs, limitErrs(
+		flagLimit("events", "", simulator.CheckEvents(f.events)),
+		flagLimit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
+		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		overErr)...)
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	} else {
@@ -271,12 +266,12 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 		}
 	}
 	scenarioFile := ""
-	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+	if !st.fileScenario(f.scenario) && scenarios.IsFileName(f.scenario) {
 		scenarioFile = f.scenario
 	}
 	errs = append(errs, checkDistinct(
 		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),
-		[]namedPath{{"--scenario", scenarioFile}, {"--config", configPath}, {"--ca", f.ca}})...)
+		[]namedPath{{"--scenario", scenarioFile}, {"--config", st.path}, {"--ca", f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
@@ -319,10 +314,11 @@ func providerNames(list []string) ([]string, error) {
 	return names, nil
 }
 
-func retriesPolicies() []string {
+// retriesPolicies are the policies of cat whose retries can be set.
+func retriesPolicies(cat *policies.Catalogue) []string {
 	var out []string
-	for _, n := range catalogue.Names() {
-		if p, _ := lookupPolicy(n); p.Retries != nil {
+	for _, n := range cat.Names() {
+		if p, _ := cat.Lookup(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -351,15 +347,15 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) (err error) {
-	v, err := loadConfig(cmd)
+	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
-	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
 	f.typed = cmd.Flags().Changed
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	p, err := f.validate(ctx, cmd.ErrOrStderr())
+	p, err := f.validate(ctx, st, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -401,7 +397,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts()}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
@@ -423,12 +419,10 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 
 // catalogueTimeouts are the timeouts of every policy in the catalogue, the
 // config file's included, for the reports' latency headroom.
-func catalogueTimeouts() []report.Timeout {
+func (st *settings) catalogueTimeouts() []report.Timeout {
 	var out []report.Timeout
-	for _, n := range catalogue.Names() {
-		if p, err := lookupPolicy(n); err == nil {
-			out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
-		}
+	for _, p := range st.allPolicies() {
+		out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
 	}
 	return out
 }
@@ -438,7 +432,7 @@ func catalogueTimeouts() []report.Timeout {
 // records still to be given a sink, and what to stop after it.
 func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy) (simulator.Config, func(), error) {
 	cleanup := func() {}
-	secret, given := secretFor(p.secrets, pol.Provider)
+	secret, given := p.settings.secretFor(p.secrets, pol.Provider)
 	if err := policies.CheckSecret(pol.Provider, secret); given && err != nil {
 		return simulator.Config{}, cleanup, badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
 	}

@@ -34,8 +34,9 @@ var ttlFormats = []string{report.FormatText, report.FormatJSON, report.FormatMar
 // named defaults that retry (a policy that never sends twice needs no TTL).
 func ttlProviders() []string {
 	var out []string
+	cat := policies.Default()
 	for _, n := range policies.NamedDefaults {
-		if p, err := lookupPolicy(n); err == nil && p.MaxAttempts() > 1 {
+		if p, err := cat.Lookup(n); err == nil && p.MaxAttempts() > 1 {
 			out = append(out, n)
 		}
 	}
@@ -76,11 +77,11 @@ Examples:
 }
 
 func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
-	v, err := loadConfig(cmd)
+	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
-	defaultScenario := !cmd.Flags().Changed("scenario") && !v.IsSet("scenario")
+	defaultScenario := !cmd.Flags().Changed("scenario") && !st.isSet("scenario")
 	var errs []error
 	names, err := providerNames(f.providers)
 	if err != nil {
@@ -88,14 +89,14 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	var pols []policies.Policy
 	for _, n := range names {
-		pol, err := lookupPolicy(n)
+		pol, err := st.policy(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 			continue
 		}
 		pols = append(pols, pol)
 	}
-	sc, err := lookupScenario(f.scenario)
+	sc, err := st.scenario(f.scenario)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
@@ -125,22 +126,15 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		}
 	}
 	scenarioFile := ""
-	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
+	if !st.fileScenario(f.scenario) && scenarios.IsFileName(f.scenario) {
 		scenarioFile = f.scenario
 	}
-	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
-	if f.events < 1 || f.events > simulator.MaxEvents {
-		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
-	}
-	if f.seed == 0 {
-		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
-	}
-	over, err := policies.ParseDuration(f.over)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--over: %w", err))
-	} else if over <= 0 || over > simulator.MaxOver {
-		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
-	}
+	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", st.path}})...)
+	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
+	errs = append(errs, limitErrs(
+		flagLimit("events", "", simulator.CheckEvents(f.events)),
+		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		overErr)...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
