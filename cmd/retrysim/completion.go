@@ -44,7 +44,7 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 	formats := reportFormats
 	switch c.Name() {
 	case "ttl":
-		formats = func() []string { return ttlFormats }
+		formats = func() []string { return report.TTLFormats }
 	case "policies", "show":
 		formats = func() []string { return report.PolicyFormats }
 	}

@@ -89,10 +89,6 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 	}
 }
 
-// reportFormats are the formats run and report write: every report format,
-// and JUnit for the gates.
-func reportFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
-
 // gateError is the exit-1 error when a gate did not pass, naming each one
 // with its run; nil when every gate passed.
 func gateError(results []report.GateResult) error {

@@ -9,13 +9,6 @@ import (
 	"github.com/retrysim/retrysim/report"
 )
 
-func checkPolicyFormat(format string) error {
-	if err := report.CheckPolicyFormat(format); err != nil {
-		return badInput(fmt.Errorf("--format: %w", err))
-	}
-	return nil
-}
-
 func newPoliciesCmd() *cobra.Command {
 	var format, chart string
 	var full bool
@@ -41,8 +34,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := checkPolicyFormat(format); err != nil {
-				return err
+			if err := formatFlag(format, report.PolicyFormats); err != nil {
+				return badInput(err)
 			}
 			all := st.allPolicies()
 			if chart != "" {
@@ -74,8 +67,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := checkPolicyFormat(showFormat); err != nil {
-				return err
+			if err := formatFlag(showFormat, report.PolicyFormats); err != nil {
+				return badInput(err)
 			}
 			p, err := st.policy(args[0])
 			if err != nil {

@@ -62,25 +62,13 @@ type output struct {
 func (o *outputFlags) validate() (*output, []error) {
 	var errs []error
 	out := &output{format: o.format, verbose: o.verbose}
-	if err := report.CheckFormat(o.format, report.Formats); err != nil {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(reportFormats(), ", ")))
+	// junit has become text by now (junitFormat).
+	if err := formatFlag(o.format, reportFormats()); err != nil {
+		errs = append(errs, err)
 	}
-	seen := map[string]bool{}
-	for _, path := range o.out {
-		f, err := report.FormatForPath(path)
-		werr := checkWritable(path)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", err))
-		case werr != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case seen[path]:
-			errs = append(errs, fmt.Errorf("--out: %s is named twice", path))
-		default:
-			out.files = append(out.files, outFile{path: path, format: f})
-		}
-		seen[path] = true
-	}
+	var outErrs []error
+	out.files, outErrs = outFlag(o.out, "", nil)
+	errs = append(errs, outErrs...)
 	if !slices.Contains(report.Charts, o.chart) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,9 +25,6 @@ type ttlFlags struct {
 	over      string
 	seed      uint64
 }
-
-// ttlFormats are the formats of `retrysim ttl`.
-var ttlFormats = []string{report.FormatText, report.FormatJSON, report.FormatMarkdown}
 
 // ttlProviders are the policies `retrysim ttl` compares by default: the
 // named defaults that retry (a policy that never sends twice needs no TTL).
@@ -68,7 +64,7 @@ Examples:
 	fl.StringSliceVar(&f.providers, "provider", ttlProviders(), "provider policies to compare, comma-separated, or 'all'")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(ttlFormats, ", "))
+	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats, ", "))
 	fl.StringArrayVar(&f.out, "out", nil, "also write to FILE, in the format its extension names: .png or .svg draws the TTL comparison chart, .md, .json or .txt writes the tables; repeatable, and stdout keeps --format")
 	fl.IntVar(&f.events, "events", 200, "events per provider")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
@@ -107,24 +103,11 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		}
 	}
 	format := f.format
-	if !slices.Contains(ttlFormats, format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", format, strings.Join(ttlFormats, ", ")))
+	if err := formatFlag(format, report.TTLFormats); err != nil {
+		errs = append(errs, err)
 	}
-	var files []outFile
-	for _, path := range f.out {
-		of, err := report.FormatForPath(path)
-		werr := checkWritable(path)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", err))
-		case werr != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case !report.IsChart(of) && !slices.Contains(ttlFormats, of):
-			errs = append(errs, fmt.Errorf("--out: %s is %s; ttl writes %s, png or svg", path, of, strings.Join(ttlFormats, ", ")))
-		default:
-			files = append(files, outFile{path: path, format: of})
-		}
-	}
+	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats)
+	errs = append(errs, outErrs...)
 	scenarioFile := ""
 	if !st.fileScenario(f.scenario) && scenarios.IsFileName(f.scenario) {
 		scenarioFile = f.scenario
@@ -186,14 +169,14 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		if report.IsChart(file.format) {
 			continue
 		}
-		if err := writeFile(file.path, func(w io.Writer) error { return writeTTL(w, rep, file.format) }); err != nil {
+		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
 			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
 		}
 	}
 	if format == report.FormatText {
 		rep.Width = terminalWidth(cmd.OutOrStdout())
 	}
-	err = writeTTL(cmd.OutOrStdout(), rep, format)
+	err = report.WriteTTL(cmd.OutOrStdout(), rep, format)
 	err = writeFailed(err)
 	if err == nil && interrupted(ctx) {
 		// The tables above cover only the events modelled before the
@@ -201,14 +184,4 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the tables above cover only the events modelled before the interrupt")}
 	}
 	return err
-}
-
-func writeTTL(w io.Writer, rep *report.Report, format string) error {
-	switch format {
-	case report.FormatJSON:
-		return report.WriteJSON(w, rep)
-	case report.FormatMarkdown:
-		return report.WriteTTLMarkdown(w, rep)
-	}
-	return report.WriteTTLText(w, rep)
 }
