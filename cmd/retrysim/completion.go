@@ -53,22 +53,14 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 		"scenario": scenarios.Builtin,
 		"format":   formats,
 		"fail-on":  func() []string { return strings.Split(report.GateNames(), ", ") },
-		"demo":     demoModes,
-		"mode":     demoModes,
+		"demo":     demo.ModeNames,
+		"mode":     demo.ModeNames,
 		"by":       func() []string { return []string{report.ByEvent, report.ByProvider} },
 	}
 	if c.Name() != "policies" { // there --chart names a file
 		v["chart"] = func() []string { return report.Charts }
 	}
 	return v
-}
-
-func demoModes() []string {
-	out := make([]string, len(demo.Modes))
-	for i, m := range demo.Modes {
-		out[i] = string(m)
-	}
-	return out
 }
 
 // complete completes one value from values, or with list the last of a

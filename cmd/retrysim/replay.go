@@ -79,7 +79,7 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 	fl.IntVar(&f.times, "times", simulator.DefaultReplayTimes, "how many times to send the delivery")
 	fl.BoolVar(&f.concurrent, "concurrent", false, "send them all at once, overlapping, instead of on the schedule")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
-	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked before the first send, after every send, and after the last until the counts settle (--settle)`)

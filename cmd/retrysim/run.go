@@ -105,7 +105,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults, ", ")+"; see 'retrysim policies')")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
-	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
@@ -131,14 +131,6 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	f.gateFlags.add(fl)
 	f.outputFlags.add(fl)
 	return cmd
-}
-
-func demoModeList() string {
-	names := make([]string, len(demo.Modes))
-	for i, m := range demo.Modes {
-		names[i] = string(m)
-	}
-	return strings.Join(names, ", ")
 }
 
 // plan is a validated run command: everything needed to start.
@@ -181,37 +173,30 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, outErrs...)
 	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
-	names, err := providerNames(f.providers)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	for _, n := range names {
-		pol, err := st.policy(n)
+	var polErrs []error
+	p.policies, polErrs = st.providerFlag(f.providers, func(pol policies.Policy) (policies.Policy, error) {
+		switch {
+		case !f.retries.set:
+			return pol, nil
+		case pol.Retries == nil:
+			return pol, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(st.catalogue), ", "))
+		}
+		pol, err := pol.WithRetries(f.retries.n)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("--provider: %w", err))
-			continue
+			return pol, fmt.Errorf("--retries: %w", err)
 		}
-		if f.retries.set {
-			if pol.Retries == nil {
-				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(st.catalogue), ", ")))
-				continue
-			}
-			if pol, err = pol.WithRetries(f.retries.n); err != nil {
-				errs = append(errs, fmt.Errorf("--retries: %w", err))
-				continue
-			}
-		}
-		p.policies = append(p.policies, pol)
-	}
+		return pol, nil
+	})
+	errs = append(errs, polErrs...)
 	var typeErrs []error
 	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
 	errs = append(errs, typeErrs...)
 	if !f.dryRun {
 		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
-	sc, err := st.scenario(f.scenario)
+	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
-		errs = append(errs, fmt.Errorf("--scenario: %w", err))
+		errs = append(errs, err)
 	}
 	p.scenario = sc
 	switch restarts := sc.Restarts(); {
@@ -264,10 +249,6 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		if err := checkWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
-	}
-	scenarioFile := ""
-	if !st.fileScenario(f.scenario) && scenarios.IsFileName(f.scenario) {
-		scenarioFile = f.scenario
 	}
 	errs = append(errs, checkDistinct(
 		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),

@@ -11,7 +11,6 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -78,23 +77,10 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		return err
 	}
 	defaultScenario := !cmd.Flags().Changed("scenario") && !st.isSet("scenario")
-	var errs []error
-	names, err := providerNames(f.providers)
+	pols, errs := st.providerFlag(f.providers, nil)
+	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
 		errs = append(errs, err)
-	}
-	var pols []policies.Policy
-	for _, n := range names {
-		pol, err := st.policy(n)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--provider: %w", err))
-			continue
-		}
-		pols = append(pols, pol)
-	}
-	sc, err := st.scenario(f.scenario)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	var ttls []time.Duration
 	if f.ttls != "" {
@@ -108,10 +94,6 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats)
 	errs = append(errs, outErrs...)
-	scenarioFile := ""
-	if !st.fileScenario(f.scenario) && scenarios.IsFileName(f.scenario) {
-		scenarioFile = f.scenario
-	}
 	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
