@@ -239,8 +239,8 @@ func (c *Config) withDefaults() (Config, error) {
 			errs = append(errs, err)
 		}
 	}
-	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
-		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))
+	if err := CheckMaxRPS(cfg.MaxRPS); err != nil {
+		errs = append(errs, err)
 	}
 	if cfg.Incoming != nil && cfg.DryRun {
 		errs = append(errs, errors.New("a dry run sends nothing: it cannot take real deliveries"))

@@ -19,6 +19,7 @@ const (
 	SettingConcurrency Setting = "concurrency"
 	SettingSettle      Setting = "settle"
 	SettingTimes       Setting = "times"
+	SettingMaxRPS      Setting = "max requests per second"
 )
 
 // LimitError says a setting's value is outside the range the engine takes.
@@ -83,6 +84,15 @@ func CheckOver(d time.Duration) error { return spanLimit(SettingOver, d, MaxOver
 // CheckSettle checks the longest wait for the effects to settle: above 0,
 // at most MaxSettle.
 func CheckSettle(d time.Duration) error { return spanLimit(SettingSettle, d, MaxSettle) }
+
+// CheckMaxRPS checks a cap on requests per second: 0 (no cap) up to
+// MaxMaxRPS. NaN is refused too.
+func CheckMaxRPS(rps float64) error {
+	if !(rps >= 0 && rps <= MaxMaxRPS) {
+		return &LimitError{Setting: SettingMaxRPS, Value: strconv.FormatFloat(rps, 'g', -1, 64), Min: "0", Max: strconv.Itoa(MaxMaxRPS)}
+	}
+	return nil
+}
 
 // CheckSeed checks a seed: any but 0, which a Config reads as DefaultSeed.
 func CheckSeed(seed uint64) error {

@@ -22,6 +22,8 @@ func TestLimits(t *testing.T) {
 		{"no spread", CheckOver(0), &LimitError{Setting: SettingOver, Value: "0s", Min: "0", Max: "366d", AboveMin: true}},
 		{"too long a spread", CheckOver(MaxOver + time.Second), &LimitError{Setting: SettingOver, Value: "8784h0m1s", Min: "0", Max: "366d", AboveMin: true}},
 		{"too long a settle", CheckSettle(MaxSettle + time.Second), &LimitError{Setting: SettingSettle, Value: "24h0m1s", Min: "0", Max: "1d", AboveMin: true}},
+		{"no cap on the rate", CheckMaxRPS(0), nil},
+		{"a negative rate", CheckMaxRPS(-1), &LimitError{Setting: SettingMaxRPS, Value: "-1", Min: "0", Max: "1000000"}},
 		{"seed 0", CheckSeed(0), &LimitError{Setting: SettingSeed, Value: "0", Reserved: true}},
 		{"seed 1", CheckSeed(1), nil},
 	} {
