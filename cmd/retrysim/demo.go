@@ -86,9 +86,9 @@ Examples:
 			if err != nil {
 				return badInput(err)
 			}
-			d, err := policies.ParseDuration(ttl)
-			if err != nil || d <= 0 {
-				return badInput(fmt.Errorf("--ttl: %q is not a TTL (give a positive duration such as 24h)", ttl))
+			d, err := parseTTL("ttl", ttl)
+			if err != nil {
+				return badInput(err)
 			}
 			// --secret, then RETRYSIM_SECRET_<PROVIDER> and the config's
 			// secrets:, as run takes them: a run given the same

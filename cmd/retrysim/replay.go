@@ -202,11 +202,9 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
 		}
 	}
-	d, derr := policies.ParseDuration(f.demoTTL)
-	if derr != nil || d <= 0 {
-		errs = append(errs, fmt.Errorf("--demo-ttl: %q is not a TTL (give a positive duration such as 24h)", f.demoTTL))
+	if ttl, err = parseTTL("demo-ttl", f.demoTTL); err != nil {
+		errs = append(errs, err)
 	}
-	ttl = d
 	if _, err := parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}

@@ -555,12 +555,9 @@ func (f *runFlags) validateGates(p *plan) []error {
 
 // validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
 func (f *runFlags) validateDemoTTL(p *plan) []error {
-	d, err := policies.ParseDuration(f.demoTTL)
-	switch {
-	case err != nil:
-		return []error{fmt.Errorf("--demo-ttl: %w", err)}
-	case d <= 0:
-		return []error{fmt.Errorf("--demo-ttl: %s is not a TTL (give a positive duration such as 24h)", f.demoTTL)}
+	d, err := parseTTL("demo-ttl", f.demoTTL)
+	if err != nil {
+		return []error{err}
 	}
 	p.demoTTL = d
 	return nil
