@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -80,4 +82,20 @@ Examples:
 	show.Flags().StringVar(&showFormat, "format", "text", "output format: "+strings.Join(report.PolicyFormats, ", "))
 	cmd.AddCommand(show)
 	return cmd
+}
+
+// writeSchedulesChart draws the policies' schedules to path (.png or .svg).
+func writeSchedulesChart(path string, all []policies.Policy) error {
+	format, err := report.FormatForPath(path)
+	if err != nil || !report.IsChart(format) {
+		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
+	}
+	if err := checkWritable(path); err != nil {
+		return badInput(fmt.Errorf("--chart: %w", err))
+	}
+	rows := report.PolicySchedules(all)
+	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
+		return writeFailed(fmt.Errorf("--chart: %w", err))
+	}
+	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -321,29 +320,6 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 		return err
 	}
 	return gateError(rep.Gates)
-}
-
-// writeSchedulesChart draws the policies' schedules to path (.png or .svg).
-func writeSchedulesChart(path string, all []policies.Policy) error {
-	format, err := report.FormatForPath(path)
-	if err != nil || !report.IsChart(format) {
-		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
-	}
-	if err := checkWritable(path); err != nil {
-		return badInput(fmt.Errorf("--chart: %w", err))
-	}
-	rows := make([]report.Schedule, len(all))
-	for i := range all {
-		p := &all[i]
-		rows[i] = report.Schedule{Name: p.Name, Manual: p.ManualRedelivery.D()}
-		for n := 1; n <= p.MaxAttempts(); n++ {
-			rows[i].Offsets = append(rows[i].Offsets, p.Offset(n))
-		}
-	}
-	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
-		return writeFailed(fmt.Errorf("--chart: %w", err))
-	}
-	return nil
 }
 
 // closeAggregator removes the temporary file agg spooled the per-event
