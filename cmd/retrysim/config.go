@@ -108,7 +108,7 @@ func (st *settings) fileScenario(name string) bool {
 func loadConfig(cmd *cobra.Command) (*settings, error) {
 	st := settingsOf(cmd.Context())
 	if st == nil {
-		st = newSettings()
+		st = &settings{}
 	}
 	*st = *newSettings()
 	v := st.v
