@@ -238,11 +238,11 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason, strin
 
 func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
 	if r.Lost == 0 {
-		return GatePass, GateAllDelivered, fmt.Sprintf("all %d events were delivered", r.Delivered)
+		return GatePass, GateAllDelivered, fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
 	}
-	msg := fmt.Sprintf("%d of %d events were never delivered", r.Lost, r.Events)
+	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {
-		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %d failures in a row)", r.LostToDisable, r.Provider, r.DisableAfter)
+		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
 	}
 	return GateFail, GateEventsLost, msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
@@ -278,8 +278,8 @@ func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, GateReason, strin
 	if r.Answers() > 0 {
 		figures = "the answers that came had " + figures
 	}
-	return GateFail, GatePastTimeout, fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
-		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
+	return GateFail, GatePastTimeout, fmt.Sprintf("%d of %s that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
+		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
 func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
@@ -297,7 +297,7 @@ func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
 	if n == 0 {
 		return GatePass, GateNoRedirect, "no delivery failed on a redirect"
 	}
-	return GateFail, GateRedirected, fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", n, r.Provider)
+	return GateFail, GateRedirected, fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(n, "attempt", "attempts"), r.Provider)
 }
 
 func checkTTL(r *Run, opts GateOptions) (GateStatus, GateReason, string) {

@@ -109,8 +109,8 @@ func (r *Run) unknownLine(j Judgement) string {
 		return fmt.Sprintf("UNKNOWN — your handler's effects were still changing when retrysim stopped reading them, %s after the last attempt (the settle limit, or an interrupt): it may still have been at work, so the counts cannot be vouched for",
 			secondsWords(r.SettleWait))
 	case ReasonPartialCoverage:
-		return fmt.Sprintf("UNKNOWN — the effects oracle does not report %d of the %d events your handler answered 2xx (no id, or not processed during this run), so they were not checked: it must answer %s",
-			j.Missing, j.Accepted, r.oracleShape())
+		return fmt.Sprintf("UNKNOWN — the effects oracle does not report %d of the %s your handler answered 2xx (no id, or not processed during this run), so %s not checked: it must answer %s",
+			j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"), r.oracleShape())
 	}
 	return "UNKNOWN — " + r.untestedWords(j)
 }

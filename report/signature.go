@@ -376,7 +376,7 @@ func (r *Run) SignatureLine() string {
 				effects += max(a.Effects, 0)
 			}
 		}
-		line := fmt.Sprintf("✗ NOT ENFORCED: your handler let %d of %d kinds of attack through (%s)", len(names), kinds, strings.Join(names, ", "))
+		line := fmt.Sprintf("✗ NOT ENFORCED: your handler let %d of %s of attack through (%s)", len(names), counted(kinds, "kind", "kinds"), strings.Join(names, ", "))
 		var what []string
 		if accepted > 0 {
 			what = append(what, counted(accepted, "request answered 2xx", "requests answered 2xx"))
@@ -513,6 +513,3 @@ func allOf(n int, one, many string) string {
 	}
 	return "all " + counted(n, one, many)
 }
-
-// counted says n of a thing: "1 request", "3 requests".
-func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }

@@ -144,7 +144,7 @@ func (r *Run) adviceFor(ttl time.Duration, words string) string {
 	}
 	s := fmt.Sprintf("%s is too short for %s: it retries for %s", words, r.Policy, dur(r.Window))
 	if len(r.Schedule) > 1 {
-		s += fmt.Sprintf(", and %d of its %d retries can come later than %s", c.WorstArrivals, len(r.Schedule)-1, dur(ttl))
+		s += fmt.Sprintf(", and %d of its %s can come later than %s", c.WorstArrivals, counted(len(r.Schedule)-1, "retry", "retries"), dur(ttl))
 	}
 	if c.LeakedArrivals > 0 {
 		s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))

@@ -28,7 +28,7 @@ func writeRunTTL(w *errWriter, t TTLAnalysis) {
 // shows it: what each choice let through in this run and in the worst case,
 // and whether it covers manual redelivery.
 func ttlChoiceRows(t TTLAnalysis) [][]string {
-	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
+	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %s)", counted(t.Retries, "retry", "retries"))}
 	if t.Manual > 0 {
 		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
 	}
@@ -67,13 +67,6 @@ func okMark(ok bool) string {
 	return "✗"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // WriteTTLText writes the TTL comparison for a person at a terminal: the
 // runs side by side, per TTL choice what each lets through, the advice that
 // is wrong for each provider, and the overall recommendation. It is what
@@ -83,7 +76,7 @@ func WriteTTLText(w io.Writer, rep *Report) error {
 	ew := &errWriter{w: ww}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("retrysim ttl · %s · seed %d · %d events per provider · %s\n", r.scenarioWords(), r.Seed, r.Planned, r.Target)
+		ew.printf("retrysim ttl · %s · seed %d · %s per provider · %s\n", r.scenarioWords(), r.Seed, counted(r.Planned, "event", "events"), r.Target)
 	}
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)

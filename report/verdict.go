@@ -103,7 +103,7 @@ func missingWords(j Judgement) string {
 	if j.Missing == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; the effects oracle does not report %d of the %d events your handler answered 2xx, so they were not checked", j.Missing, j.Accepted)
+	return fmt.Sprintf("; the effects oracle does not report %d of the %s your handler answered 2xx, so %s not checked", j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"))
 }
 
 // Untested says why the run put the handler's idempotency to no test, ""

@@ -1,12 +1,16 @@
 package simulator
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
+)
 
 // The run record carries what reports state about the run and cannot
 // infer from attempts: the events' type, and the scenario's outage windows
 // whole, however few attempts fell in them.
 func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "outage"), DryRun: true, Events: 2})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2})
 	run := recs[0]
 	if run.Kind != KindRun {
 		t.Fatalf("first record is %q, want the run record", run.Kind)
