@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // Schedule is one policy's retry schedule, for the schedules chart.
@@ -21,6 +23,21 @@ type Schedule struct {
 	// Manual is how long after the event a manual redelivery is possible;
 	// zero for none.
 	Manual time.Duration
+}
+
+// PolicySchedules are the schedules of policies, in their order: every
+// attempt's offset as if each earlier one failed, and the manual-redelivery
+// window.
+func PolicySchedules(all []policies.Policy) []Schedule {
+	rows := make([]Schedule, len(all))
+	for i := range all {
+		p := &all[i]
+		rows[i] = Schedule{Name: p.Name, Manual: p.ManualRedelivery.D()}
+		for n := 1; n <= p.MaxAttempts(); n++ {
+			rows[i].Offsets = append(rows[i].Offsets, p.Offset(n))
+		}
+	}
+	return rows
 }
 
 // WriteSchedulesChart draws every schedule on one logarithmic time axis,

@@ -46,13 +46,30 @@ func FormatForPath(path string) (string, error) {
 }
 
 // CheckFormat returns an error naming the valid formats when format is not
-// one of them.
+// one of them (ReportFormats, PolicyFormats, ReplayFormats, TTLFormats or
+// the caller's own list); the error is ErrFormat.
 func CheckFormat(format string, valid []string) error {
 	if slices.Contains(valid, format) {
 		return nil
 	}
-	return fmt.Errorf("%w: %q (valid: %s)", ErrFormat, format, strings.Join(valid, ", "))
+	return &formatError{format: format, valid: valid}
 }
+
+// formatError is a format that is not one of valid.
+type formatError struct {
+	format string
+	valid  []string
+}
+
+func (e *formatError) Error() string {
+	return fmt.Sprintf("%q is not a format (valid: %s)", e.format, strings.Join(e.valid, ", "))
+}
+
+func (e *formatError) Is(target error) bool { return target == ErrFormat }
+
+// TTLFormats are the formats of the TTL tables (WriteTTLText,
+// WriteTTLMarkdown, and the JSON report).
+var TTLFormats = []string{FormatText, FormatJSON, FormatMarkdown}
 
 // DefaultTimeline is how many events' timelines the text and Markdown
 // reports show.
@@ -91,4 +108,16 @@ func Write(w io.Writer, rep *Report, format string) error {
 		return WriteHTML(w, rep, ChartOptions{})
 	}
 	return fmt.Errorf("%w: %q is not a text format", ErrFormat, format)
+}
+
+// WriteTTL writes the TTL tables of rep in one of TTLFormats: the text
+// and Markdown tables, or the whole report as JSON.
+func WriteTTL(w io.Writer, rep *Report, format string) error {
+	switch format {
+	case FormatJSON:
+		return WriteJSON(w, rep)
+	case FormatMarkdown:
+		return WriteTTLMarkdown(w, rep)
+	}
+	return WriteTTLText(w, rep)
 }

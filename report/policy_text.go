@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -49,14 +48,6 @@ func WritePolicy(w io.Writer, p *policies.Policy, format string) error {
 		return writePolicyMarkdown(w, p)
 	}
 	return writePolicyText(w, p)
-}
-
-// CheckPolicyFormat reports whether WritePolicies can write format.
-func CheckPolicyFormat(format string) error {
-	if slices.Contains(PolicyFormats, format) {
-		return nil
-	}
-	return fmt.Errorf("%q is not a format (valid: %s)", format, strings.Join(PolicyFormats, ", "))
 }
 
 func writeIndentedJSON(w io.Writer, v any) error {

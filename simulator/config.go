@@ -188,16 +188,15 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	settleOK := settleBounds(&cfg.Settle, &cfg.SettleQuiet)
+	settleErr := settleWithDefaults(&cfg.Settle, &cfg.SettleQuiet)
 	var errs []error
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	} else if err := CheckRunID(cfg.RunID); err != nil {
 		errs = append(errs, err)
 	}
-	if !settleOK {
-		errs = append(errs, fmt.Errorf("settle must be above 0 and at most %s, with a quiet period up to it; got %s and %s",
-			policies.FormatDuration(MaxSettle), cfg.Settle, cfg.SettleQuiet))
+	if settleErr != nil {
+		errs = append(errs, settleErr)
 	}
 	if cfg.Policy.Wire() == nil {
 		errs = append(errs, errors.New("no policy (or a policy whose Init was not called)"))
@@ -221,17 +220,20 @@ func (c *Config) withDefaults() (Config, error) {
 	if targets != 1 {
 		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
 	}
-	if cfg.Events < 0 || cfg.Events > MaxEvents {
-		errs = append(errs, fmt.Errorf("events must be 1..%d, got %d", MaxEvents, cfg.Events))
+	// The limits, decided in limits.go; Events is ignored when the
+	// deliveries are Incoming.
+	for _, err := range []error{CheckOver(cfg.Over), CheckConcurrency(cfg.Concurrency), CheckSeed(cfg.Seed)} {
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if cfg.Over < 0 || cfg.Over > MaxOver {
-		errs = append(errs, fmt.Errorf("over must be between 0 and %s, got %s", policies.FormatDuration(MaxOver), cfg.Over))
+	if cfg.Incoming == nil {
+		if err := CheckEvents(cfg.Events); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if cfg.Concurrency < 0 || cfg.Concurrency > MaxConcurrency {
-		errs = append(errs, fmt.Errorf("concurrency must be 1..%d, got %d", MaxConcurrency, cfg.Concurrency))
-	}
-	if !(cfg.MaxRPS >= 0 && cfg.MaxRPS <= MaxMaxRPS) { // NaN fails too
-		errs = append(errs, fmt.Errorf("max requests per second must be 0 (no cap) up to %d, got %g", MaxMaxRPS, cfg.MaxRPS))
+	if err := CheckMaxRPS(cfg.MaxRPS); err != nil {
+		errs = append(errs, err)
 	}
 	if cfg.Incoming != nil && cfg.DryRun {
 		errs = append(errs, errors.New("a dry run sends nothing: it cannot take real deliveries"))

@@ -187,11 +187,11 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if cfg.Times == 0 {
 		cfg.Times = DefaultReplayTimes
 	}
-	if !settleBounds(&cfg.Settle, &cfg.SettleQuiet) {
-		return nil, fmt.Errorf("%w: settle must be above 0 and at most %s, with a quiet period up to it", ErrConfig, policies.FormatDuration(MaxSettle))
+	if err := settleWithDefaults(&cfg.Settle, &cfg.SettleQuiet); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	if cfg.Times < 1 || cfg.Times > MaxReplayTimes {
-		return nil, fmt.Errorf("%w: times must be 1..%d, got %d", ErrConfig, MaxReplayTimes, cfg.Times)
+	if err := CheckReplayTimes(cfg.Times); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if cfg.URL != "" && cfg.Handler != nil {
 		return nil, fmt.Errorf("%w: give a URL or a Handler, not both", ErrConfig)

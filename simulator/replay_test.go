@@ -14,11 +14,11 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func mustCapture(t *testing.T, name string) capture.Request {

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net/http"
 	"time"
@@ -179,16 +180,22 @@ func queryOracle(ctx context.Context, effects EffectsFunc) (map[string]int, erro
 	return effects(qctx)
 }
 
-// settleBounds gives the wait for the effects to settle its defaults where
-// they are 0 (DefaultSettle; DefaultSettleQuiet, or half the wait when
-// that is shorter) and reports whether it is within bounds: above 0 and at
-// most MaxSettle, with a quiet period up to it. Run and replay alike.
-func settleBounds(settle, quiet *time.Duration) bool {
+// settleWithDefaults gives the wait for the effects to settle its
+// defaults where they are 0 (DefaultSettle; DefaultSettleQuiet, or half the
+// wait when that is shorter) and checks it: above 0 and at most MaxSettle
+// (CheckSettle), with a quiet period up to it. Run and replay alike.
+func settleWithDefaults(settle, quiet *time.Duration) error {
 	if *settle == 0 {
 		*settle = DefaultSettle
 	}
 	if *quiet == 0 {
 		*quiet = min(DefaultSettleQuiet, *settle/2)
 	}
-	return *settle > 0 && *settle <= MaxSettle && *quiet >= 0 && *quiet <= *settle
+	if err := CheckSettle(*settle); err != nil {
+		return err
+	}
+	if *quiet < 0 || *quiet > *settle {
+		return fmt.Errorf("settle's quiet period must be 0 up to settle (%s), got %s", *settle, *quiet)
+	}
+	return nil
 }

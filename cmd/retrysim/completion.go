@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // completions gives shell completion the values a flag or argument takes,
@@ -44,7 +44,7 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 	formats := reportFormats
 	switch c.Name() {
 	case "ttl":
-		formats = func() []string { return ttlFormats }
+		formats = func() []string { return report.TTLFormats }
 	case "policies", "show":
 		formats = func() []string { return report.PolicyFormats }
 	}
@@ -53,22 +53,14 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 		"scenario": scenarios.Builtin,
 		"format":   formats,
 		"fail-on":  func() []string { return strings.Split(report.GateNames(), ", ") },
-		"demo":     demoModes,
-		"mode":     demoModes,
+		"demo":     demo.ModeNames,
+		"mode":     demo.ModeNames,
 		"by":       func() []string { return []string{report.ByEvent, report.ByProvider} },
 	}
 	if c.Name() != "policies" { // there --chart names a file
 		v["chart"] = func() []string { return report.Charts }
 	}
 	return v
-}
-
-func demoModes() []string {
-	out := make([]string, len(demo.Modes))
-	for i, m := range demo.Modes {
-		out[i] = string(m)
-	}
-	return out
 }
 
 // complete completes one value from values, or with list the last of a

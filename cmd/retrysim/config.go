@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -25,37 +26,92 @@ const configFile = "retrysim.yaml"
 // configSections are the config keys that are not flags.
 var configSections = []string{"policies", "secrets", "scenarios"}
 
-// catalogue is the policy catalogue commands look policies up in: the
-// built-in one, extended by the config file's "policies:" section.
-var catalogue = policies.Default()
+// settings is what one command invocation takes from the config file and
+// the environment besides its flags' values: the policy catalogue, the
+// file's secrets and scenarios, and where each flag's value came from.
+// execute makes a fresh one for every invocation and loadConfig fills it;
+// nothing of it outlives the command, so two commands run in one process
+// never see each other's config.
+type settings struct {
+	// v holds the file's and the environment's values, by config key.
+	v *viper.Viper
+	// path is the config file read, "" when none, and data what it holds
+	// (read once, bounded).
+	path string
+	data []byte
+	// catalogue is the policy catalogue: the built-in one, extended by
+	// the file's "policies:" section.
+	catalogue *policies.Catalogue
+	// secrets are the file's "secrets:", by provider.
+	secrets map[string]string
+	// scenarios are the file's "scenarios:", by name.
+	scenarios map[string]scenarios.Scenario
+	// sources names, for each flag whose value came from the environment
+	// or the config file rather than the command line, where it came from
+	// (RETRYSIM_EVENTS, retrysim.yaml:2: events), so that an error about
+	// the value points there.
+	sources map[string]string
+}
 
-// fileSecrets are the signing secrets of the config file's "secrets:"
-// section, by provider.
-var fileSecrets = map[string]string{}
+// newSettings is the settings of a command with no config file and no
+// environment: the built-in catalogue, no secrets, no scenarios.
+func newSettings() *settings {
+	return &settings{v: viper.New(), catalogue: policies.Default(), secrets: map[string]string{}, scenarios: map[string]scenarios.Scenario{}, sources: map[string]string{}}
+}
 
-// fileScenarios are the scenarios of the config file's "scenarios:"
-// section, by name, and fileScenariosFrom the file they came from.
-var (
-	fileScenarios     = map[string]scenarios.Scenario{}
-	fileScenariosFrom string
-)
+type settingsKey struct{}
 
-// configPath is the config file read, "" when none, and configData what
-// it holds (read once, bounded).
-var (
-	configPath string
-	configData []byte
-)
+// withSettings carries one invocation's settings to its command.
+func withSettings(ctx context.Context, st *settings) context.Context {
+	return context.WithValue(ctx, settingsKey{}, st)
+}
 
-// lookupPolicy finds a policy in the catalogue.
-func lookupPolicy(name string) (policies.Policy, error) { return catalogue.Lookup(name) }
+// settingsOf returns the settings a command's context carries, or nil.
+func settingsOf(ctx context.Context) *settings {
+	if ctx == nil {
+		return nil
+	}
+	st, _ := ctx.Value(settingsKey{}).(*settings)
+	return st
+}
+
+// isSet reports whether the config file or the environment sets key.
+func (st *settings) isSet(key string) bool { return st.v.IsSet(key) }
+
+// policy finds a policy in the catalogue.
+func (st *settings) policy(name string) (policies.Policy, error) { return st.catalogue.Lookup(name) }
+
+// allPolicies is every policy of the catalogue, in its order.
+func (st *settings) allPolicies() []policies.Policy {
+	var all []policies.Policy
+	for _, n := range st.catalogue.Names() {
+		if p, err := st.policy(n); err == nil {
+			all = append(all, p)
+		}
+	}
+	return all
+}
+
+// fileScenario reports whether name is a scenario of the config file.
+func (st *settings) fileScenario(name string) bool {
+	_, ok := st.scenarios[name]
+	return ok
+}
 
 // loadConfig reads the config file (--config, or retrysim.yaml when present)
 // and RETRYSIM_* environment variables, and sets every flag of cmd that was
 // not given on the command line from them. Flags beat environment beats file.
 // An unknown key in the file is an error naming the file and the key.
-func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
-	v := viper.New()
+//
+// It fills, and returns, the invocation's settings (a fresh value when the
+// command's context carries none).
+func loadConfig(cmd *cobra.Command) (*settings, error) {
+	st := settingsOf(cmd.Context())
+	if st == nil {
+		st = &settings{}
+	}
+	*st = *newSettings()
+	v := st.v
 	v.SetEnvPrefix("RETRYSIM")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
@@ -66,33 +122,30 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			path = configFile
 		}
 	}
-	configPath = path
+	st.path = path
 	if path != "" {
 		v.SetConfigType("yaml")
 		data, err := readCapped(path, nil, maxConfigFile, "a config file")
 		if err == nil {
-			configData = data
+			st.data = data
 			err = v.ReadConfig(bytes.NewReader(data))
 		}
 		if err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
 	}
-	catalogue, fileSecrets = policies.Default(), map[string]string{}
-	fileScenarios, fileScenariosFrom = map[string]scenarios.Scenario{}, ""
-	flagSources = map[string]string{}
 	var errs []error
 	var lines map[string]int
 	if path != "" {
 		var err error
-		if lines, err = loadSections(path, allFlagNames(cmd.Root())); err != nil {
+		if lines, err = st.loadSections(allFlagNames(cmd.Root())); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	// The configured secrets are redacted from here on: an error in the
 	// file's other keys may quote a value.
 	for _, prov := range policies.WireNames() {
-		if v, ok := configuredSecret(prov); ok {
+		if v, ok := st.secret(prov); ok {
 			secretsOf(cmd.Context()).add(v)
 		}
 	}
@@ -108,7 +161,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(key, path, lines)))
 			return
 		}
-		flagSources[f.Name] = configSource(key, path, lines)
+		st.sources[f.Name] = configSource(key, path, lines)
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
 			if f.Name == "secret" {
@@ -123,7 +176,7 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 	if f := cmd.Flags().Lookup("allow-remote"); f != nil && !f.Changed && v.IsSet("allow-remote") && f.Value.String() == "true" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configSource("allow-remote", path, lines))
 	}
-	return v, nil
+	return st, nil
 }
 
 // loadSections checks the config file's keys and reads its sections that
@@ -137,8 +190,8 @@ func loadConfig(cmd *cobra.Command) (*viper.Viper, error) {
 //
 // It returns the line of each top-level key, by lower-case name, so that a
 // flag's bad value can be pointed at.
-func loadSections(path string, known map[string]bool) (map[string]int, error) {
-	data := configData
+func (st *settings) loadSections(known map[string]bool) (map[string]int, error) {
+	path, data := st.path, st.data
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
@@ -160,21 +213,21 @@ func loadSections(path string, known map[string]bool) (map[string]int, error) {
 		}
 		switch key.Value {
 		case "policies":
-			cat, err := catalogue.Extend(path, val)
+			cat, err := st.catalogue.Extend(path, val)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			catalogue = cat
+			st.catalogue = cat
 		case "secrets":
-			errs = append(errs, readFileSecrets(path, val)...)
+			errs = append(errs, st.readFileSecrets(val)...)
 		case "scenarios":
 			m, err := scenarios.DecodeMap(path, data, "scenarios")
 			if err != nil {
 				errs = append(errs, fmt.Errorf("config: %w", err))
 				continue
 			}
-			fileScenarios, fileScenariosFrom = m, path
+			st.scenarios = m
 		}
 	}
 	return lines, errors.Join(errs...)
@@ -253,26 +306,23 @@ func configSource(name, path string, lines map[string]int) string {
 	return fmt.Sprintf("%s: %s", path, name)
 }
 
-// lookupScenario resolves a --scenario value: a scenario from the config
-// file (it wins over a built-in of the same name), a built-in, or a YAML
-// file.
-func lookupScenario(name string) (scenarios.Scenario, error) {
-	if s, ok := fileScenarios[name]; ok {
+// scenario resolves a --scenario value: a scenario from the config file
+// (it wins over a built-in of the same name), a built-in, or a YAML file.
+func (st *settings) scenario(name string) (scenarios.Scenario, error) {
+	if s, ok := st.scenarios[name]; ok {
 		return s, nil
 	}
 	s, err := scenarios.Lookup(name)
-	if err != nil && len(fileScenarios) > 0 && errors.Is(err, scenarios.ErrUnknown) {
-		names := make([]string, 0, len(fileScenarios))
-		for n := range fileScenarios {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return s, fmt.Errorf("%w (or from %s: %s)", err, fileScenariosFrom, strings.Join(names, ", "))
+	if err != nil && len(st.scenarios) > 0 && errors.Is(err, scenarios.ErrUnknown) {
+		names := slices.Sorted(maps.Keys(st.scenarios))
+		return s, fmt.Errorf("%w (or from %s: %s)", err, st.path, strings.Join(names, ", "))
 	}
 	return s, err
 }
 
-func readFileSecrets(path string, n *yaml.Node) []error {
+// readFileSecrets reads the file's "secrets:" section into st.secrets.
+func (st *settings) readFileSecrets(n *yaml.Node) []error {
+	path := st.path
 	if n.Kind != yaml.MappingNode {
 		return []error{fmt.Errorf("%s:%d: secrets: expected a map of provider: secret", path, n.Line)}
 	}
@@ -288,7 +338,7 @@ func readFileSecrets(path string, n *yaml.Node) []error {
 			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: expected the secret as a string (value not shown)", path, v.Line, k.Value))
 			continue
 		}
-		fileSecrets[prov] = v.Value
+		st.secrets[prov] = v.Value
 	}
 	return errs
 }
@@ -299,13 +349,13 @@ func secretEnv(provider string) string {
 	return "RETRYSIM_SECRET_" + strings.ToUpper(strings.NewReplacer("-", "_").Replace(provider))
 }
 
-// configuredSecret returns provider's secret from the environment or, after
-// it, the config file; --secret beats both and is the caller's to check.
-func configuredSecret(provider string) (string, bool) {
+// secret returns provider's secret from the environment or, after it, the
+// config file; --secret beats both and is the caller's to check.
+func (st *settings) secret(provider string) (string, bool) {
 	if v := os.Getenv(secretEnv(provider)); v != "" {
 		return v, true
 	}
-	v, ok := fileSecrets[provider]
+	v, ok := st.secrets[provider]
 	return v, ok
 }
 
@@ -342,4 +392,45 @@ func allFlagNames(root *cobra.Command) map[string]bool {
 	}
 	walk(root)
 	return names
+}
+
+// providerFlag resolves --provider against the catalogue: each policy it
+// names ('all' for the named defaults), given to adjust (which may change
+// it, or refuse it with an error naming its own flag) when adjust is not
+// nil. Every problem is returned, in the order the names were given.
+func (st *settings) providerFlag(list []string, adjust func(policies.Policy) (policies.Policy, error)) ([]policies.Policy, []error) {
+	names, err := providerNames(list)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var pols []policies.Policy
+	var errs []error
+	for _, n := range names {
+		pol, err := st.policy(n)
+		if err == nil && adjust != nil {
+			pol, err = adjust(pol)
+		} else if err != nil {
+			err = fmt.Errorf("--provider: %w", err)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		pols = append(pols, pol)
+	}
+	return pols, errs
+}
+
+// scenarioFlag resolves --scenario (scenario), and names the file it was
+// read from when that is a YAML file of the user's rather than a scenario
+// of the config file or a built-in one, so that no output overwrites it.
+func (st *settings) scenarioFlag(name string) (sc scenarios.Scenario, file string, err error) {
+	if !st.fileScenario(name) && scenarios.IsFileName(name) {
+		file = name
+	}
+	sc, err = st.scenario(name)
+	if err != nil {
+		return sc, file, fmt.Errorf("--scenario: %w", err)
+	}
+	return sc, file, nil
 }

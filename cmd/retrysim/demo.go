@@ -7,13 +7,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -52,7 +53,8 @@ Examples:
       --effects-url http://127.0.0.1:8080/_retrysim/effects`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
 			m, err := demo.ParseMode(mode)
@@ -79,14 +81,14 @@ Examples:
 				}
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
+			st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
 			sec, err := parseSecrets(secrets)
 			if err != nil {
 				return badInput(err)
 			}
-			d, err := policies.ParseDuration(ttl)
-			if err != nil || d <= 0 {
-				return badInput(fmt.Errorf("--ttl: %q is not a TTL (give a positive duration such as 24h)", ttl))
+			d, err := parseTTL("ttl", ttl)
+			if err != nil {
+				return badInput(err)
 			}
 			// --secret, then RETRYSIM_SECRET_<PROVIDER> and the config's
 			// secrets:, as run takes them: a run given the same
@@ -95,11 +97,11 @@ Examples:
 			for _, w := range policies.WireNames() {
 				if _, ok := sec[w]; ok {
 					from[w] = "given with --secret"
-				} else if v, ok := configuredSecret(w); ok {
+				} else if v, ok := st.secret(w); ok {
 					sec[w] = v
 					from[w] = "from " + secretEnv(w)
 					if os.Getenv(secretEnv(w)) == "" {
-						from[w] = "from secrets: in " + configPath
+						from[w] = "from secrets: in " + st.path
 					}
 				}
 			}
@@ -145,7 +147,7 @@ Examples:
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+demoModeList())
+	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+strings.Join(demo.ModeNames(), ", "))
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
 	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: generated from --seed)")

@@ -102,10 +102,10 @@ func examplePairs(pols []policies.Policy, typ string) string {
 	return "--event-type " + strings.Join(parts, ",")
 }
 
-// checkURLOverrides refuses, naming --url and each bad key, connection
+// checkURLOverrides refuses, naming flag (--url) and each bad key, connection
 // overrides in the URL fragment that a policy reading them (Twilio) cannot
 // take, before anything is printed or sent.
-func checkURLOverrides(url string, pols []policies.Policy) []error {
+func checkURLOverrides(flag, url string, pols []policies.Policy) []error {
 	if url == "" {
 		return nil
 	}
@@ -117,11 +117,11 @@ func checkURLOverrides(url string, pols []policies.Policy) []error {
 		var errs []error
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
-				errs = append(errs, fmt.Errorf("--url: %s: %w", p.Name, e))
+				errs = append(errs, fmt.Errorf("%s: %s: %w", flag, p.Name, e))
 			}
 			return errs
 		}
-		return []error{fmt.Errorf("--url: %s: %w", p.Name, err)}
+		return []error{fmt.Errorf("%s: %s: %w", flag, p.Name, err)}
 	}
 	return nil
 }

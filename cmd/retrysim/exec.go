@@ -11,8 +11,8 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // Time limits for a handler started with --exec.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -35,13 +34,9 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
 	}
 	if g.ttlConfig != "" {
-		d, err := policies.ParseDuration(g.ttlConfig)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--ttl-configured: %w", err))
-		case d <= 0:
-			errs = append(errs, fmt.Errorf("--ttl-configured: %s is not a TTL (give a positive duration such as 24h)", g.ttlConfig))
-		default:
+		if d, err := parseTTL("ttl-configured", g.ttlConfig); err != nil {
+			errs = append(errs, err)
+		} else {
 			opts.TTLConfigured = d
 		}
 	}
@@ -88,10 +83,6 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 		o.chart.TTL = ttl
 	}
 }
-
-// reportFormats are the formats run and report write: every report format,
-// and JUnit for the gates.
-func reportFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
 
 // gateError is the exit-1 error when a gate did not pass, naming each one
 // with its run; nil when every gate passed.

@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // execute runs root with args: run's body, apart for tests.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	sec := &secretSet{}
+	sec, st := &secretSet{}, newSettings()
 	out, errw := sec.writer(stdout), sec.writer(stderr)
 	defer func() {
 		if r := recover(); r != nil {
@@ -87,11 +87,11 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	root.SetIn(stdin)
 	root.SetOut(out)
 	root.SetErr(errw)
-	err := root.ExecuteContext(withSecrets(context.Background(), sec))
+	err := root.ExecuteContext(withSettings(withSecrets(context.Background(), sec), st))
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(errw, "retrysim: %s\n", printable(attributeSources(err.Error())))
+	fmt.Fprintf(errw, "retrysim: %s\n", printable(attributeSources(err.Error(), st.sources)))
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
 		return ee.code

@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // TestMain lets testscript run the retrysim command, and the tiny test

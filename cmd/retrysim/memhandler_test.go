@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // memHandlerMain is a tiny webhook handler for the scripts that dedups in

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // okHandlerMain is a webhook handler for the scripts that answers 200 to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,13 +10,6 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
-
-func checkPolicyFormat(format string) error {
-	if err := report.CheckPolicyFormat(format); err != nil {
-		return badInput(fmt.Errorf("--format: %w", err))
-	}
-	return nil
-}
 
 func newPoliciesCmd() *cobra.Command {
 	var format, chart string
@@ -38,17 +32,14 @@ Examples:
   retrysim policies --chart schedules.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
-			if err := checkPolicyFormat(format); err != nil {
-				return err
+			if err := formatFlag(format, report.PolicyFormats); err != nil {
+				return badInput(err)
 			}
-			var all []policies.Policy
-			for _, n := range catalogue.Names() {
-				p, _ := lookupPolicy(n)
-				all = append(all, p)
-			}
+			all := st.allPolicies()
 			if chart != "" {
 				if err := writeSchedulesChart(chart, all); err != nil {
 					return err
@@ -74,15 +65,16 @@ Examples:
   retrysim policies show svix --format markdown`,
 		Args: oneArg("the name of a policy, e.g. stripe ('retrysim policies' lists them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := loadConfig(cmd); err != nil {
-				return err
-			}
-			if err := checkPolicyFormat(showFormat); err != nil {
-				return err
-			}
-			p, err := lookupPolicy(args[0])
+			st, err := loadConfig(cmd)
 			if err != nil {
-				return badInput(fmt.Errorf("unknown policy %q (valid: %s)", args[0], strings.Join(catalogue.Names(), ", ")))
+				return err
+			}
+			if err := formatFlag(showFormat, report.PolicyFormats); err != nil {
+				return badInput(err)
+			}
+			p, err := st.policy(args[0])
+			if err != nil {
+				return badInput(fmt.Errorf("unknown policy %q (valid: %s)", args[0], strings.Join(st.catalogue.Names(), ", ")))
 			}
 			return report.WritePolicy(cmd.OutOrStdout(), &p, showFormat)
 		},
@@ -90,4 +82,20 @@ Examples:
 	show.Flags().StringVar(&showFormat, "format", "text", "output format: "+strings.Join(report.PolicyFormats, ", "))
 	cmd.AddCommand(show)
 	return cmd
+}
+
+// writeSchedulesChart draws the policies' schedules to path (.png or .svg).
+func writeSchedulesChart(path string, all []policies.Policy) error {
+	format, err := report.FormatForPath(path)
+	if err != nil || !report.IsChart(format) {
+		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
+	}
+	if err := checkWritable(path); err != nil {
+		return badInput(fmt.Errorf("--chart: %w", err))
+	}
+	rows := report.PolicySchedules(all)
+	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
+		return writeFailed(fmt.Errorf("--chart: %w", err))
+	}
+	return nil
 }

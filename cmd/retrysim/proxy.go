@@ -35,7 +35,7 @@ type proxyFlags struct {
 }
 
 func newProxyCmd() *cobra.Command {
-	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h"}}
+	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h", urlFlag: "forward-to"}}
 	cmd := &cobra.Command{
 		Use:   "proxy",
 		Short: "Take real deliveries in and give your handler the provider's retries",
@@ -97,15 +97,15 @@ const (
 )
 
 func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
-	v, err := loadConfig(cmd)
+	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
-	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
-	p, pol, secret, err := f.validateProxy(ctx, stderr)
+	p, pol, secret, err := f.validateProxy(ctx, st, stderr)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 
 // validateProxy checks proxy's flags: those shared with run by run's own
 // rules, then its own; it returns the plan, the one policy and its secret.
-func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer) (*plan, policies.Policy, string, error) {
+func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.Writer) (*plan, policies.Policy, string, error) {
 	var errs []error
 	if len(f.providers) != 1 {
 		errs = append(errs, errors.New("--provider: name the one provider whose deliveries come in, e.g. --provider stripe"))
@@ -185,7 +185,9 @@ func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer) (*plan
 	if err := checkListen(f.listen); err != nil {
 		errs = append(errs, fmt.Errorf("--listen: %w", err))
 	}
-	if f.maxEvents < 0 || f.maxEvents > simulator.MaxEvents {
+	// --events is a cap on the deliveries taken in, 0 for none: any
+	// other value is a number of events the engine must take.
+	if f.maxEvents != 0 && simulator.CheckEvents(f.maxEvents) != nil {
 		errs = append(errs, fmt.Errorf("--events: %d is out of range (0 for no limit, up to %d)", f.maxEvents, simulator.MaxEvents))
 	}
 	if f.duration < 0 {
@@ -200,14 +202,14 @@ func (f *proxyFlags) validateProxy(ctx context.Context, stderr io.Writer) (*plan
 		return nil, policies.Policy{}, "", badInput(errors.Join(errs...))
 	}
 	f.url = f.forwardTo
-	p, err := f.validate(ctx, stderr)
+	p, err := f.validate(ctx, st, stderr)
 	if err != nil {
-		return nil, policies.Policy{}, "", renameFlag(err, "--url", "--forward-to")
+		return nil, policies.Policy{}, "", err
 	}
 	pol := p.policies[0]
 	secret, given := p.secrets[pol.Provider]
 	if !given {
-		secret, given = configuredSecret(pol.Provider)
+		secret, given = st.secret(pol.Provider)
 	}
 	if !given {
 		return nil, pol, "", badInput(fmt.Errorf("--secret: give %s=<your handler's secret>: retrysim checks each incoming delivery with it and signs every attempt with it (stripe listen prints its whsec_ secret)", pol.Provider))
@@ -229,16 +231,6 @@ func checkListen(addr string) error {
 		return fmt.Errorf("%s is not a loopback address: the proxy listens only on this machine (127.0.0.1, ::1, localhost)", host)
 	}
 	return nil
-}
-
-// renameFlag rewords run's messages about --url, which proxy calls
-// --forward-to, keeping the exit code.
-func renameFlag(err error, from, to string) error {
-	var ee *exitError
-	if !errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{code: ee.code, err: errors.New(strings.ReplaceAll(ee.err.Error(), from+":", to+":"))}
 }
 
 var proxyInterruptNote = interruptNote{

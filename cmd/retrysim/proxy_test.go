@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // proxyProc is retrysim proxy running as its own process, as a user runs
@@ -276,5 +276,25 @@ func TestProxyInterruptLeavesCompleteResults(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"kind":"attempt"`) {
 		t.Errorf("the attempt in flight is missing from the results:\n%s", data)
+	}
+}
+
+// TestProxyNamesForwardTo checks that problems with the handler's URL are
+// blamed on --forward-to, the flag proxy takes it from, and never on run's
+// --url: a remote address, and a connection override Twilio cannot take.
+func TestProxyNamesForwardTo(t *testing.T) {
+	for _, tc := range []struct{ provider, url, want string }{
+		{"stripe", "http://192.0.2.1/webhooks/stripe", "retrysim: --forward-to: target is not a loopback address: 192.0.2.1"},
+		{"twilio", "http://127.0.0.1:9/sms#zz=1", `retrysim: --forward-to: twilio: bad connection override: unknown key "zz"`},
+	} {
+		var out, errb bytes.Buffer
+		code := run([]string{"proxy", "--provider", tc.provider, "--secret", tc.provider + "=whsec_" + strings.Repeat("k", 32),
+			"--forward-to", tc.url}, strings.NewReader(""), &out, &errb)
+		if code != exitBadInput {
+			t.Fatalf("%s: exit %d, want %d; stderr:\n%s", tc.url, code, exitBadInput, errb.String())
+		}
+		if msg := errb.String(); !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "--url") {
+			t.Errorf("%s: stderr\n%s\nwant it to start %q and not name --url", tc.url, msg, tc.want)
+		}
 	}
 }

@@ -203,7 +203,7 @@ func secretValues(pairs []string) []string {
 // and the config file's secrets. Generated secrets are not secret: they are
 // printed on purpose. A secret too short to redact is named on w by its
 // provider and length, never its value.
-func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
+func (st *settings) redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 	s := secretsOf(ctx)
 	s.add(secretValues(flagPairs)...)
 	short := map[string]int{}
@@ -214,7 +214,7 @@ func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 		}
 	}
 	for _, prov := range policies.WireNames() {
-		if v, ok := configuredSecret(prov); ok {
+		if v, ok := st.secret(prov); ok {
 			s.add(v)
 			if _, given := short[prov]; !given && v != "" && len(v) < minRedacted {
 				short[prov] = len(v)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 type replayFlags struct {
@@ -80,11 +79,11 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 	fl.IntVar(&f.times, "times", simulator.DefaultReplayTimes, "how many times to send the delivery")
 	fl.BoolVar(&f.concurrent, "concurrent", false, "send them all at once, overlapping, instead of on the schedule")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
-	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked before the first send, after every send, and after the last until the counts settle (--settle)`)
-	fl.StringVar(&f.format, "format", "text", "report format: text or json")
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.ReplayFormats, " or "))
 	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when this gate fails: "+string(report.GateDuplicateEffects)+" (the handler wrote more than once)")
@@ -92,14 +91,15 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 }
 
 func runReplay(cmd *cobra.Command, f *replayFlags) error {
-	if _, err := loadConfig(cmd); err != nil {
+	st, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
-	redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
+	st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	secretsOf(cmd.Context()).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	cfg, mode, ttl, err := f.validate(cmd.InOrStdin())
+	cfg, mode, ttl, err := f.validate(st, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		}
 		provider = w.Name()
 	}
-	secret, given := secretFor(secrets, provider)
+	secret, given := st.secretFor(secrets, provider)
 	if given {
 		cfg.Secret = secret
 	}
@@ -159,12 +159,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	for i := range res.Sends {
 		res.Sends[i].Error = printable(res.Sends[i].Error)
 	}
-	if f.format == "json" {
-		err = writeReplayJSON(cmd.OutOrStdout(), res)
-	} else {
-		err = writeReplayText(cmd.OutOrStdout(), res, target)
-	}
-	if err != nil {
+	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target); err != nil {
 		return err
 	}
 	if interrupted(ctx) {
@@ -178,7 +173,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 
 // validate reads the flags and the capture; every problem is reported at
 // once and exits 2.
-func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
+func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
 	var errs []error
 	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
 	if cfg.Settle, err = parseSettle(f.settle); err != nil {
@@ -192,26 +187,24 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 		cfg.Capture = c
 	}
 	if f.provider != "" {
-		if cfg.Policy, err = lookupPolicy(f.provider); err != nil {
+		if cfg.Policy, err = st.policy(f.provider); err != nil {
 			errs = append(errs, fmt.Errorf("--provider: %w", err))
 		}
 	}
 	if f.entry < 0 {
 		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
-	if f.times < 1 || f.times > simulator.MaxReplayTimes {
-		errs = append(errs, fmt.Errorf("--times: %d is out of range (1..%d)", f.times, simulator.MaxReplayTimes))
+	if err := flagLimit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
+		errs = append(errs, err)
 	}
 	if f.url == "" {
 		if mode, err = demo.ParseMode(f.demoMode); err != nil {
 			errs = append(errs, fmt.Errorf("--demo: %w", err))
 		}
 	}
-	d, derr := policies.ParseDuration(f.demoTTL)
-	if derr != nil || d <= 0 {
-		errs = append(errs, fmt.Errorf("--demo-ttl: %q is not a TTL (give a positive duration such as 24h)", f.demoTTL))
+	if ttl, err = parseTTL("demo-ttl", f.demoTTL); err != nil {
+		errs = append(errs, err)
 	}
-	ttl = d
 	if _, err := parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
@@ -222,8 +215,8 @@ func (f *replayFlags) validate(stdin io.Reader) (cfg simulator.ReplayConfig, mod
 	} else if len(gates) > 0 && f.url != "" && f.effectsURL == "" {
 		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url`))
 	}
-	if !slices.Contains([]string{"text", "json"}, f.format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: text, json)", f.format))
+	if err := formatFlag(f.format, report.ReplayFormats); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return cfg, mode, ttl, badInput(errors.Join(errs...))
@@ -300,82 +293,4 @@ func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 		}
 	}
 	return badInput(errors.Join(errs...))
-}
-
-var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
-
-// writeReplayText writes the replay for a person: each send, the checks,
-// the verdict.
-func writeReplayText(w io.Writer, r *simulator.ReplayResult, target string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
-	if target == "" {
-		target = r.Target
-	}
-	fmt.Fprintf(&b, "target: %s\n", target)
-	how := fmt.Sprintf("%d sends on %s's retry schedule, in virtual time", r.Times, r.Policy)
-	if r.Concurrent {
-		how = fmt.Sprintf("%d sends at once, overlapping in the handler", r.Times)
-	}
-	switch {
-	case r.Resigned:
-		how += fmt.Sprintf("; each re-signed (%s)", strings.Join(r.SignatureHeaders, ", "))
-	case len(r.SignatureHeaders) > 0:
-		how += fmt.Sprintf("; the captured signature (%s) sent as it is", strings.Join(r.SignatureHeaders, ", "))
-	}
-	fmt.Fprintf(&b, "%s\n\n", how)
-	fmt.Fprintf(&b, "  %4s  %-12s  %-8s  %-7s  %s\n", "#", "at", "answer", "writes", "time")
-	for _, s := range r.Sends {
-		answer := fmt.Sprint(s.Status)
-		if s.Status == 0 {
-			answer = "none"
-		}
-		writes := "?"
-		if s.Writes >= 0 {
-			writes = fmt.Sprint(s.Writes)
-		}
-		at := "+" + policies.FormatDuration(time.Duration(s.AtSeconds*float64(time.Second)))
-		note := ""
-		if s.PastSchedule {
-			note = "  (past the schedule)"
-		}
-		if s.Error != "" {
-			note += "  " + s.Error
-		}
-		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(s.LatencyMS), note)
-	}
-	b.WriteString("\n")
-	for _, c := range r.Checks() {
-		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
-	}
-	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func ms(v float64) string {
-	if v >= 1000 {
-		return fmt.Sprintf("%.2fs", v/1000)
-	}
-	return fmt.Sprintf("%.1fms", v)
-}
-
-// replayJSON is the JSON form of a replay: the result, its checks and its
-// verdict.
-type replayJSON struct {
-	*simulator.ReplayResult
-	Writes        *int                    `json:"writes"`
-	Checks        []simulator.ReplayCheck `json:"checks"`
-	Verdict       simulator.Verdict       `json:"verdict"`
-	VerdictDetail string                  `json:"verdict_detail"`
-}
-
-func writeReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
-	out := replayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
-	if n := r.Writes(); n >= 0 {
-		out.Writes = &n
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -62,25 +61,13 @@ type output struct {
 func (o *outputFlags) validate() (*output, []error) {
 	var errs []error
 	out := &output{format: o.format, verbose: o.verbose}
-	if err := report.CheckFormat(o.format, report.Formats); err != nil {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", o.format, strings.Join(reportFormats(), ", ")))
+	// junit has become text by now (junitFormat).
+	if err := formatFlag(o.format, reportFormats()); err != nil {
+		errs = append(errs, err)
 	}
-	seen := map[string]bool{}
-	for _, path := range o.out {
-		f, err := report.FormatForPath(path)
-		werr := checkWritable(path)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", err))
-		case werr != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case seen[path]:
-			errs = append(errs, fmt.Errorf("--out: %s is named twice", path))
-		default:
-			out.files = append(out.files, outFile{path: path, format: f})
-		}
-		seen[path] = true
-	}
+	var outErrs []error
+	out.files, outErrs = outFlag(o.out, "", nil)
+	errs = append(errs, outErrs...)
 	if !slices.Contains(report.Charts, o.chart) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
 	}
@@ -286,7 +273,8 @@ Examples:
 }
 
 func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
-	if _, err := loadConfig(cmd); err != nil {
+	st, err := loadConfig(cmd)
+	if err != nil {
 		return err
 	}
 	of := o.outputFlags
@@ -296,7 +284,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", configPath}})...)
+	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", st.path}})...)
 	var in io.Reader
 	if path == "-" {
 		in = cmd.InOrStdin()
@@ -321,7 +309,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: catalogueTimeouts()}
+	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts()}
 	gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
 	write := out.write
@@ -332,29 +320,6 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 		return err
 	}
 	return gateError(rep.Gates)
-}
-
-// writeSchedulesChart draws the policies' schedules to path (.png or .svg).
-func writeSchedulesChart(path string, all []policies.Policy) error {
-	format, err := report.FormatForPath(path)
-	if err != nil || !report.IsChart(format) {
-		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
-	}
-	if err := checkWritable(path); err != nil {
-		return badInput(fmt.Errorf("--chart: %w", err))
-	}
-	rows := make([]report.Schedule, len(all))
-	for i := range all {
-		p := &all[i]
-		rows[i] = report.Schedule{Name: p.Name, Manual: p.ManualRedelivery.D()}
-		for n := 1; n <= p.MaxAttempts(); n++ {
-			rows[i].Offsets = append(rows[i].Offsets, p.Offset(n))
-		}
-	}
-	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
-		return writeFailed(fmt.Errorf("--chart: %w", err))
-	}
-	return nil
 }
 
 // closeAggregator removes the temporary file agg spooled the per-event

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // retriesFlag is --retries: unset means each policy's own number, which
@@ -35,8 +37,9 @@ func (f *retriesFlag) Type() string { return "int" }
 // "twilio 1, twilio-docs 1".
 func retriesDefaults() string {
 	var out []string
-	for _, n := range retriesPolicies() {
-		if p, err := lookupPolicy(n); err == nil && p.Retries != nil {
+	cat := policies.Default()
+	for _, n := range retriesPolicies(cat) {
+		if p, err := cat.Lookup(n); err == nil && p.Retries != nil {
 			out = append(out, fmt.Sprintf("%s %d", n, *p.Retries))
 		}
 	}

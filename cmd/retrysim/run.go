@@ -12,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 type runFlags struct {
@@ -45,6 +45,9 @@ type runFlags struct {
 	settle      string
 	gateFlags
 	outputFlags
+	// urlFlag is the flag that gives url, for messages: "url" for run,
+	// "forward-to" for proxy; empty means "url".
+	urlFlag string
 	// given reports whether a flag was set on the command line, in the
 	// environment or in the config file, rather than left at its default;
 	// typed whether it was set on the command line.
@@ -99,10 +102,10 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the six named defaults (stripe, github, shopify, twilio, slack, discord; see 'retrysim policies')")
+	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults, ", ")+"; see 'retrysim policies')")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
-	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+demoModeList())
+	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
@@ -130,14 +133,6 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	return cmd
 }
 
-func demoModeList() string {
-	names := make([]string, len(demo.Modes))
-	for i, m := range demo.Modes {
-		names[i] = string(m)
-	}
-	return strings.Join(names, ", ")
-}
-
 // plan is a validated run command: everything needed to start.
 type plan struct {
 	policies []policies.Policy
@@ -154,6 +149,8 @@ type plan struct {
 	out        *output
 	tls        *tls.Config
 	maxRPS     float64
+	// settings are the command's config file and environment.
+	settings *settings
 	// runID is the run id every provider's run shares; settle the longest
 	// wait for the effects.
 	runID  string
@@ -163,11 +160,11 @@ type plan struct {
 	told map[string]bool
 }
 
-func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error) {
-	p := &plan{told: map[string]bool{}}
+func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer) (*plan, error) {
+	p := &plan{told: map[string]bool{}, settings: st}
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
-	redactGiven(ctx, stderr, f.secrets)
+	st.redactGiven(ctx, stderr, f.secrets)
 	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
@@ -176,37 +173,30 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	errs = append(errs, outErrs...)
 	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
-	names, err := providerNames(f.providers)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	for _, n := range names {
-		pol, err := lookupPolicy(n)
+	var polErrs []error
+	p.policies, polErrs = st.providerFlag(f.providers, func(pol policies.Policy) (policies.Policy, error) {
+		switch {
+		case !f.retries.set:
+			return pol, nil
+		case pol.Retries == nil:
+			return pol, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(st.catalogue), ", "))
+		}
+		pol, err := pol.WithRetries(f.retries.n)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("--provider: %w", err))
-			continue
+			return pol, fmt.Errorf("--retries: %w", err)
 		}
-		if f.retries.set {
-			if pol.Retries == nil {
-				errs = append(errs, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(), ", ")))
-				continue
-			}
-			if pol, err = pol.WithRetries(f.retries.n); err != nil {
-				errs = append(errs, fmt.Errorf("--retries: %w", err))
-				continue
-			}
-		}
-		p.policies = append(p.policies, pol)
-	}
+		return pol, nil
+	})
+	errs = append(errs, polErrs...)
 	var typeErrs []error
 	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
 	errs = append(errs, typeErrs...)
 	if !f.dryRun {
-		errs = append(errs, checkURLOverrides(f.url, p.policies)...)
+		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
-	sc, err := lookupScenario(f.scenario)
+	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
-		errs = append(errs, fmt.Errorf("--scenario: %w", err))
+		errs = append(errs, err)
 	}
 	p.scenario = sc
 	switch restarts := sc.Restarts(); {
@@ -222,7 +212,7 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 	}
 	if f.url != "" && !f.dryRun {
 		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", err))
+			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), err))
 		}
 	}
 	if f.effectsURL != "" && !f.dryRun {
@@ -230,20 +220,13 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
 		}
 	}
-	if f.events < 1 || f.events > simulator.MaxEvents {
-		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
-	}
-	if f.concurrency < 1 || f.concurrency > simulator.MaxConcurrency {
-		errs = append(errs, fmt.Errorf("--concurrency: %d is out of range (1..%d)", f.concurrency, simulator.MaxConcurrency))
-	}
-	if f.seed == 0 {
-		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
-	}
-	if p.over, err = policies.ParseDuration(f.over); err != nil {
-		errs = append(errs, fmt.Errorf("--over: %w", err))
-	} else if p.over <= 0 || p.over > simulator.MaxOver {
-		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
-	}
+	var overErr error
+	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
+	errs = append(errs, limitErrs(
+		flagLimit("events", "", simulator.CheckEvents(f.events)),
+		flagLimit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
+		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		overErr)...)
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	} else {
@@ -267,18 +250,23 @@ func (f *runFlags) validate(ctx context.Context, stderr io.Writer) (*plan, error
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
 	}
-	scenarioFile := ""
-	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
-		scenarioFile = f.scenario
-	}
 	errs = append(errs, checkDistinct(
 		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),
-		[]namedPath{{"--scenario", scenarioFile}, {"--config", configPath}, {"--ca", f.ca}})...)
+		[]namedPath{{"--scenario", scenarioFile}, {"--config", st.path}, {"--ca", f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
 	return p, nil
+}
+
+// urlFlagName is the flag that gives url, as a message names it: --url,
+// or proxy's --forward-to.
+func (f *runFlags) urlFlagName() string {
+	if f.urlFlag == "" {
+		return "--url"
+	}
+	return "--" + f.urlFlag
 }
 
 // providerNames reads --provider: a comma-separated list of policy names,
@@ -307,10 +295,11 @@ func providerNames(list []string) ([]string, error) {
 	return names, nil
 }
 
-func retriesPolicies() []string {
+// retriesPolicies are the policies of cat whose retries can be set.
+func retriesPolicies(cat *policies.Catalogue) []string {
 	var out []string
-	for _, n := range catalogue.Names() {
-		if p, _ := lookupPolicy(n); p.Retries != nil {
+	for _, n := range cat.Names() {
+		if p, _ := cat.Lookup(n); p.Retries != nil {
 			out = append(out, n)
 		}
 	}
@@ -339,15 +328,15 @@ func parseSecrets(pairs []string) (map[string]string, error) {
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) (err error) {
-	v, err := loadConfig(cmd)
+	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
-	f.given = func(name string) bool { return cmd.Flags().Changed(name) || v.IsSet(name) }
+	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
 	f.typed = cmd.Flags().Changed
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
-	p, err := f.validate(ctx, cmd.ErrOrStderr())
+	p, err := f.validate(ctx, st, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -389,7 +378,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: catalogueTimeouts()}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts()}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())
@@ -411,12 +400,10 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 
 // catalogueTimeouts are the timeouts of every policy in the catalogue, the
 // config file's included, for the reports' latency headroom.
-func catalogueTimeouts() []report.Timeout {
+func (st *settings) catalogueTimeouts() []report.Timeout {
 	var out []report.Timeout
-	for _, n := range catalogue.Names() {
-		if p, err := lookupPolicy(n); err == nil {
-			out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
-		}
+	for _, p := range st.allPolicies() {
+		out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
 	}
 	return out
 }
@@ -426,7 +413,7 @@ func catalogueTimeouts() []report.Timeout {
 // records still to be given a sink, and what to stop after it.
 func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol policies.Policy) (simulator.Config, func(), error) {
 	cleanup := func() {}
-	secret, given := secretFor(p.secrets, pol.Provider)
+	secret, given := p.settings.secretFor(p.secrets, pol.Provider)
 	if err := policies.CheckSecret(pol.Provider, secret); given && err != nil {
 		return simulator.Config{}, cleanup, badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
 	}
@@ -568,12 +555,9 @@ func (f *runFlags) validateGates(p *plan) []error {
 
 // validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
 func (f *runFlags) validateDemoTTL(p *plan) []error {
-	d, err := policies.ParseDuration(f.demoTTL)
-	switch {
-	case err != nil:
-		return []error{fmt.Errorf("--demo-ttl: %w", err)}
-	case d <= 0:
-		return []error{fmt.Errorf("--demo-ttl: %s is not a TTL (give a positive duration such as 24h)", f.demoTTL)}
+	d, err := parseTTL("demo-ttl", f.demoTTL)
+	if err != nil {
+		return []error{err}
 	}
 	p.demoTTL = d
 	return nil

@@ -32,14 +32,7 @@ func (f *runFlags) validateRunID(p *plan) []error {
 
 // parseSettle reads --settle.
 func parseSettle(s string) (time.Duration, error) {
-	d, err := policies.ParseDuration(s)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("--settle: %w", err)
-	case d <= 0 || d > simulator.MaxSettle:
-		return 0, fmt.Errorf("--settle: %s is out of range (above 0, at most %s)", s, policies.FormatDuration(simulator.MaxSettle))
-	}
-	return d, nil
+	return parseSpan("settle", s, simulator.CheckSettle)
 }
 
 // secretsNotRun refuses a --secret for a provider the command does not

@@ -41,7 +41,7 @@ func (f *maxRPSFlag) Set(s string) error {
 		return nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v >= 0 && v <= simulator.MaxMaxRPS) {
+	if err != nil || simulator.CheckMaxRPS(v) != nil {
 		return fmt.Errorf("%q is not a rate: give requests per second from 0 (no cap) to %d, or auto", s, simulator.MaxMaxRPS)
 	}
 	*f = maxRPSFlag{rps: v}

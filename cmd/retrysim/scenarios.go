@@ -25,10 +25,11 @@ Examples:
   retrysim run --provider stripe --scenario ./my-network.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
-			user := fileScenarios
+			user := st.scenarios
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tFROM\tDESCRIPTION")
 			for _, n := range scenarios.Builtin() {
@@ -44,12 +45,12 @@ Examples:
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, fileScenariosFrom, user[n].Description)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, st.path, user[n].Description)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
 			return err
 		},
 	}
@@ -64,10 +65,11 @@ Examples:
   retrysim scenarios show crash-restart > restarts.yaml`,
 		Args: oneArg("the name of a scenario, e.g. outage ('retrysim scenarios' lists them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := loadConfig(cmd); err != nil {
+			st, err := loadConfig(cmd)
+			if err != nil {
 				return err
 			}
-			if s, ok := fileScenarios[args[0]]; ok {
+			if s, ok := st.scenarios[args[0]]; ok {
 				_, err := cmd.OutOrStdout().Write(s.YAML())
 				return err
 			}

@@ -6,7 +6,7 @@ import "github.com/retrysim/retrysim/policies"
 // environment and the config file; under provider's own name first, then
 // under the name of the provider it shares a secret with (--secret
 // discord=… also signs discord-events, one application's key).
-func secretFor(flags map[string]string, provider string) (string, bool) {
+func (st *settings) secretFor(flags map[string]string, provider string) (string, bool) {
 	names := []string{provider}
 	if shared := policies.SecretName(provider); shared != provider {
 		names = append(names, shared)
@@ -17,7 +17,7 @@ func secretFor(flags map[string]string, provider string) (string, bool) {
 		}
 	}
 	for _, n := range names {
-		if s, ok := configuredSecret(n); ok {
+		if s, ok := st.secret(n); ok {
 			return s, true
 		}
 	}

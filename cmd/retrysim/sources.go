@@ -4,18 +4,13 @@ import (
 	"strings"
 )
 
-// flagSources names, for each flag whose value came from the environment
-// or the config file rather than the command line, where it came from
-// (RETRYSIM_EVENTS, retrysim.yaml:2: events), so that an error about the
-// value points there.
-var flagSources = map[string]string{}
-
 // attributeSources rewrites an error message's lines that begin by naming
 // a flag ("--events: 0 is out of range") to name where the value came
 // from instead, when that was not the command line
-// ("RETRYSIM_EVENTS (--events): 0 is out of range").
-func attributeSources(msg string) string {
-	if len(flagSources) == 0 {
+// ("RETRYSIM_EVENTS (--events): 0 is out of range"). sources are the
+// settings' sources, by flag name.
+func attributeSources(msg string, sources map[string]string) string {
+	if len(sources) == 0 {
 		return msg
 	}
 	lines := strings.Split(msg, "\n")
@@ -28,7 +23,7 @@ func attributeSources(msg string) string {
 		if end < 0 {
 			end = len(rest)
 		}
-		if src, ok := flagSources[rest[:end]]; ok {
+		if src, ok := sources[rest[:end]]; ok {
 			lines[i] = src + " (--" + rest[:end] + ")" + rest[end:]
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // demoServer is the built-in demo handler served on a random loopback port.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -27,15 +25,13 @@ type ttlFlags struct {
 	seed      uint64
 }
 
-// ttlFormats are the formats of `retrysim ttl`.
-var ttlFormats = []string{report.FormatText, report.FormatJSON, report.FormatMarkdown}
-
 // ttlProviders are the policies `retrysim ttl` compares by default: the
 // named defaults that retry (a policy that never sends twice needs no TTL).
 func ttlProviders() []string {
 	var out []string
+	cat := policies.Default()
 	for _, n := range policies.NamedDefaults {
-		if p, err := lookupPolicy(n); err == nil && p.MaxAttempts() > 1 {
+		if p, err := cat.Lookup(n); err == nil && p.MaxAttempts() > 1 {
 			out = append(out, n)
 		}
 	}
@@ -67,7 +63,7 @@ Examples:
 	fl.StringSliceVar(&f.providers, "provider", ttlProviders(), "provider policies to compare, comma-separated, or 'all'")
 	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(ttlFormats, ", "))
+	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats, ", "))
 	fl.StringArrayVar(&f.out, "out", nil, "also write to FILE, in the format its extension names: .png or .svg draws the TTL comparison chart, .md, .json or .txt writes the tables; repeatable, and stdout keeps --format")
 	fl.IntVar(&f.events, "events", 200, "events per provider")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
@@ -76,28 +72,15 @@ Examples:
 }
 
 func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
-	v, err := loadConfig(cmd)
+	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
-	defaultScenario := !cmd.Flags().Changed("scenario") && !v.IsSet("scenario")
-	var errs []error
-	names, err := providerNames(f.providers)
+	defaultScenario := !cmd.Flags().Changed("scenario") && !st.isSet("scenario")
+	pols, errs := st.providerFlag(f.providers, nil)
+	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
 		errs = append(errs, err)
-	}
-	var pols []policies.Policy
-	for _, n := range names {
-		pol, err := lookupPolicy(n)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--provider: %w", err))
-			continue
-		}
-		pols = append(pols, pol)
-	}
-	sc, err := lookupScenario(f.scenario)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
 	var ttls []time.Duration
 	if f.ttls != "" {
@@ -106,41 +89,17 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		}
 	}
 	format := f.format
-	if !slices.Contains(ttlFormats, format) {
-		errs = append(errs, fmt.Errorf("--format: %q is not a format (valid: %s)", format, strings.Join(ttlFormats, ", ")))
+	if err := formatFlag(format, report.TTLFormats); err != nil {
+		errs = append(errs, err)
 	}
-	var files []outFile
-	for _, path := range f.out {
-		of, err := report.FormatForPath(path)
-		werr := checkWritable(path)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", err))
-		case werr != nil:
-			errs = append(errs, fmt.Errorf("--out: %w", werr))
-		case !report.IsChart(of) && !slices.Contains(ttlFormats, of):
-			errs = append(errs, fmt.Errorf("--out: %s is %s; ttl writes %s, png or svg", path, of, strings.Join(ttlFormats, ", ")))
-		default:
-			files = append(files, outFile{path: path, format: of})
-		}
-	}
-	scenarioFile := ""
-	if _, fromConfig := fileScenarios[f.scenario]; !fromConfig && scenarios.IsFileName(f.scenario) {
-		scenarioFile = f.scenario
-	}
-	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", configPath}})...)
-	if f.events < 1 || f.events > simulator.MaxEvents {
-		errs = append(errs, fmt.Errorf("--events: %d is out of range (1..%d)", f.events, simulator.MaxEvents))
-	}
-	if f.seed == 0 {
-		errs = append(errs, errors.New("--seed: 0 is reserved; use any other number"))
-	}
-	over, err := policies.ParseDuration(f.over)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--over: %w", err))
-	} else if over <= 0 || over > simulator.MaxOver {
-		errs = append(errs, fmt.Errorf("--over: %s is out of range (above 0, at most %s)", f.over, policies.FormatDuration(simulator.MaxOver)))
-	}
+	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats)
+	errs = append(errs, outErrs...)
+	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", st.path}})...)
+	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
+	errs = append(errs, limitErrs(
+		flagLimit("events", "", simulator.CheckEvents(f.events)),
+		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		overErr)...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
@@ -192,14 +151,14 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		if report.IsChart(file.format) {
 			continue
 		}
-		if err := writeFile(file.path, func(w io.Writer) error { return writeTTL(w, rep, file.format) }); err != nil {
+		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
 			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
 		}
 	}
 	if format == report.FormatText {
 		rep.Width = terminalWidth(cmd.OutOrStdout())
 	}
-	err = writeTTL(cmd.OutOrStdout(), rep, format)
+	err = report.WriteTTL(cmd.OutOrStdout(), rep, format)
 	err = writeFailed(err)
 	if err == nil && interrupted(ctx) {
 		// The tables above cover only the events modelled before the
@@ -207,14 +166,4 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the tables above cover only the events modelled before the interrupt")}
 	}
 	return err
-}
-
-func writeTTL(w io.Writer, rep *report.Report, format string) error {
-	switch format {
-	case report.FormatJSON:
-		return report.WriteJSON(w, rep)
-	case report.FormatMarkdown:
-		return report.WriteTTLMarkdown(w, rep)
-	}
-	return report.WriteTTLText(w, rep)
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 // ackFirst is a handler written apart from the product, the way the
@@ -331,7 +331,7 @@ func TestSecretForAProviderNotRun(t *testing.T) {
 // discord-events signs with discord's key: --secret discord=… is meant for
 // a discord-events run, and is not refused.
 func TestSecretSharedWithAnotherProvider(t *testing.T) {
-	p, err := lookupPolicy("discord-events")
+	p, err := policies.Default().Lookup("discord-events")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,14 @@
 //	retrysim replay --request delivery.http --concurrent --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects
 //
-// The handler logic is in examples/demo (mode check-then-act).
+// The handler logic is in simulator/demo (mode check-then-act).
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() {

@@ -11,14 +11,14 @@
 //	retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects --fail-on duplicate-effects
 //
-// The handler logic is in examples/demo (mode idempotent).
+// The handler logic is in simulator/demo (mode idempotent).
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() {

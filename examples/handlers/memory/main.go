@@ -13,14 +13,14 @@
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects
 //	# restart the handler, replay again: the event is credited a second time
 //
-// The handler logic is in examples/demo (mode memory).
+// The handler logic is in simulator/demo (mode memory).
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() {

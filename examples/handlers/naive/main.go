@@ -9,14 +9,14 @@
 //	retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects
 //
-// The handler logic is in examples/demo (mode naive).
+// The handler logic is in simulator/demo (mode naive).
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() {

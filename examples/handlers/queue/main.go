@@ -17,7 +17,7 @@
 //	retrysim run --provider stripe --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects --fail-on duplicate-effects
 //
-// The handler logic is in examples/demo (mode queue; queue-unguarded is the
+// The handler logic is in simulator/demo (mode queue; queue-unguarded is the
 // same design without the guard, and credits a duplicate late).
 package main
 
@@ -25,7 +25,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() {

@@ -12,14 +12,14 @@
 //	retrysim run --provider stripe --scenario late-redelivery --url http://127.0.0.1:8080/webhooks/stripe \
 //	    --effects-url http://127.0.0.1:8080/_retrysim/effects
 //
-// The handler logic is in examples/demo (mode ttl).
+// The handler logic is in simulator/demo (mode ttl).
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func main() { os.Exit(demo.Program(context.Background(), demo.TTL, os.Args[1:], os.Stdout, os.Stderr)) }

@@ -105,11 +105,16 @@ func ParseMode(s string) (Mode, error) {
 	if slices.Contains(Modes, m) {
 		return m, nil
 	}
+	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownMode, s, strings.Join(ModeNames(), ", "))
+}
+
+// ModeNames are the names of Modes, in their order.
+func ModeNames() []string {
 	names := make([]string, len(Modes))
 	for i, m := range Modes {
 		names[i] = string(m)
 	}
-	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownMode, s, strings.Join(names, ", "))
+	return names
 }
 
 // Handler is the demo webhook handler.

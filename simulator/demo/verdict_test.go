@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
@@ -14,6 +13,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
+	"github.com/retrysim/retrysim/simulator/demo"
 )
 
 func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler {

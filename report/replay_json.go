@@ -1,0 +1,26 @@
+package report
+
+import (
+	"io"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// ReplayJSON is the JSON form of a replay: the result, its checks and its
+// verdict.
+type ReplayJSON struct {
+	*simulator.ReplayResult
+	Writes        *int                    `json:"writes"`
+	Checks        []simulator.ReplayCheck `json:"checks"`
+	Verdict       simulator.Verdict       `json:"verdict"`
+	VerdictDetail string                  `json:"verdict_detail"`
+}
+
+// WriteReplayJSON writes a replay as one indented JSON object (ReplayJSON).
+func WriteReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
+	out := ReplayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
+	if n := r.Writes(); n >= 0 {
+		out.Writes = &n
+	}
+	return writeIndentedJSON(w, out)
+}

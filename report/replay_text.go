@@ -1,0 +1,82 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// ReplayFormats are the formats WriteReplay writes.
+var ReplayFormats = []string{FormatText, FormatJSON}
+
+// WriteReplay writes a replay's result in format (one of ReplayFormats).
+// target names the handler in the text form; empty means the result's own
+// Target.
+func WriteReplay(w io.Writer, r *simulator.ReplayResult, format, target string) error {
+	if format == FormatJSON {
+		return WriteReplayJSON(w, r)
+	}
+	return WriteReplayText(w, r, target)
+}
+
+var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
+
+// WriteReplayText writes a replay for a person: each send, the checks, the
+// verdict. target names the handler; empty means r.Target.
+func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
+	if target == "" {
+		target = r.Target
+	}
+	fmt.Fprintf(&b, "target: %s\n", target)
+	how := fmt.Sprintf("%d sends on %s's retry schedule, in virtual time", r.Times, r.Policy)
+	if r.Concurrent {
+		how = fmt.Sprintf("%d sends at once, overlapping in the handler", r.Times)
+	}
+	switch {
+	case r.Resigned:
+		how += fmt.Sprintf("; each re-signed (%s)", strings.Join(r.SignatureHeaders, ", "))
+	case len(r.SignatureHeaders) > 0:
+		how += fmt.Sprintf("; the captured signature (%s) sent as it is", strings.Join(r.SignatureHeaders, ", "))
+	}
+	fmt.Fprintf(&b, "%s\n\n", how)
+	fmt.Fprintf(&b, "  %4s  %-12s  %-8s  %-7s  %s\n", "#", "at", "answer", "writes", "time")
+	for _, s := range r.Sends {
+		answer := fmt.Sprint(s.Status)
+		if s.Status == 0 {
+			answer = "none"
+		}
+		writes := "?"
+		if s.Writes >= 0 {
+			writes = fmt.Sprint(s.Writes)
+		}
+		at := "+" + policies.FormatDuration(time.Duration(s.AtSeconds*float64(time.Second)))
+		note := ""
+		if s.PastSchedule {
+			note = "  (past the schedule)"
+		}
+		if s.Error != "" {
+			note += "  " + s.Error
+		}
+		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(fromMS(s.LatencyMS)), note)
+	}
+	b.WriteString("\n")
+	for _, c := range r.Checks() {
+		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
+	}
+	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// fromMS turns a time in milliseconds, to the microsecond (as records and
+// replay sends carry it), back into a Duration.
+func fromMS(v float64) time.Duration {
+	return time.Duration(math.Round(v*1000)) * time.Microsecond
+}
