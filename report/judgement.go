@@ -99,7 +99,7 @@ func (r *Run) Judge() Judgement {
 	case r.Modelled():
 		j.Reason = ReasonModelled
 		return j
-	case r.EffectsError != "":
+	case r.EffectsProblem != "":
 		j.Reason = ReasonOracleError
 		return j
 	case !r.EffectsKnown:
@@ -144,4 +144,25 @@ func (r *Run) caveat(proven bool) Caveat {
 		return CaveatUnsettled
 	}
 	return CaveatNone
+}
+
+// Offender is an event the handler processed more than once.
+type Offender struct {
+	ID    string `json:"id"`
+	Times int    `json:"times"`
+}
+
+// OffenderCounts lists the events processed more than once with how many
+// times each was, by id; none when the verdict is not NotIdempotent (an
+// oracle that knows none of the delivered events names no offender).
+func (r *Run) OffenderCounts() []Offender {
+	if r.Verdict() != NotIdempotent {
+		return []Offender{}
+	}
+	ids := r.Offenders()
+	out := make([]Offender, len(ids))
+	for i, id := range ids {
+		out[i] = Offender{ID: id, Times: r.Times(id)}
+	}
+	return out
 }

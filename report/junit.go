@@ -84,7 +84,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			s.Properties = append(s.Properties, junitProperty{"run_id", r.RunID})
 		}
 		s.SystemOut = fmt.Sprintf("%d events, %d attempts, %d delivered, %d lost, %d duplicate arrivals\nside effects: %s\ndedup TTL: recommend %s\n",
-			r.Events, r.Attempts, r.Delivered, r.Lost, r.DuplicateArrivals, r.VerdictLine(), dur(r.TTL(rep.TTLs).Recommended))
+			r.Events, r.Attempts, r.Delivered, r.Lost, r.DuplicateArrivals, rep.words().verdictLine(r), dur(r.TTL(rep.TTLs).Recommended))
 		for _, g := range GatesFor(rep.Gates, r) {
 			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario), Time: "0"}
 			switch g.Status {

@@ -93,7 +93,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.Incomplete {
 		w.printf("\n**INCOMPLETE**: the results stream stops before this run's end record (cut off); what follows covers only the records in it.\n")
 	}
-	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(r.VerdictLine()))
+	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(rep.words().verdictLine(r)))
 	var tb mdTable
 	tb.add("", r.Policy)
 	for _, row := range compareRows {
@@ -108,7 +108,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf("\n**Endpoint disabled** at +%s: %s; %d events never delivered because of it.\n",
 			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), r.LostToDisable)
 	}
-	writeSignatureMarkdown(w, r)
+	writeSignatureMarkdown(w, rep, r)
 	writeLatencyMarkdown(w, rep, r)
 	t := r.TTL(rep.TTLs)
 	w.printf("\n### Dedup TTL\n\n**Recommend %s**", dur(t.Recommended))
@@ -125,14 +125,14 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	for _, a := range t.Advice {
 		w.printf("\n> ✗ %s\n", mdEscape(a))
 	}
-	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
+	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("\n### What to change\n\n")
 		for _, a := range advice {
 			w.printf("- %s\n", mdEscape(a))
 		}
 	}
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
-		w.printf("\n### CI gates (--fail-on)\n\n")
+		w.printf("\n### CI gates (%s)\n\n", mdEscape(rep.words().of(SettingGates)))
 		tb = mdTable{}
 		tb.add("gate", "result", "why")
 		for _, g := range gates {
@@ -229,8 +229,8 @@ func capitalise(s string) string {
 
 // writeSignatureMarkdown writes the signature check: the verdict line, the
 // provider's probe, and a table of the attacks.
-func writeSignatureMarkdown(w *errWriter, r *Run) {
-	detail := r.SignatureLine()
+func writeSignatureMarkdown(w *errWriter, rep *Report, r *Run) {
+	detail := rep.words().signatureLine(r)
 	if _, after, ok := strings.Cut(detail, ": "); ok {
 		detail = after // the verdict is in bold already
 	}

@@ -88,7 +88,7 @@ func TestSignatureCheck(t *testing.T) {
 		accepted []string
 		line     string
 	}{
-		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, "--scenario forged"},
+		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, `Config.Scenario "forged"`},
 		{"every attack rejected", func(s *sigStream) {
 			s.attack("bad-signature", "x1", 401).attack("missing-signature", "x2", 400)
 		}, report.SignatureEnforced, nil, "all 2 requests it must not trust (400 ×1, 401 ×1); none had a side effect"},

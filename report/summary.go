@@ -7,9 +7,9 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -36,6 +36,13 @@ type Run struct {
 	ManualRedelivery time.Duration
 	DisableAfter     int
 	DisableWithin    time.Duration
+	// DisableRule is the policy's endpoint-disable rule, from its figures
+	// in the run record (DisableAfter and DisableWithin are its
+	// consecutive-failures form).
+	DisableRule policies.DisableRule
+	// disableRuleWords are the rule in the run record's words, for
+	// streams that do not say what disabled the endpoint (upgrade).
+	disableRuleWords string
 	// EventType is the type of the events the run delivered ("" in
 	// streams that do not say).
 	EventType string
@@ -125,7 +132,10 @@ type Run struct {
 	// report shows covers only the records there were.
 	Incomplete   bool
 	EffectsKnown bool
-	EffectsError string
+	// EffectsProblem is what was wrong with the effects oracle's answer
+	// when it did not answer as expected ("" when it did, or there was
+	// none).
+	EffectsProblem string
 	// HandlersRunning counts the handler calls still running when the
 	// effects were read (in-process targets); EffectsUnsettled says the
 	// oracle was still changing when retrysim stopped reading it (URL
@@ -160,9 +170,11 @@ type Run struct {
 	// answer within the provider's timeout: the handler itself was too slow
 	// (injected latency aside: that answer did come).
 	HandlerTimeouts int
-	// DisabledBy says what disabled the endpoint, in words ("" in streams
-	// that do not say).
-	DisabledBy string
+	// DisabledBy says what disabled the endpoint, in the engine's words
+	// ("" in streams that do not say); DisabledCause which kind of thing
+	// it was.
+	DisabledBy    string
+	DisabledCause simulator.DisableCause
 	// Probe is the provider's own invalid-signature probe, when it sent one.
 	Probe *simulator.Record
 	// AdvisedTolerance is the bound on a signed timestamp's age that is
@@ -410,6 +422,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		a.runs = append(a.runs, run)
 	}
 	a.last = run
+	upgrade(&rec, run)
 	switch rec.Kind {
 	case simulator.KindRun:
 		if run.begun {
@@ -471,6 +484,11 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.Timeout = seconds(rec.TimeoutS)
 	r.ManualRedelivery = seconds(rec.ManualS)
 	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.disableRuleWords = rec.DisableRule
+	r.DisableRule = policies.DisableRule{
+		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(seconds(rec.DisableS)),
+		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(seconds(rec.DisableForS)),
+	}
 	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
 	for i, s := range rec.ScheduleS {
 		r.Schedule[i] = seconds(s)
@@ -618,13 +636,10 @@ func (r *Run) fate(rec *simulator.Record) error {
 	return r.endTimeline(ev, rec)
 }
 
-// outageFault is the fault name of an injected outage in attempt records.
-const outageFault = "outage"
-
 // outage extends or closes the current outage span. Records come in
 // virtual-time order, so an attempt that met no outage ends the span.
 func (r *Run) outage(rec *simulator.Record) {
-	in := hasFault(rec.Fault, outageFault)
+	in := rec.Outage
 	n := len(r.Outages)
 	switch {
 	case in && n > 0 && r.inOutage:
@@ -637,24 +652,12 @@ func (r *Run) outage(rec *simulator.Record) {
 	}
 }
 
-// hasFault reports whether a record's faults ("a+b") include name.
-func hasFault(faults, name string) bool {
-	for faults != "" {
-		var f string
-		f, faults, _ = strings.Cut(faults, "+")
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *Run) end(rec *simulator.Record) {
 	r.ended = true
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
-		r.DisabledBy = rec.DisabledBy
+		r.DisabledBy, r.DisabledCause = rec.DisabledBy, rec.DisabledCause
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time
@@ -663,7 +666,7 @@ func (r *Run) end(rec *simulator.Record) {
 	if r.EffectsKnown && r.Effects == nil {
 		r.Effects = map[string]int{}
 	}
-	r.EffectsError = rec.Error
+	r.EffectsProblem = rec.EffectsProblem
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
 	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
 	r.matchEffects()

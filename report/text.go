@@ -37,6 +37,10 @@ type Report struct {
 	// Width is the width the text report wraps its lines to; 0 means
 	// DefaultWidth, and a negative width leaves every line whole.
 	Width int
+	// Spelling names the settings the report's advice names the way its
+	// reader sets them (nil: the Go way, Config.Effects; the retrysim
+	// command spells them as its flags).
+	Spelling simulator.Spelling
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -69,7 +73,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(--verbose adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n")
+		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n", rep.words().of(SettingVerbose))
 	}
 	ew.fail(ww.flush())
 	return ew.err
@@ -106,12 +110,12 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  %s\n", h) // the first thing to fix
 	}
 	// The verdict, the duplicates, what to change and the TTL come first.
-	w.printf("  side effects: %s\n", r.VerdictLine())
+	w.printf("  side effects: %s\n", rep.words().verdictLine(r))
 	w.printf("  duplicates: %s\n", duplicatesLine(r))
 	if c := causeLine(r); c != "" {
 		w.printf("  why the provider sent again: %s\n", c)
 	}
-	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
+	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("  what to change:\n")
 		for _, a := range advice {
 			w.printf("    - %s\n", a)
@@ -138,7 +142,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if r.ReorderedPairs > 0 {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
-	w.printf("  signature check: %s\n", r.SignatureLine())
+	w.printf("  signature check: %s\n", rep.words().signatureLine(r))
 	if h := r.handshakeLine(); h != "" && !r.HandshakeFailed() {
 		w.printf("    %s\n", h)
 	}
@@ -172,7 +176,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 	}
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
-		w.printf("  CI gates (--fail-on):\n")
+		w.printf("  CI gates (%s):\n", rep.words().of(SettingGates))
 		for _, g := range gates {
 			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
 		}
@@ -208,8 +212,11 @@ var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnkno
 
 // disabledWords says what disabled the endpoint.
 func disabledWords(r *Run) string {
-	if r.DisabledBy != "" {
-		return strings.TrimPrefix(r.DisabledBy, "after ")
+	switch {
+	case r.DisabledCause == simulator.DisabledByRule && r.DisableRule != (policies.DisableRule{}):
+		return r.DisableRule.Condition()
+	case r.DisabledBy != "":
+		return r.DisabledBy
 	}
 	s := fmt.Sprintf("%d consecutive failures", r.DisableAfter)
 	if r.DisableWithin > 0 {
@@ -414,62 +421,6 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 		s += fmt.Sprintf(". Key on the %s", r.DedupField)
 	}
 	return s
-}
-
-func adviceLines(r *Run, timeouts []Timeout) []string {
-	out := append(r.handshakeAdvice(), r.refusalAdvice()...)
-	out = append(out, r.signatureAdvice()...)
-	if r.Verdict() == NotIdempotent {
-		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
-	}
-	if r.Causes[simulator.Timeout] > 0 {
-		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
-	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
-		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
-	}
-	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
-		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %d duplicates followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), r.InjectedLateArrivals))
-	}
-	if r.HandlerRedirects > 0 {
-		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
-	}
-	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 && r.HandlerDelivered > 0 {
-		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
-	}
-	if n := r.Outcomes[simulator.InvalidResponse]; n > 0 {
-		where := "your endpoint"
-		if r.Target != "" {
-			where = r.Target
-		}
-		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %d times (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", n, answerFault(r.InvalidAnswer), where))
-	}
-	if r.TLSFailures > 0 && r.HandlerArrivals == 0 {
-		out = append(out, tlsAdvice(r))
-	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
-		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
-	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
-		out = append(out, fmt.Sprintf("%d events were never delivered: the provider gave up after its whole schedule (%d attempts over %s); they are gone unless someone resends them by hand", lost, r.MaxAttempts, dur(r.Window)))
-	}
-	if r.LostNotRetried > 0 {
-		out = append(out, fmt.Sprintf("%d events were never delivered before the end of the schedule: %s does not retry the failure they met, or your handler told it to stop (see 'retrysim policies show %s'); they are gone unless someone resends them by hand", r.LostNotRetried, r.Policy, r.Policy))
-	}
-	if r.LostToDisable > 0 && r.DisableAfter > 0 {
-		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
-	}
-	return out
-}
-
-// answerFault says what was wrong with an answer that was not HTTP, without
-// the transport's preamble.
-func answerFault(err string) string {
-	for _, p := range []string{"net/http: HTTP/1.x transport connection broken: ", "net/http: "} {
-		err = strings.TrimPrefix(err, p)
-	}
-	if err == "" {
-		return "no detail recorded"
-	}
-	return err
 }
 
 // errWriter keeps the first write error, so the writers can print freely and

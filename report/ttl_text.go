@@ -67,13 +67,6 @@ func okMark(ok bool) string {
 	return "✗"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // WriteTTLText writes the TTL comparison for a person at a terminal: the
 // runs side by side, per TTL choice what each lets through, the advice that
 // is wrong for each provider, and the overall recommendation. It is what

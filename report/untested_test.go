@@ -28,7 +28,7 @@ func answered(status int) *recStream {
 // nothing, or no duplicate reached it. Every format says so, and the
 // duplicate-effects gate cannot pass.
 func TestVerdictWhenNothingWasTested(t *testing.T) {
-	secretHint := "does it verify with the secret retrysim printed (or the one you passed with --secret)? Is its clock right?"
+	secretHint := "does it verify with the secret retrysim printed (or the one you passed with Config.Secret)? Is its clock right?"
 	for _, tc := range []struct {
 		name       string
 		recs       []simulator.Record
@@ -48,11 +48,11 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			[]string{"IDEMPOTENT (", "absorbed", "answer 2xx for events you have already processed", "why the provider sent again"}},
 		{"wrong path: every delivery answered 404", answered(404).end(map[string]int{}, false), report.Unknown, 6, 0,
 			[]string{
-				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in --url",
-				"- check the path in --url: your handler answered 404 to all 6 deliveries",
+				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in Config.URL",
+				"- check the path in Config.URL: your handler answered 404 to all 6 deliveries",
 				"? duplicate-effects  cannot be checked",
 			},
-			[]string{"IDEMPOTENT (", "answer 2xx for events you have already processed", "--secret"}},
+			[]string{"IDEMPOTENT (", "answer 2xx for events you have already processed", "Config.Secret"}},
 		{"a handler that fails every delivery", answered(500).end(map[string]int{}, false), report.Unknown, 0, 4,
 			[]string{
 				"UNKNOWN — your handler answered none of the 6 deliveries with 2xx (500 ×6): it accepted nothing, so idempotency was not tested",
@@ -60,7 +60,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				"? duplicate-effects  cannot be checked: your handler answered none of the 6 deliveries with 2xx",
 				"- your handler accepted none of the 6 deliveries (500 ×6): it fails on every request, so look at its log",
 			},
-			[]string{"IDEMPOTENT (", "--secret", "check the path", "answer 2xx for events you have already processed"}},
+			[]string{"IDEMPOTENT (", "Config.Secret", "check the path", "answer 2xx for events you have already processed"}},
 		{"no duplicate reached the handler", func() []simulator.Record {
 			s := newRecStream(2)
 			s.attempt(0, 1, 0, simulator.ConnectionFailed, 0, false, 0).
@@ -86,7 +86,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				"your handler was reached 4 times by 4 attempts, refused 1 (4xx) → 1 duplicate arrival in 1 event",
 				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrival absorbed)",
 			},
-			[]string{"--secret", "your handler answered with an error status"}},
+			[]string{"Config.Secret", "your handler answered with an error status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)

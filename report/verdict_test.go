@@ -56,9 +56,9 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.Unknown, nil, nil,
-			[]string{"pass --effects-url to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
+			[]string{"pass Config.Effects to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
 		{"unknown", recs(nil), report.Unknown, nil, nil,
-			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
+			[]string{"duplicates reached your handler; effects UNKNOWN", "pass Config.Effects to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
 		// An oracle that answers for none of the delivered events cannot
 		// vouch for the handler: a stub, all zeros, or another key.
 		{"oracle knows no event", recs(map[string]int{}), report.Unknown, nil, nil,
@@ -78,13 +78,13 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		{"oracle failed", failed, report.Unknown, nil, nil,
 			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
 				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
-			[]string{"effects oracle: effects oracle", "--effects-url"}},
+			[]string{"effects oracle: effects oracle", "Config.Effects"}},
 		{"dry run, named anyhow", dryRun, report.Unknown, nil, nil,
 			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
-			[]string{"--effects-url"}},
+			[]string{"Config.Effects"}},
 		{"modelled run", modelled, report.Unknown, nil, nil,
 			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
-			[]string{"--effects-url"}},
+			[]string{"Config.Effects"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)
@@ -107,7 +107,7 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			}
 			for _, want := range []string{
 				"**Verdict: " + report.VerdictWords(tc.verdict) + "**",
-				"### CI gates (--fail-on)",
+				"### CI gates (CheckGates)",
 				"| `duplicate-effects` | " + map[report.GateStatus]string{report.GatePass: "✓", report.GateFail: "✗", report.GateUnknown: "?"}[tc.gate] + " " + string(tc.gate) + " |",
 			} {
 				if !strings.Contains(md.String(), want) {

@@ -68,9 +68,13 @@ func (r *ReplayResult) Verdict() string {
 }
 
 // VerdictLine says the verdict in one line, with what to do when it is
-// unknown, and how long the effects took to settle.
-func (r *ReplayResult) VerdictLine() string {
-	line := r.verdictLine()
+// unknown, and how long the effects took to settle; it names settings the
+// Go way (see SpellVerdictLine).
+func (r *ReplayResult) VerdictLine() string { return r.SpellVerdictLine(nil) }
+
+// SpellVerdictLine is VerdictLine naming settings as sp spells them.
+func (r *ReplayResult) SpellVerdictLine(sp Spelling) string {
+	line := r.verdictLine(sp)
 	switch {
 	case r.SettleS == 0 || !r.EffectsKnown:
 	case r.EffectsUnsettled:
@@ -81,7 +85,7 @@ func (r *ReplayResult) VerdictLine() string {
 	return line
 }
 
-func (r *ReplayResult) verdictLine() string {
+func (r *ReplayResult) verdictLine(sp Spelling) string {
 	n := len(r.Sends)
 	switch r.Verdict() {
 	case VerdictIdempotent:
@@ -97,7 +101,7 @@ func (r *ReplayResult) verdictLine() string {
 	case r.EffectsError != "":
 		return "UNKNOWN: the effects oracle failed (" + r.EffectsError + ")"
 	case !r.EffectsKnown:
-		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url for a verdict`
+		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass ` + sp.Of(SettingEffects) + ` for a verdict`
 	case r.HandlersRunning > 0:
 		return fmt.Sprintf("UNKNOWN: %d handler call(s) cut off by the %s timeout were still running one timeout later, so their writes may be missing; make your handler finish (or give up on its request's context) within the timeout",
 			r.HandlersRunning, r.Policy)
@@ -108,13 +112,17 @@ func (r *ReplayResult) verdictLine() string {
 	return "UNKNOWN: the handler never processed the event; see its answers above"
 }
 
-// Checks lists the checks, in the order an engineer makes them.
-func (r *ReplayResult) Checks() []ReplayCheck {
+// Checks lists the checks, in the order an engineer makes them, naming
+// settings the Go way (see SpellChecks).
+func (r *ReplayResult) Checks() []ReplayCheck { return r.SpellChecks(nil) }
+
+// SpellChecks is Checks naming settings as sp spells them.
+func (r *ReplayResult) SpellChecks(sp Spelling) []ReplayCheck {
 	if len(r.Sends) == 0 {
 		return nil
 	}
 	if r.Concurrent {
-		return r.concurrentChecks()
+		return r.concurrentChecks(sp)
 	}
 	var out []ReplayCheck
 	first := &r.Sends[0]
@@ -170,7 +178,7 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 	}
 	switch {
 	case unknown:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: span + ": writes unknown (no effects oracle; pass --effects-url)"})
+		out = append(out, ReplayCheck{Status: CheckUnknown, What: span + ": writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case writes == 0:
 		out = append(out, ReplayCheck{Status: CheckPass, What: span + " wrote nothing"})
 	default:
@@ -179,7 +187,7 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 	return out
 }
 
-func (r *ReplayResult) concurrentChecks() []ReplayCheck {
+func (r *ReplayResult) concurrentChecks(sp Spelling) []ReplayCheck {
 	n := len(r.Sends)
 	var bad []string
 	for i := range r.Sends {
@@ -196,7 +204,7 @@ func (r *ReplayResult) concurrentChecks() []ReplayCheck {
 	w, want := r.Writes(), r.ExpectedWrites()
 	switch {
 	case w < 0:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: "writes unknown (no effects oracle; pass --effects-url)"})
+		out = append(out, ReplayCheck{Status: CheckUnknown, What: "writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case w == want:
 		out = append(out, ReplayCheck{Status: CheckPass, What: fmt.Sprintf("the %d overlapping calls wrote %s in all", n, times(w))})
 	default:

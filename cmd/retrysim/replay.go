@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/examples/demo"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
@@ -145,7 +146,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	res, err := simulator.Replay(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, simulator.ErrConfig) || errors.Is(err, simulator.ErrRemoteTarget) {
-			return badInput(err)
+			return badInput(advice.Target(err))
 		}
 		return err
 	}
@@ -171,7 +172,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
 	}
 	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {
-		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.VerdictLine())}
+		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.SpellVerdictLine(advice.Flag))}
 	}
 	return nil
 }
@@ -291,12 +292,12 @@ func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 	var errs []error
 	if f.url != "" {
 		if err := simulator.CheckTarget(cmd.Context(), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", err))
+			errs = append(errs, fmt.Errorf("--url: %w", advice.Target(err)))
 		}
 	}
 	if f.effectsURL != "" {
 		if err := simulator.CheckTarget(cmd.Context(), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
+			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
 	}
 	return badInput(errors.Join(errs...))
@@ -345,10 +346,10 @@ func writeReplayText(w io.Writer, r *simulator.ReplayResult, target string) erro
 		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(s.LatencyMS), note)
 	}
 	b.WriteString("\n")
-	for _, c := range r.Checks() {
+	for _, c := range r.SpellChecks(advice.Flag) {
 		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
 	}
-	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
+	fmt.Fprintf(&b, "\n  %s\n", r.SpellVerdictLine(advice.Flag))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -371,7 +372,7 @@ type replayJSON struct {
 }
 
 func writeReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
-	out := replayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
+	out := replayJSON{ReplayResult: r, Checks: r.SpellChecks(advice.Flag), Verdict: r.Verdict(), VerdictDetail: r.SpellVerdictLine(advice.Flag)}
 	if n := r.Writes(); n >= 0 {
 		out.Writes = &n
 	}
