@@ -356,7 +356,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 	for _, off := range r.Schedule {
 		jr.TTL.ScheduleOffsetsSeconds = append(jr.TTL.ScheduleOffsetsSeconds, off.Seconds())
 	}
-	jr.TTL.Advice = append(jr.TTL.Advice, t.Advice...)
+	jr.TTL.Advice = append(jr.TTL.Advice, wrongAdviceLines(r, t)...)
 	return jr
 }
 

@@ -122,7 +122,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	}
 	tb.write(w)
 	w.printf("\n_%s._\n", capitalise(worstCaseWords))
-	for _, a := range t.Advice {
+	for _, a := range wrongAdviceLines(r, t) {
 		w.printf("\n> ✗ %s\n", mdEscape(a))
 	}
 	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
@@ -190,7 +190,7 @@ func writeTTLCompareMarkdown(w *errWriter, rep *Report) {
 	tb.write(w)
 	w.printf("\n_%s._\n", capitalise(worstCaseWords))
 	for i := range rep.Runs {
-		for _, a := range ttls[i].Advice {
+		for _, a := range wrongAdviceLines(rep.Runs[i], ttls[i]) {
 			w.printf("\n> ✗ %s\n", mdEscape(a))
 		}
 	}

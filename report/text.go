@@ -124,7 +124,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	t := r.TTL(rep.TTLs)
 	w.printf("  dedup TTL: %s\n", ttlHeadline(r, t))
 	if rep.Verbose {
-		writeRunTTL(w, t)
+		writeRunTTL(w, r, t)
 	}
 	// Then what else happened.
 	w.printf("  delivered %d/%d events", r.Delivered, r.Events)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -57,9 +56,37 @@ type TTLAnalysis struct {
 	// duplicate arrivals one event can bring by itself.
 	Retries int
 	Choices []TTLChoice
-	// Advice holds one line for each piece of common advice that is wrong
-	// for this policy.
-	Advice []string
+	// WrongAdvice holds each common TTL that is too short for this
+	// policy's own retries, in the order reports name them.
+	WrongAdvice []WrongAdvice
+}
+
+// CommonTTL is a dedup TTL people are told to use.
+type CommonTTL string
+
+// The common TTLs the reports check.
+const (
+	// CommonTTLStandardWebhooks: keeping ids for 5 minutes, the Standard
+	// Webhooks spec's own suggestion.
+	CommonTTLStandardWebhooks CommonTTL = "standard_webhooks_5m"
+	// CommonTTLDayCache: a 24-hour cache.
+	CommonTTLDayCache CommonTTL = "cache_24h"
+)
+
+// commonAdvice is the dedup TTLs people are told to use.
+var commonAdvice = []struct {
+	name CommonTTL
+	ttl  time.Duration
+}{
+	{CommonTTLStandardWebhooks, 5 * time.Minute},
+	{CommonTTLDayCache, 24 * time.Hour},
+}
+
+// WrongAdvice is a common TTL too short for a policy: what it lets
+// through, in the worst case and in the run.
+type WrongAdvice struct {
+	Advice CommonTTL
+	Choice TTLChoice
 }
 
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
@@ -77,8 +104,8 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 		a.Choices = append(a.Choices, r.choice(ttl))
 	}
 	for _, c := range commonAdvice {
-		if line := r.adviceFor(c.ttl, c.words); line != "" {
-			a.Advice = append(a.Advice, line)
+		if ch := r.choice(c.ttl); ch.WorstArrivals > 0 {
+			a.WrongAdvice = append(a.WrongAdvice, WrongAdvice{Advice: c.name, Choice: ch})
 		}
 	}
 	return a
@@ -123,33 +150,6 @@ func (r *Run) leakedEvents(ttl time.Duration) int {
 		}
 	}
 	return n
-}
-
-// commonAdvice is the dedup TTLs people are told to use, and how the report
-// names them when they are too short.
-var commonAdvice = []struct {
-	ttl   time.Duration
-	words string
-}{
-	{5 * time.Minute, "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)"},
-	{24 * time.Hour, "a 24 h cache"},
-}
-
-// adviceFor returns one line when a TTL of ttl is too short for this
-// policy's own retries, "" when it is enough.
-func (r *Run) adviceFor(ttl time.Duration, words string) string {
-	c := r.choice(ttl)
-	if c.WorstArrivals == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("%s is too short for %s: it retries for %s", words, r.Policy, dur(r.Window))
-	if len(r.Schedule) > 1 {
-		s += fmt.Sprintf(", and %d of its %d retries can come later than %s", c.WorstArrivals, len(r.Schedule)-1, dur(ttl))
-	}
-	if c.LeakedArrivals > 0 {
-		s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))
-	}
-	return s
 }
 
 // ttlLadder is the readable TTL values a recommendation is rounded up to.

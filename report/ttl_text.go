@@ -12,14 +12,14 @@ const worstCaseWords = "worst case: the handler did the work at the first attemp
 // writeRunTTL writes the detail of one run's dedup-TTL section: for each
 // TTL choice the duplicates it lets through, in this run and in the
 // policy's worst case.
-func writeRunTTL(w *errWriter, t TTLAnalysis) {
+func writeRunTTL(w *errWriter, r *Run, t TTLAnalysis) {
 	var tb table
 	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
 	}
 	tb.write(w, "    ")
 	w.printf("    (%s)\n", worstCaseWords)
-	for _, a := range t.Advice {
+	for _, a := range wrongAdviceLines(r, t) {
 		w.printf("    ✗ %s\n", a)
 	}
 }
@@ -125,7 +125,7 @@ func writeTTLCompare(w *errWriter, rep *Report) {
 	w.printf("  (%s)\n", worstCaseWords)
 	first := true
 	for i := range rep.Runs {
-		for _, a := range ttls[i].Advice {
+		for _, a := range wrongAdviceLines(rep.Runs[i], ttls[i]) {
 			if first {
 				w.printf("\n  common advice that is wrong here:\n")
 				first = false
@@ -188,4 +188,28 @@ func writeOverall(w *errWriter, rep *Report) {
 		w.printf("; %s to also cover manual redelivery", dur(man))
 	}
 	w.printf("\n")
+}
+
+// commonAdviceWords names each common TTL as people hear it.
+var commonAdviceWords = map[CommonTTL]string{
+	CommonTTLStandardWebhooks: "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)",
+	CommonTTLDayCache:         "a 24 h cache",
+}
+
+// wrongAdviceLines says, one line each, why the common TTLs of t's
+// WrongAdvice are too short for r's policy.
+func wrongAdviceLines(r *Run, t TTLAnalysis) []string {
+	var out []string
+	for _, a := range t.WrongAdvice {
+		c := a.Choice
+		s := fmt.Sprintf("%s is too short for %s: it retries for %s", commonAdviceWords[a.Advice], r.Policy, dur(r.Window))
+		if len(r.Schedule) > 1 {
+			s += fmt.Sprintf(", and %d of its %d retries can come later than %s", c.WorstArrivals, len(r.Schedule)-1, dur(c.TTL))
+		}
+		if c.LeakedArrivals > 0 {
+			s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))
+		}
+		out = append(out, s)
+	}
+	return out
 }
