@@ -10,7 +10,7 @@ import (
 
 // Facts and words. A run's figures are gathered as its records come
 // (summary.go), and its verdicts are decided as values from them
-// (judgement.go, gates.go, signature.go, refused.go); every sentence a
+// (judgement.go, gates.go, signature_verdict.go, refused.go); every sentence a
 // report shows is written from those values in a words_*.go file, one per
 // kind of sentence, and the writers (text.go, markdown.go, json.go, ...)
 // lay the sentences out. No decision reads a sentence.
