@@ -64,10 +64,10 @@ type GateStatus string
 const (
 	GatePass GateStatus = "pass"
 	GateFail GateStatus = "fail"
-	// GateUnknown: the gate could not be checked (no effects oracle, the run
+	// GateUnchecked ("unknown"): the gate could not be checked (no effects oracle, the run
 	// was interrupted, no configured TTL). A CI gate that cannot be checked
 	// does not pass.
-	GateUnknown GateStatus = "unknown"
+	GateUnchecked GateStatus = "unknown"
 )
 
 // GateReason says why a gate came out as it did: a code, with the figures
@@ -116,7 +116,7 @@ type GateResult struct {
 	Interrupted bool
 	// Message says in words what was seen, with the figures.
 	Message string
-	// unvouched says why a gate that would pass is GateUnknown.
+	// unvouched says why a gate that would pass is GateUnchecked.
 	unvouched unvouched
 }
 
@@ -160,18 +160,18 @@ func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
 	w := words{sp: opts.Spelling}
 	for _, r := range runs {
 		for _, g := range gates {
-			res := GateResult{Gate: g, Run: r, Status: GateUnknown, Reason: GateUnknownGate}
+			res := GateResult{Gate: g, Run: r, Status: GateUnchecked, Reason: GateUnknownGate}
 			if check, ok := gateChecks[g]; ok {
 				res.Status, res.Reason = check(r, opts)
 			}
 			if res.Status == GatePass {
 				switch {
 				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone:
-					res.Status, res.unvouched = GateUnknown, unvouchedCaveat
+					res.Status, res.unvouched = GateUnchecked, unvouchedCaveat
 				case r.Incomplete:
-					res.Status, res.unvouched = GateUnknown, unvouchedCut
+					res.Status, res.unvouched = GateUnchecked, unvouchedCut
 				case r.Interrupted:
-					res.Status, res.unvouched, res.Interrupted = GateUnknown, unvouchedInterrupted, true
+					res.Status, res.unvouched, res.Interrupted = GateUnchecked, unvouchedInterrupted, true
 				}
 			}
 			res.Message = w.gateMessage(&res, opts)
@@ -236,7 +236,7 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	case NotIdempotent:
 		return GateFail, GateReason(j.Reason)
 	}
-	return GateUnknown, GateReason(j.Reason)
+	return GateUnchecked, GateReason(j.Reason)
 }
 
 func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason) {
@@ -248,7 +248,7 @@ func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason) {
 
 func checkSlowResponses(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	if r.Modelled() {
-		return GateUnknown, GateModelled
+		return GateUnchecked, GateModelled
 	}
 	if r.Headroom(nil)[0].Over == 0 {
 		return GatePass, GateWithinTimeout
@@ -263,7 +263,7 @@ func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	case SignatureNotEnforced:
 		return GateFail, GateAttackThrough
 	}
-	return GateUnknown, GateReason(r.sigReason().Code)
+	return GateUnchecked, GateReason(r.sigReason().Code)
 }
 
 func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason) {
@@ -276,7 +276,7 @@ func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason) {
 func checkTTL(r *Run, opts GateOptions) (GateStatus, GateReason) {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
-		return GateUnknown, GateNoTTL
+		return GateUnchecked, GateNoTTL
 	}
 	a := r.TTL([]time.Duration{ttl})
 	if ttl >= max(a.Window, a.Observed) {

@@ -31,7 +31,7 @@ func TestForgedAndSlowGates(t *testing.T) {
 		{report.GateFail, "1 of 1 attempts that reached the handler waited past slack's 3s timeout"},
 		{report.GateFail, "let 1 of 1 kinds of attack through (bad-signature)"},
 		{report.GatePass, "every answer came within github's 10s timeout"},
-		{report.GateUnknown, "cannot be checked: no request your handler must reject was sent"},
+		{report.GateUnchecked, "cannot be checked: no request your handler must reject was sent"},
 	}
 	if len(results) != len(want) {
 		t.Fatalf("%d results, want %d", len(results), len(want))

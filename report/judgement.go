@@ -57,7 +57,7 @@ const (
 
 // Judgement is a run's idempotency verdict as a value.
 type Judgement struct {
-	// Verdict is Idempotent, NotIdempotent or Unknown.
+	// Verdict is Idempotent, NotIdempotent or NoVerdict.
 	Verdict string
 	Reason  Reason
 	Caveat  Caveat
@@ -91,7 +91,7 @@ func (j Judgement) Untested() bool {
 // had settled. Effects proven twice are NOT IDEMPOTENT whatever else is
 // missing. Anything else is UNKNOWN, with the reason.
 func (r *Run) Judge() Judgement {
-	j := Judgement{Verdict: Unknown, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
+	j := Judgement{Verdict: NoVerdict, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
 	if r.EffectsKnown && !r.OracleBlind() && r.EffectsMatched < r.HandlerDelivered {
 		j.Missing = r.HandlerDelivered - r.EffectsMatched
 	}

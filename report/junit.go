@@ -91,7 +91,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			case GateFail:
 				c.Failure = &junitProblem{Message: g.Message, Type: "gate failed", Text: g.Message}
 				s.Failures++
-			case GateUnknown:
+			case GateUnchecked:
 				c.Error = &junitProblem{Message: g.Message, Type: "gate not checked", Text: g.Message}
 				s.Errors++
 			default:

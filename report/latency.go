@@ -25,9 +25,9 @@ const (
 	HeadroomClose = "close"
 	// HeadroomTooSlow: at least one answer came after the timeout.
 	HeadroomTooSlow = "too_slow"
-	// HeadroomUnknown: nothing was measured, or answers this timeout would
+	// HeadroomUnmeasured ("unknown"): nothing was measured, or answers this timeout would
 	// have waited for were cut off at the run's shorter one.
-	HeadroomUnknown = "unknown"
+	HeadroomUnmeasured = "unknown"
 )
 
 // closeShare is the share of a timeout above which the slowest answer is
@@ -50,7 +50,7 @@ type Headroom struct {
 	// timeout might have waited out.
 	Unmeasured int
 	// Verdict is HeadroomOK, HeadroomClose, HeadroomTooSlow or
-	// HeadroomUnknown.
+	// HeadroomUnmeasured.
 	Verdict string
 }
 
@@ -94,7 +94,7 @@ func (r *Run) Headroom(timeouts []Timeout) []Headroom {
 }
 
 func (r *Run) headroom(t Timeout) Headroom {
-	h := Headroom{Policy: t.Policy, Timeout: t.Timeout, Verdict: HeadroomUnknown}
+	h := Headroom{Policy: t.Policy, Timeout: t.Timeout, Verdict: HeadroomUnmeasured}
 	if !r.Measured() {
 		return h
 	}
@@ -115,7 +115,7 @@ func (r *Run) headroom(t Timeout) Headroom {
 	case h.Over > 0:
 		h.Verdict = HeadroomTooSlow
 	case h.Unmeasured > 0:
-		h.Verdict = HeadroomUnknown
+		h.Verdict = HeadroomUnmeasured
 	case float64(slowest) > closeShare*float64(t.Timeout):
 		h.Verdict = HeadroomClose
 	default:

@@ -280,7 +280,7 @@ func writeLatencyMarkdown(w *errWriter, rep *Report, r *Run) {
 // slowest answer went.
 func headroomCell(h *Headroom) string {
 	switch {
-	case h.Verdict == HeadroomUnknown:
+	case h.Verdict == HeadroomUnmeasured:
 		return "?"
 	case h.Verdict == HeadroomTooSlow && h.Spare >= 0:
 		return "none" // cut off at the timeout: how far past it is unknown

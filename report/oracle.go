@@ -54,7 +54,7 @@ func idHash(id string) uint64 {
 
 // OracleBlind reports whether the effects oracle answered but knows none of
 // the events the handler accepted (no id of theirs, or all counted 0):
-// its answer cannot vouch for the handler, so the verdict is Unknown.
+// its answer cannot vouch for the handler, so there is no verdict (NoVerdict).
 func (r *Run) OracleBlind() bool {
 	return r.EffectsKnown && r.HandlerDelivered > 0 && r.EffectsMatched == 0
 }

@@ -192,7 +192,7 @@ func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
 				t.Errorf("line %q, want %q", r.SignatureLine(), tc.line)
 			}
 			rep := &report.Report{Runs: []*report.Run{r}, Width: -1, Verbose: true, Gates: report.CheckGates([]*report.Run{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
-			if g := rep.Gates[0]; g.Status != report.GateUnknown || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
+			if g := rep.Gates[0]; g.Status != report.GateUnchecked || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
 				t.Errorf("forged-accepted %s: %s", g.Status, g.Message)
 			}
 			text, md, _ := renderAll(t, rep)

@@ -13,11 +13,13 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// Verdicts on idempotency.
+// Verdicts on idempotency. NoVerdict is the run showing neither: no oracle,
+// one that cannot vouch for the events, or nothing tested (see Judge); its
+// value stays "unknown", as in the JSON reports.
 const (
 	Idempotent    = "idempotent"
 	NotIdempotent = "not_idempotent"
-	Unknown       = "unknown"
+	NoVerdict     = "unknown"
 )
 
 // Run is everything a report says about one run (one policy against one
@@ -278,7 +280,7 @@ type eventAgg struct {
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
-// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown
+// Verdict is the idempotency verdict: Idempotent, NotIdempotent or NoVerdict
 // (see Judge, which decides it and says why).
 func (r *Run) Verdict() string { return r.Judge().Verdict }
 
@@ -312,7 +314,7 @@ func (r *Run) extraEffects(id string) int {
 // DuplicateEffects is the number of events processed more than once, or -1
 // when unknown.
 func (r *Run) DuplicateEffects() int {
-	if r.Verdict() == Unknown {
+	if r.Verdict() == NoVerdict {
 		return -1
 	}
 	return len(r.Offenders())

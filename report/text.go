@@ -208,7 +208,7 @@ func timesWord(n int) string {
 	return fmt.Sprintf("%d times", n)
 }
 
-var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
+var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnchecked: "?"}
 
 // disabledWords says what disabled the endpoint.
 func disabledWords(r *Run) string {

@@ -44,7 +44,7 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 	case GateTTLTooShort:
 		return w.ttlSeen(r, opts)
 	case GateForgedAccepted:
-		if g.Status == GateUnknown && g.unvouched == vouched {
+		if g.Status == GateUnchecked && g.unvouched == vouched {
 			return "cannot be checked: " + w.signatureSeen(r)
 		}
 		return w.signatureSeen(r)
@@ -97,7 +97,7 @@ func slowResponsesSeen(r *Run, opts GateOptions) string {
 	}
 	if own.Over == 0 {
 		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
-		if own.Verdict != HeadroomUnknown {
+		if own.Verdict != HeadroomUnmeasured {
 			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
 		}
 		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {

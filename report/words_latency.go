@@ -57,7 +57,7 @@ func (r *Run) headroomLines(timeouts []Timeout) []string {
 		g.names = append(g.names, h.Policy)
 	}
 	var fine []string
-	for _, v := range []string{HeadroomTooSlow, HeadroomClose, HeadroomUnknown, HeadroomOK} {
+	for _, v := range []string{HeadroomTooSlow, HeadroomClose, HeadroomUnmeasured, HeadroomOK} {
 		for _, g := range groups {
 			if g.verdict != v {
 				continue
@@ -94,7 +94,7 @@ func headroomWords(r *Run, h *Headroom) string {
 		return s
 	case HeadroomClose:
 		return fmt.Sprintf("close: %s to spare, the slowest answer (%s) used %.0f%% of it", ms(h.Spare), ms(h.Timeout-h.Spare), 100*float64(h.Timeout-h.Spare)/float64(h.Timeout))
-	case HeadroomUnknown:
+	case HeadroomUnmeasured:
 		if h.Unmeasured > 0 {
 			return fmt.Sprintf("unknown: %s cut off at %s's %s might have answered within it", counted(h.Unmeasured, "attempt", "attempts"), r.Policy, dur(r.Timeout))
 		}

@@ -5,25 +5,27 @@ import (
 	"strings"
 )
 
-// Verdicts on idempotency, in the words of the JSON reports.
+// Verdicts on idempotency, in the words of the JSON reports: VerdictNone
+// when the replay showed neither ("unknown").
 const (
 	VerdictIdempotent    = "idempotent"
 	VerdictNotIdempotent = "not_idempotent"
-	VerdictUnknown       = "unknown"
+	VerdictNone          = "unknown"
 )
 
-// Statuses of a ReplayCheck.
+// Statuses of a ReplayCheck: CheckUnverified when there was no oracle to
+// check the writes with ("unknown").
 const (
-	CheckPass    = "pass"
-	CheckFail    = "fail"
-	CheckUnknown = "unknown"
+	CheckPass       = "pass"
+	CheckFail       = "fail"
+	CheckUnverified = "unknown"
 )
 
 // ReplayCheck is one thing a careful engineer checks by hand after sending
 // the same delivery again: did the first call write, did the others answer
 // 2xx, did they leave the data alone.
 type ReplayCheck struct {
-	// Status is CheckPass, CheckFail or CheckUnknown (no oracle).
+	// Status is CheckPass, CheckFail or CheckUnverified (no oracle).
 	Status string `json:"status"`
 	// What says what was checked and what was seen, in words.
 	What string `json:"what"`
@@ -49,20 +51,20 @@ func (r *ReplayResult) ExpectedWrites() int {
 
 // Verdict is VerdictIdempotent when the handler wrote what it should (once
 // in all, or not at all for an event it already had), VerdictNotIdempotent
-// when it wrote more, and VerdictUnknown without an oracle, when the
+// when it wrote more, and VerdictNone without an oracle, when the
 // handler never processed the event, or when a write of a cut-off handler
 // may still be missing from the count.
 func (r *ReplayResult) Verdict() string {
 	w := r.Writes()
 	switch {
 	case w < 0:
-		return VerdictUnknown
+		return VerdictNone
 	case w > r.ExpectedWrites():
 		return VerdictNotIdempotent
 	case w == 0 && r.Before == 0:
-		return VerdictUnknown
+		return VerdictNone
 	case r.HandlersRunning > 0 || r.EffectsUnsettled:
-		return VerdictUnknown // a write may still be missing from the count
+		return VerdictNone // a write may still be missing from the count
 	}
 	return VerdictIdempotent
 }
@@ -134,7 +136,7 @@ func (r *ReplayResult) SpellChecks(sp Spelling) []ReplayCheck {
 		c.Status = CheckFail
 		c.What += refusalHint(first)
 	case first.Writes < 0:
-		c.Status = CheckUnknown
+		c.Status = CheckUnverified
 	case first.Writes != want:
 		c.Status = CheckFail
 	}
@@ -178,7 +180,7 @@ func (r *ReplayResult) SpellChecks(sp Spelling) []ReplayCheck {
 	}
 	switch {
 	case unknown:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: span + ": writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
+		out = append(out, ReplayCheck{Status: CheckUnverified, What: span + ": writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case writes == 0:
 		out = append(out, ReplayCheck{Status: CheckPass, What: span + " wrote nothing"})
 	default:
@@ -204,7 +206,7 @@ func (r *ReplayResult) concurrentChecks(sp Spelling) []ReplayCheck {
 	w, want := r.Writes(), r.ExpectedWrites()
 	switch {
 	case w < 0:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: "writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
+		out = append(out, ReplayCheck{Status: CheckUnverified, What: "writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case w == want:
 		out = append(out, ReplayCheck{Status: CheckPass, What: fmt.Sprintf("the %d overlapping calls wrote %s in all", n, times(w))})
 	default:

@@ -142,7 +142,7 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 			t.Errorf("send %d virtual time +%gs, want +%gs", s.N, got, want[i])
 		}
 	}
-	if res.Verdict() != simulator.VerdictUnknown || !strings.Contains(res.VerdictLine(), "Config.Effects") {
+	if res.Verdict() != simulator.VerdictNone || !strings.Contains(res.VerdictLine(), "Config.Effects") {
 		t.Errorf("without an oracle: verdict %s, %q; want unknown, naming Config.Effects", res.Verdict(), res.VerdictLine())
 	}
 }
@@ -238,7 +238,7 @@ func TestReplayWithoutSecretKeepsTheCapturedSignature(t *testing.T) {
 	if checks[0].Status != simulator.CheckFail || !strings.Contains(checks[0].What, "Re-sign") {
 		t.Errorf("first check %+v, want a failure suggesting re-signing", checks[0])
 	}
-	if res.Verdict() != simulator.VerdictUnknown {
+	if res.Verdict() != simulator.VerdictNone {
 		t.Errorf("verdict %s, want unknown: the handler never processed the event", res.Verdict())
 	}
 }

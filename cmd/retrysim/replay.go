@@ -303,7 +303,7 @@ func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 	return badInput(errors.Join(errs...))
 }
 
-var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
+var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnverified: "?"}
 
 // writeReplayText writes the replay for a person: each send, the checks,
 // the verdict.

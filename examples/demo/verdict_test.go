@@ -73,9 +73,9 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 				// none reached it, no verdict, and the report says why.
 				want := report.Idempotent
 				if run.DuplicateArrivals == 0 {
-					want = report.Unknown
+					want = report.NoVerdict
 				}
-				if run.Verdict() != want || (want == report.Unknown) != (run.Untested() != "") {
+				if run.Verdict() != want || (want == report.NoVerdict) != (run.Untested() != "") {
 					t.Errorf("verdict %s, want %s (%d duplicate arrivals): %s", run.Verdict(), want, run.DuplicateArrivals, run.VerdictLine())
 				}
 				// Every event that reached the handler was processed, once.
