@@ -19,7 +19,7 @@ const (
 	// than once (the verdict is NOT IDEMPOTENT). It cannot pass without an
 	// effects oracle, nor when the run put idempotency to no test: the
 	// handler accepted no delivery, or no duplicate reached it (see
-	// Run.Untested).
+	// Summary.Untested).
 	GateDuplicateEffects Gate = "duplicate-effects"
 	// GateLostEvents fails when an event was never delivered: every attempt
 	// of the schedule failed, the endpoint was disabled first, or the
@@ -28,7 +28,7 @@ const (
 	// GateSlowResponses fails when the handler itself made the provider wait
 	// past its timeout at least once: an attempt that reached the handler and
 	// got no answer in time, or an answer measured slower than the timeout
-	// (its headroom, see Run.Headroom, is negative). A p99 above the timeout
+	// (its headroom, see Summary.Headroom, is negative). A p99 above the timeout
 	// is such a case. Latency a scenario injects is not the handler's and
 	// does not count. Its message names the other providers
 	// (GateOptions.Timeouts) the handler would be too slow for. A modelled
@@ -106,7 +106,7 @@ type GateOptions struct {
 // GateResult is one gate checked against one run.
 type GateResult struct {
 	Gate   Gate
-	Run    *Run
+	Run    *Summary
 	Status GateStatus
 	// Reason is why, as a code: for duplicate-effects the verdict's reason
 	// (see Judge), for forged-accepted the signature check's. Interrupted
@@ -155,7 +155,7 @@ func GateNames() string {
 }
 
 // CheckGates checks each gate against each run, run by run in order.
-func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
+func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 	var out []GateResult
 	w := words{sp: opts.Spelling}
 	for _, r := range runs {
@@ -206,7 +206,7 @@ func FailedGates(results []GateResult) []GateResult {
 }
 
 // GatesFor returns the results that belong to run r.
-func GatesFor(results []GateResult, r *Run) []GateResult {
+func GatesFor(results []GateResult, r *Summary) []GateResult {
 	var out []GateResult
 	for _, g := range results {
 		if g.Run == r {
@@ -217,7 +217,7 @@ func GatesFor(results []GateResult, r *Run) []GateResult {
 }
 
 // gateCheck decides how a gate came out for a run, and why.
-type gateCheck func(*Run, GateOptions) (GateStatus, GateReason)
+type gateCheck func(*Summary, GateOptions) (GateStatus, GateReason)
 
 var gateChecks = map[Gate]gateCheck{
 	GateDuplicateEffects: checkDuplicateEffects,
@@ -228,7 +228,7 @@ var gateChecks = map[Gate]gateCheck{
 	GateForgedAccepted:   checkForgedAccepted,
 }
 
-func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason) {
+func checkDuplicateEffects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	j := r.Judge()
 	switch j.Verdict {
 	case Idempotent:
@@ -239,14 +239,14 @@ func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	return GateUnchecked, GateReason(j.Reason)
 }
 
-func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason) {
+func checkLostEvents(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	if r.Lost == 0 {
 		return GatePass, GateAllDelivered
 	}
 	return GateFail, GateEventsLost
 }
 
-func checkSlowResponses(r *Run, _ GateOptions) (GateStatus, GateReason) {
+func checkSlowResponses(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	if r.Modelled() {
 		return GateUnchecked, GateModelled
 	}
@@ -256,7 +256,7 @@ func checkSlowResponses(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	return GateFail, GatePastTimeout
 }
 
-func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason) {
+func checkForgedAccepted(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
 		return GatePass, GateReason(SigTested)
@@ -266,14 +266,14 @@ func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason) {
 	return GateUnchecked, GateReason(r.sigReason().Code)
 }
 
-func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason) {
+func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	if r.Outcomes[simulator.Redirect] == 0 {
 		return GatePass, GateNoRedirect
 	}
 	return GateFail, GateRedirected
 }
 
-func checkTTL(r *Run, opts GateOptions) (GateStatus, GateReason) {
+func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
 		return GateUnchecked, GateNoTTL

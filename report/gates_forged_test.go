@@ -20,7 +20,7 @@ func TestForgedAndSlowGates(t *testing.T) {
 	slow.attack("bad-signature", "x1", 200)
 	slow.effects["x1"] = 1
 	bare := newSigStream("github", 10*time.Second).attempt(0, time.Millisecond)
-	runs := []*report.Run{fast.run(t), slow.run(t), bare.run(t)}
+	runs := []*report.Summary{fast.run(t), slow.run(t), bare.run(t)}
 	results := report.CheckGates(runs, []report.Gate{report.GateSlowResponses, report.GateForgedAccepted}, report.GateOptions{Timeouts: catalogueLike})
 	want := []struct {
 		status report.GateStatus

@@ -112,7 +112,7 @@ var htmlColumns = []htmlColumn{
 	{"latency ms", "num"}, {"fault", "text"}, {"fate", "text"}, {"processed", "num"},
 }
 
-func htmlRunOf(rep *Report, r *Run) htmlRun {
+func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	t := r.TTL(rep.TTLs)
 	delivered := fmt.Sprintf("delivered %d/%d events", r.Delivered, r.Events)
 	if r.Lost > 0 {

@@ -90,7 +90,7 @@ func (j Judgement) Untested() bool {
 // in, the oracle reports every event the handler accepted, and its counts
 // had settled. Effects proven twice are NOT IDEMPOTENT whatever else is
 // missing. Anything else is UNKNOWN, with the reason.
-func (r *Run) Judge() Judgement {
+func (r *Summary) Judge() Judgement {
 	j := Judgement{Verdict: NoVerdict, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
 	if r.EffectsKnown && !r.OracleBlind() && r.EffectsMatched < r.HandlerDelivered {
 		j.Missing = r.HandlerDelivered - r.EffectsMatched
@@ -136,7 +136,7 @@ func (r *Run) Judge() Judgement {
 }
 
 // caveat says why a verdict that stands may miss effects.
-func (r *Run) caveat(proven bool) Caveat {
+func (r *Summary) caveat(proven bool) Caveat {
 	switch {
 	case r.HandlersRunning > 0:
 		return CaveatHandlersRunning
@@ -155,7 +155,7 @@ type Offender struct {
 // OffenderCounts lists the events processed more than once with how many
 // times each was, by id; none when the verdict is not NotIdempotent (an
 // oracle that knows none of the delivered events names no offender).
-func (r *Run) OffenderCounts() []Offender {
+func (r *Summary) OffenderCounts() []Offender {
 	if r.Verdict() != NotIdempotent {
 		return []Offender{}
 	}

@@ -56,13 +56,13 @@ type Headroom struct {
 
 // Measured reports whether the run measured real response times (a dry run
 // measures none).
-func (r *Run) Measured() bool {
+func (r *Summary) Measured() bool {
 	return r.HandlerTimeouts > 0 || r.Answers() > 0
 }
 
 // Answers is how many response times the run measured: none in a
 // modelled run, whose handler answers at once by assumption.
-func (r *Run) Answers() int {
+func (r *Summary) Answers() int {
 	if r.Modelled() {
 		return 0
 	}
@@ -72,7 +72,7 @@ func (r *Run) Answers() int {
 // Headroom compares the handler's response times with the run's own
 // timeout and with each of timeouts: the run's policy first, then the
 // others by timeout and name.
-func (r *Run) Headroom(timeouts []Timeout) []Headroom {
+func (r *Summary) Headroom(timeouts []Timeout) []Headroom {
 	all := []Timeout{{Policy: r.Policy, Timeout: r.Timeout}}
 	for _, t := range timeouts {
 		if t.Policy != r.Policy {
@@ -93,7 +93,7 @@ func (r *Run) Headroom(timeouts []Timeout) []Headroom {
 	return out
 }
 
-func (r *Run) headroom(t Timeout) Headroom {
+func (r *Summary) headroom(t Timeout) Headroom {
 	h := Headroom{Policy: t.Policy, Timeout: t.Timeout, Verdict: HeadroomUnmeasured}
 	if !r.Measured() {
 		return h
@@ -126,7 +126,7 @@ func (r *Run) headroom(t Timeout) Headroom {
 
 // tooSlowFor names the timeouts the handler was too slow for, shortest
 // first ("slack 3s").
-func (r *Run) tooSlowFor(timeouts []Timeout) []string {
+func (r *Summary) tooSlowFor(timeouts []Timeout) []string {
 	var out []string
 	for _, h := range r.Headroom(timeouts) {
 		if h.Verdict == HeadroomTooSlow {

@@ -11,7 +11,7 @@ import (
 // before the record is folded into its run, so that every decision reads a
 // field. This is the one place that reads the engine's words, and only
 // for a record that lacks the field.
-func upgrade(rec *simulator.Record, run *Run) {
+func upgrade(rec *simulator.Record, run *Summary) {
 	switch rec.Kind {
 	case simulator.KindRun:
 		// A dry run's target was its only mark.

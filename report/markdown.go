@@ -74,7 +74,7 @@ func writeOverallMarkdown(w *errWriter, rep *Report) {
 	w.printf("\n")
 }
 
-func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
+func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	w.printf("\n## %s · %s · %s\n\n", mdEscape(r.Policy), mdEscape(r.scenarioWords()), r.seedWords())
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
@@ -229,7 +229,7 @@ func capitalise(s string) string {
 
 // writeSignatureMarkdown writes the signature check: the verdict line, the
 // provider's probe, and a table of the attacks.
-func writeSignatureMarkdown(w *errWriter, rep *Report, r *Run) {
+func writeSignatureMarkdown(w *errWriter, rep *Report, r *Summary) {
 	detail := rep.words().signatureLine(r)
 	if _, after, ok := strings.Cut(detail, ": "); ok {
 		detail = after // the verdict is in bold already
@@ -258,7 +258,7 @@ func writeSignatureMarkdown(w *errWriter, rep *Report, r *Run) {
 
 // writeLatencyMarkdown writes the handler's response times and the headroom
 // to every timeout.
-func writeLatencyMarkdown(w *errWriter, rep *Report, r *Run) {
+func writeLatencyMarkdown(w *errWriter, rep *Report, r *Summary) {
 	w.printf("\n### Response time and timeout headroom\n\n%s\n", mdEscape(r.latencyLine()))
 	if !r.Measured() {
 		return

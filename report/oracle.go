@@ -16,7 +16,7 @@ import (
 // noteKeyed remembers an event the handler answered 2xx for the first
 // time: 8 bytes for each such event. A modelled run (dry run) sends
 // nothing and keeps nothing.
-func (r *Run) noteKeyed(id string) {
+func (r *Summary) noteKeyed(id string) {
 	if r.Modelled() {
 		return
 	}
@@ -29,7 +29,7 @@ func (r *Run) noteKeyed(id string) {
 
 // matchEffects counts the delivered events the oracle reports processed at
 // least once, once the run has ended with its oracle's answer.
-func (r *Run) matchEffects() {
+func (r *Summary) matchEffects() {
 	r.EffectsMatched = 0
 	if !r.EffectsKnown || len(r.keyed) == 0 {
 		return
@@ -55,11 +55,11 @@ func idHash(id string) uint64 {
 // OracleBlind reports whether the effects oracle answered but knows none of
 // the events the handler accepted (no id of theirs, or all counted 0):
 // its answer cannot vouch for the handler, so there is no verdict (NoVerdict).
-func (r *Run) OracleBlind() bool {
+func (r *Summary) OracleBlind() bool {
 	return r.EffectsKnown && r.HandlerDelivered > 0 && r.EffectsMatched == 0
 }
 
 // Modelled reports whether the run only modelled the handler (a dry run,
 // or `retrysim ttl`): nothing was sent, so there are no side effects. The
 // run record says so (see upgrade for streams written before it did).
-func (r *Run) Modelled() bool { return r.DryRun }
+func (r *Summary) Modelled() bool { return r.DryRun }

@@ -11,7 +11,7 @@ import (
 
 // refusedWith counts the deliveries the handler answered with one of
 // codes, and names the codes it used, most used first.
-func (r *Run) refusedWith(codes ...int) (n int, used []int) {
+func (r *Summary) refusedWith(codes ...int) (n int, used []int) {
 	for _, c := range codes {
 		if k := r.HandlerStatuses[c]; k > 0 {
 			n += k
@@ -24,7 +24,7 @@ func (r *Run) refusedWith(codes ...int) (n int, used []int) {
 
 // mostly reports whether n is more than half the deliveries that reached
 // the handler.
-func (r *Run) mostly(n int) bool { return n > 0 && 2*n > r.HandlerArrivals }
+func (r *Summary) mostly(n int) bool { return n > 0 && 2*n > r.HandlerArrivals }
 
 // refusalKind is what a handler's refusals point at.
 type refusalKind int
@@ -51,7 +51,7 @@ type refusal struct {
 
 // refusals says what the handler's refusals point at, the likeliest
 // set-up mistake first; none when it accepted deliveries.
-func (r *Run) refusals() []refusal {
+func (r *Summary) refusals() []refusal {
 	var out []refusal
 	if n, codes := r.refusedWith(authCodes...); r.mostly(n) {
 		out = append(out, refusal{refusedAuth, n, codes})

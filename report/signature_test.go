@@ -51,7 +51,7 @@ func (s *sigStream) attack(attack, id string, status int, more ...func(*simulato
 	return s.add(r)
 }
 
-func (s *sigStream) run(t *testing.T) *report.Run {
+func (s *sigStream) run(t *testing.T) *report.Summary {
 	t.Helper()
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	for _, r := range s.recs {
@@ -191,7 +191,7 @@ func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
 			if !strings.HasPrefix(r.SignatureLine(), tc.line) {
 				t.Errorf("line %q, want %q", r.SignatureLine(), tc.line)
 			}
-			rep := &report.Report{Runs: []*report.Run{r}, Width: -1, Verbose: true, Gates: report.CheckGates([]*report.Run{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
+			rep := &report.Report{Runs: []*report.Summary{r}, Width: -1, Verbose: true, Gates: report.CheckGates([]*report.Summary{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
 			if g := rep.Gates[0]; g.Status != report.GateUnchecked || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
 				t.Errorf("forged-accepted %s: %s", g.Status, g.Message)
 			}

@@ -81,7 +81,7 @@ type attackKind struct {
 }
 
 // addAttack folds an attack record into the run.
-func (r *Run) addAttack(rec *simulator.Record, keep int) error {
+func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
 	name := rec.Attack
 	if rec.AttackChange != "" {
 		name += " (" + rec.AttackChange + ")"
@@ -127,7 +127,7 @@ func (r *Run) addAttack(rec *simulator.Record, keep int) error {
 	return nil
 }
 
-func (r *Run) attackKind(name string) *attackKind {
+func (r *Summary) attackKind(name string) *attackKind {
 	for _, k := range r.attackKinds {
 		if k.name == name {
 			return k
@@ -140,11 +140,11 @@ func (r *Run) attackKind(name string) *attackKind {
 
 // IsAttackID reports whether id is the dedup id of an attack request (so
 // its side effects are the attack's, not a duplicate's).
-func (r *Run) IsAttackID(id string) bool { return r.attackIDs[id] }
+func (r *Summary) IsAttackID(id string) bool { return r.attackIDs[id] }
 
 // Attacks sums up the run's attacks by kind: the provider's probe first,
 // then in the order the run first met them.
-func (r *Run) Attacks() []AttackSummary {
+func (r *Summary) Attacks() []AttackSummary {
 	out := make([]AttackSummary, 0, len(r.attackKinds))
 	index := map[string]int{}
 	for _, k := range r.attackKinds {
@@ -191,7 +191,7 @@ func (r *Run) Attacks() []AttackSummary {
 // not verify it, and one that accepted none of the genuine deliveries
 // either (a wrong secret, a broken handler) rejects forgeries for no
 // reason of theirs. Neither proves the check, so both are not tested.
-func (r *Run) SignatureCheck() string {
+func (r *Summary) SignatureCheck() string {
 	if r.sigFailed() {
 		return SignatureNotEnforced
 	}
@@ -228,7 +228,7 @@ type SigReason struct {
 }
 
 // sigReason decides whether the attacks' answers prove anything.
-func (r *Run) sigReason() SigReason {
+func (r *Summary) sigReason() SigReason {
 	attacks := r.Attacks()
 	answered, errored, na := 0, 0, 0
 	statuses, errStatuses := map[int]int{}, map[int]int{}
@@ -262,7 +262,7 @@ func (r *Run) sigReason() SigReason {
 	return SigReason{Code: SigTested, Statuses: statuses}
 }
 
-func (r *Run) sigFailed() bool {
+func (r *Summary) sigFailed() bool {
 	for _, a := range r.Attacks() {
 		if a.Failed() {
 			return true
@@ -272,7 +272,7 @@ func (r *Run) sigFailed() bool {
 }
 
 // ForgedAccepted names the attacks the handler let through.
-func (r *Run) ForgedAccepted() []string {
+func (r *Summary) ForgedAccepted() []string {
 	var out []string
 	for _, a := range r.Attacks() {
 		if a.Failed() {

@@ -22,9 +22,9 @@ const (
 	NoVerdict     = "unknown"
 )
 
-// Run is everything a report says about one run (one policy against one
+// Summary is everything a report says about one run (one policy against one
 // target), built from its records.
-type Run struct {
+type Summary struct {
 	Provider, Policy, Scenario string
 	Seed                       uint64
 	// RunID is the run id mixed into the run's dedup ids ("" in streams
@@ -282,12 +282,12 @@ type eventAgg struct {
 
 // Verdict is the idempotency verdict: Idempotent, NotIdempotent or NoVerdict
 // (see Judge, which decides it and says why).
-func (r *Run) Verdict() string { return r.Judge().Verdict }
+func (r *Summary) Verdict() string { return r.Judge().Verdict }
 
 // Offenders lists the events the handler processed more than once, by id,
 // at least once of them during the run: a replay no signature can tell from
 // a retry counts as one.
-func (r *Run) Offenders() []string {
+func (r *Summary) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
 		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
@@ -300,11 +300,11 @@ func (r *Run) Offenders() []string {
 
 // Times is how often the handler processed event id in all, by the
 // oracle: during the run and before it.
-func (r *Run) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
+func (r *Summary) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
 
 // extraEffects is how many of event id's side effects during the run were
 // one too many: all of them when it had been processed before.
-func (r *Run) extraEffects(id string) int {
+func (r *Summary) extraEffects(id string) int {
 	if r.effectsBefore[id] > 0 {
 		return r.Effects[id]
 	}
@@ -313,21 +313,21 @@ func (r *Run) extraEffects(id string) int {
 
 // DuplicateEffects is the number of events processed more than once, or -1
 // when unknown.
-func (r *Run) DuplicateEffects() int {
+func (r *Summary) DuplicateEffects() int {
 	if r.Verdict() == NoVerdict {
 		return -1
 	}
 	return len(r.Offenders())
 }
 
-// Aggregator builds Runs from a record stream. Add records in stream order,
-// then call Runs. Its memory follows the events in flight and the kept
-// timelines, not the length of the stream.
+// Aggregator builds each run's Summary from a record stream. Add records in
+// stream order, then call Runs. Its memory follows the events in flight and
+// the kept timelines, not the length of the stream.
 type Aggregator struct {
 	opts  options
-	runs  []*Run
-	index map[runID]*Run
-	last  *Run // the run of the last record, the likely run of the next
+	runs  []*Summary
+	index map[runID]*Summary
+	last  *Summary // the run of the last record, the likely run of the next
 	// spool holds every run's finished timelines when all are kept.
 	spool *spool
 }
@@ -374,7 +374,7 @@ func WithTTLs(ttls []time.Duration) Option {
 // NewAggregator returns an empty Aggregator. By default it keeps the first
 // 10 events' timelines.
 func NewAggregator(opts ...Option) *Aggregator {
-	a := &Aggregator{opts: options{timeline: 10}, index: map[runID]*Run{}}
+	a := &Aggregator{opts: options{timeline: 10}, index: map[runID]*Summary{}}
 	for _, o := range opts {
 		o(&a.opts)
 	}
@@ -415,7 +415,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &Run{
+		run = &Summary{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
 			reorder: newReorders(), spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
@@ -459,7 +459,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 }
 
 // Runs returns the runs seen so far, in the order they began.
-func (a *Aggregator) Runs() []*Run {
+func (a *Aggregator) Runs() []*Summary {
 	for _, r := range a.runs {
 		r.Incomplete = !r.ended
 		slices.SortStableFunc(r.kept, bySeq)
@@ -468,7 +468,7 @@ func (a *Aggregator) Runs() []*Run {
 	return a.runs
 }
 
-func (r *Run) begin(rec *simulator.Record) {
+func (r *Summary) begin(rec *simulator.Record) {
 	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
@@ -502,7 +502,7 @@ func (r *Run) begin(rec *simulator.Record) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *Run) attempt(rec *simulator.Record, keep int) error {
+func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq)
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
@@ -585,7 +585,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 
 // duplicate counts an arrival of an event the handler had taken in, by
 // why the provider sent it again.
-func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
+func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 	r.DuplicateArrivals++
 	if !ev.duplicated {
 		ev.duplicated = true
@@ -603,7 +603,7 @@ func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
 	}
 }
 
-func (r *Run) fate(rec *simulator.Record) error {
+func (r *Summary) fate(rec *simulator.Record) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
 	switch rec.Fate {
@@ -640,7 +640,7 @@ func (r *Run) fate(rec *simulator.Record) error {
 
 // outage extends or closes the current outage span. Records come in
 // virtual-time order, so an attempt that met no outage ends the span.
-func (r *Run) outage(rec *simulator.Record) {
+func (r *Summary) outage(rec *simulator.Record) {
 	in := rec.Outage
 	n := len(r.Outages)
 	switch {
@@ -654,7 +654,7 @@ func (r *Run) outage(rec *simulator.Record) {
 	}
 }
 
-func (r *Run) end(rec *simulator.Record) {
+func (r *Summary) end(rec *simulator.Record) {
 	r.ended = true
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
@@ -676,11 +676,11 @@ func (r *Run) end(rec *simulator.Record) {
 
 // Percentile returns the p-th percentile (0..100) of the handler's response
 // times, nearest rank; 0 when there are none.
-func (r *Run) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
+func (r *Summary) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
 
 // noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
 // events lost to the endpoint being disabled.
-func (r *Run) noteLostToDisable(rec *simulator.Record) {
+func (r *Summary) noteLostToDisable(rec *simulator.Record) {
 	i, _ := slices.BinarySearch(r.lostSeqs, rec.Seq)
 	if i >= MaxListedEvents {
 		return
@@ -695,4 +695,21 @@ func (r *Run) noteLostToDisable(rec *simulator.Record) {
 
 // reordered counts the pairs of events about one object that first reached
 // the handler in the opposite order to their creation (sequence order).
-func (r *Run) reordered() int { return r.reorder.pairs }
+func (r *Summary) reordered() int { return r.reorder.pairs }
+
+// Summarize folds a whole record stream, as simulator.Collect gathers it,
+// into its runs (one per policy, scenario and seed, in the order they
+// began): what a Go test asserts on. The stream being in memory already,
+// every timeline kept stays there too (nothing to Close).
+//
+//	runs, err := report.Summarize(records)
+//	if runs[0].Verdict() != report.Idempotent { t.Error(runs[0].VerdictLine()) }
+func Summarize(records []simulator.Record, opts ...Option) ([]*Summary, error) {
+	a := NewAggregator(append(opts, inMemory())...)
+	for _, r := range records {
+		if err := a.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	return a.Runs(), nil
+}

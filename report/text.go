@@ -13,7 +13,7 @@ import (
 // Report is a whole report: every run of a stream and the options it is
 // rendered with.
 type Report struct {
-	Runs []*Run
+	Runs []*Summary
 	// TTLs are the TTL choices compared; nil means DefaultTTLs.
 	TTLs []time.Duration
 	// Timeline is how many events' timelines the text shows; 0 hides it.
@@ -88,7 +88,7 @@ func (rep *Report) width() int {
 }
 
 // headerLine names the run: policy, scenario, seed, events and their type.
-func headerLine(r *Run) string {
+func headerLine(r *Summary) string {
 	s := fmt.Sprintf("retrysim · %s · %s · %s · %s", r.policyWords(), r.scenarioWords(), r.seedWords(), r.plannedWords())
 	if r.EventType != "" {
 		s += " of type " + r.EventType
@@ -96,7 +96,7 @@ func headerLine(r *Run) string {
 	return s
 }
 
-func writeRunText(w *errWriter, rep *Report, r *Run) {
+func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	w.printf("%s\n", headerLine(r))
 	w.printf("target: %s\n", r.Target)
 	if r.Interrupted {
@@ -185,7 +185,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 
 // duplicatesLine says how often the handler was reached and how many of
 // those arrivals were duplicates.
-func duplicatesLine(r *Run) string {
+func duplicatesLine(r *Summary) string {
 	s := fmt.Sprintf("your handler was reached %s by %s", timesWord(r.HandlerArrivals), counted(r.Attempts, "attempt", "attempts"))
 	if r.RefusedArrivals > 0 {
 		s += fmt.Sprintf(", refused %d (4xx)", r.RefusedArrivals)
@@ -211,7 +211,7 @@ func timesWord(n int) string {
 var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnchecked: "?"}
 
 // disabledWords says what disabled the endpoint.
-func disabledWords(r *Run) string {
+func disabledWords(r *Summary) string {
 	switch {
 	case r.DisabledCause == simulator.DisabledByRule && r.DisableRule != (policies.DisableRule{}):
 		return r.DisableRule.Condition()
@@ -239,7 +239,7 @@ var outcomeOrder = []simulator.Outcome{
 	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
 }
 
-func outcomeLine(r *Run) string {
+func outcomeLine(r *Summary) string {
 	var parts []string
 	for _, o := range outcomeOrder {
 		if n := r.Outcomes[o]; n > 0 {
@@ -264,7 +264,7 @@ var causeWords = map[simulator.Outcome]string{
 	simulator.Delivered:        "the provider delivered an already delivered event again",
 }
 
-func causeLine(r *Run) string {
+func causeLine(r *Summary) string {
 	var parts []string
 	for _, o := range outcomeOrder {
 		if n := r.Causes[o]; n > 0 {
@@ -317,7 +317,7 @@ func restartList(at []time.Duration) string {
 	return strings.Join(parts, ", ")
 }
 
-func effectsMark(r *Run, id string) string {
+func effectsMark(r *Summary, id string) string {
 	if !r.EffectsKnown {
 		return ""
 	}
@@ -398,7 +398,7 @@ func attemptLabel(a simulator.Record) string {
 }
 
 // ttlHeadline is the TTL recommendation first, then why.
-func ttlHeadline(r *Run, t TTLAnalysis) string {
+func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	s := "recommend " + dur(t.Recommended)
 	if t.WithManual > t.Recommended {
 		s += fmt.Sprintf(" (%s to also cover manual redelivery within %s)", dur(t.WithManual), dur(t.Manual))
@@ -411,7 +411,7 @@ func ttlHeadline(r *Run, t TTLAnalysis) string {
 	return s
 }
 
-func ttlReason(r *Run, t TTLAnalysis) string {
+func ttlReason(r *Summary, t TTLAnalysis) string {
 	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
 		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
 	if t.Manual > 0 {

@@ -91,7 +91,7 @@ type WrongAdvice struct {
 
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
 // when none).
-func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
+func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 	if len(choices) == 0 {
 		choices = DefaultTTLs
 	}
@@ -113,7 +113,7 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 
 // choice works out what one TTL lets through. Arrivals strictly after
 // key+ttl leak.
-func (r *Run) choice(ttl time.Duration) TTLChoice {
+func (r *Summary) choice(ttl time.Duration) TTLChoice {
 	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
 	c.LeakedArrivals = r.afterKey.countAbove(ttl)
 	c.LeakedEvents = r.leakedEvents(ttl)
@@ -130,19 +130,19 @@ func (r *Run) choice(ttl time.Duration) TTLChoice {
 
 // LeakedAt is the number of arrivals of this run that a TTL of ttl would
 // have let through: the observed curve of the TTL comparison.
-func (r *Run) LeakedAt(ttl time.Duration) int { return r.afterKey.countAbove(ttl) }
+func (r *Summary) LeakedAt(ttl time.Duration) int { return r.afterKey.countAbove(ttl) }
 
 // WorstLeakedAt is the worst case for one event at ttl (see
 // TTLChoice.WorstArrivals).
-func (r *Run) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstArrivals }
+func (r *Summary) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstArrivals }
 
 // DuplicatesAfterKey is the number of arrivals in this run that came after
 // their event's key was stored: what a TTL of zero would let through.
-func (r *Run) DuplicatesAfterKey() int { return r.afterKey.len() }
+func (r *Summary) DuplicatesAfterKey() int { return r.afterKey.len() }
 
 // leakedEvents counts the events with an arrival later than ttl after their
 // key: ended events and those still open.
-func (r *Run) leakedEvents(ttl time.Duration) int {
+func (r *Summary) leakedEvents(ttl time.Duration) int {
 	n := r.eventNeed.countAbove(ttl)
 	for _, ev := range r.live {
 		if ev.need > ttl {

@@ -20,7 +20,7 @@ type arrival struct {
 	fault   string
 }
 
-func stream(t *testing.T, schedule []float64, manual time.Duration, events map[int][]arrival) *report.Run {
+func stream(t *testing.T, schedule []float64, manual time.Duration, events map[int][]arrival) *report.Summary {
 	t.Helper()
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	start := t0

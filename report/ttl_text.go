@@ -12,7 +12,7 @@ const worstCaseWords = "worst case: the handler did the work at the first attemp
 // writeRunTTL writes the detail of one run's dedup-TTL section: for each
 // TTL choice the duplicates it lets through, in this run and in the
 // policy's worst case.
-func writeRunTTL(w *errWriter, r *Run, t TTLAnalysis) {
+func writeRunTTL(w *errWriter, r *Summary, t TTLAnalysis) {
 	var tb table
 	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
@@ -94,18 +94,18 @@ func writeTTLCompare(w *errWriter, rep *Report) {
 	}
 	var tb table
 	tb.add(head...)
-	row := func(name string, cell func(r *Run, t TTLAnalysis) string) {
+	row := func(name string, cell func(r *Summary, t TTLAnalysis) string) {
 		cells := []string{name}
 		for i, r := range rep.Runs {
 			cells = append(cells, cell(r, ttls[i]))
 		}
 		tb.add(cells...)
 	}
-	row("worst-case retry span", func(_ *Run, t TTLAnalysis) string { return dur(t.Window) })
-	row("longest key-to-duplicate wait seen", func(_ *Run, t TTLAnalysis) string { return dur(t.Observed) })
-	row("manual redelivery window", func(_ *Run, t TTLAnalysis) string { return orNone(t.Manual) })
-	row("recommended TTL", func(_ *Run, t TTLAnalysis) string { return dur(t.Recommended) })
-	row("  with manual redelivery", func(_ *Run, t TTLAnalysis) string { return dur(t.WithManual) })
+	row("worst-case retry span", func(_ *Summary, t TTLAnalysis) string { return dur(t.Window) })
+	row("longest key-to-duplicate wait seen", func(_ *Summary, t TTLAnalysis) string { return dur(t.Observed) })
+	row("manual redelivery window", func(_ *Summary, t TTLAnalysis) string { return orNone(t.Manual) })
+	row("recommended TTL", func(_ *Summary, t TTLAnalysis) string { return dur(t.Recommended) })
+	row("  with manual redelivery", func(_ *Summary, t TTLAnalysis) string { return dur(t.WithManual) })
 	w.printf("\n")
 	tb.write(w, "  ")
 
@@ -198,7 +198,7 @@ var commonAdviceWords = map[CommonTTL]string{
 
 // wrongAdviceLines says, one line each, why the common TTLs of t's
 // WrongAdvice are too short for r's policy.
-func wrongAdviceLines(r *Run, t TTLAnalysis) []string {
+func wrongAdviceLines(r *Summary, t TTLAnalysis) []string {
 	var out []string
 	for _, a := range t.WrongAdvice {
 		c := a.Choice

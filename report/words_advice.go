@@ -10,7 +10,7 @@ import (
 // The words of "what to change": one line of advice per thing the run
 // showed, from its figures.
 
-func (w words) adviceLines(r *Run, timeouts []Timeout) []string {
+func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	out := append(r.handshakeAdvice(), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {

@@ -52,7 +52,7 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 	return fmt.Sprintf("unknown gate (valid: %s)", GateNames())
 }
 
-func (w words) duplicateEffectsSeen(r *Run) string {
+func (w words) duplicateEffectsSeen(r *Summary) string {
 	j := r.Judge()
 	switch j.Verdict {
 	case Idempotent:
@@ -75,7 +75,7 @@ func (w words) duplicateEffectsSeen(r *Run) string {
 	return "cannot be checked: " + w.unknown(r, j)
 }
 
-func lostEventsSeen(r *Run) string {
+func lostEventsSeen(r *Summary) string {
 	if r.Lost == 0 {
 		return fmt.Sprintf("all %d events were delivered", r.Delivered)
 	}
@@ -86,7 +86,7 @@ func lostEventsSeen(r *Run) string {
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
 
-func slowResponsesSeen(r *Run, opts GateOptions) string {
+func slowResponsesSeen(r *Summary, opts GateOptions) string {
 	if r.Modelled() {
 		return "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
 	}
@@ -121,7 +121,7 @@ func slowResponsesSeen(r *Run, opts GateOptions) string {
 		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
-func (w words) ttlSeen(r *Run, opts GateOptions) string {
+func (w words) ttlSeen(r *Summary, opts GateOptions) string {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
 		return "cannot be checked: give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)

@@ -4,7 +4,7 @@ import "fmt"
 
 // handshakeLine says how the endpoint answered the provider's handshake;
 // "" when none was sent.
-func (r *Run) handshakeLine() string {
+func (r *Summary) handshakeLine() string {
 	h := r.Handshake
 	if h == nil {
 		return ""
@@ -16,7 +16,7 @@ func (r *Run) handshakeLine() string {
 }
 
 // handshakeAdvice is the first thing to fix when the handshake failed.
-func (r *Run) handshakeAdvice() []string {
+func (r *Summary) handshakeAdvice() []string {
 	if !r.HandshakeFailed() {
 		return nil
 	}

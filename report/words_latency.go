@@ -7,7 +7,7 @@ import (
 )
 
 // latencyLine says the handler's response-time distribution in one line.
-func (r *Run) latencyLine() string {
+func (r *Summary) latencyLine() string {
 	if !r.Measured() {
 		if r.Modelled() {
 			return "not measured (nothing was sent: a dry run models the handler as answering at once)"
@@ -29,7 +29,7 @@ func (r *Run) latencyLine() string {
 
 // headroomLines say the headroom to the run's own timeout, then to the
 // others grouped by verdict and timeout.
-func (r *Run) headroomLines(timeouts []Timeout) []string {
+func (r *Summary) headroomLines(timeouts []Timeout) []string {
 	if !r.Measured() {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (r *Run) headroomLines(timeouts []Timeout) []string {
 }
 
 // headroomWords says one headroom's verdict with its figures.
-func headroomWords(r *Run, h *Headroom) string {
+func headroomWords(r *Summary, h *Headroom) string {
 	switch h.Verdict {
 	case HeadroomTooSlow:
 		s := fmt.Sprintf("✗ TOO SLOW: %d of %d answers took longer", h.Over, r.Answers()+r.HandlerTimeouts)

@@ -31,7 +31,7 @@ func codeWords(codes []int) string {
 }
 
 // ofDeliveries says "every delivery" or "12 of 80 deliveries".
-func ofDeliveries(r *Run, n int) string {
+func ofDeliveries(r *Summary, n int) string {
 	if n == r.HandlerArrivals {
 		if n == 1 {
 			return "the one delivery"
@@ -52,7 +52,7 @@ func (w words) pathAdvice() string { return "check the path in " + w.of(simulato
 
 // refusalAdvice says what to check when most deliveries were turned away
 // as unauthenticated or not found; nil otherwise.
-func (w words) refusalAdvice(r *Run) []string {
+func (w words) refusalAdvice(r *Summary) []string {
 	var out []string
 	for _, f := range r.refusals() {
 		switch f.kind {
@@ -69,7 +69,7 @@ func (w words) refusalAdvice(r *Run) []string {
 
 // refusalHint is the short form of refusalAdvice for a verdict line: what
 // to check, or "" when the answers point at no set-up mistake.
-func (w words) refusalHint(r *Run) string {
+func (w words) refusalHint(r *Summary) string {
 	for _, f := range r.refusals() {
 		switch f.kind {
 		case refusedAuth:
@@ -83,7 +83,7 @@ func (w words) refusalHint(r *Run) string {
 
 // answerList shows the handler's answers to the deliveries by status, with
 // the attempts it did not answer in time: "401 ×80", "500 ×3, no answer ×2".
-func answerList(r *Run) string {
+func answerList(r *Summary) string {
 	s := statusList(r.HandlerStatuses)
 	if r.HandlerTimeouts > 0 {
 		t := fmt.Sprintf("no answer within %s ×%d", dur(r.Timeout), r.HandlerTimeouts)
@@ -97,7 +97,7 @@ func answerList(r *Run) string {
 
 // deliveries says "the 80 deliveries" that reached the handler, or "the
 // one delivery".
-func deliveries(r *Run) string {
+func deliveries(r *Summary) string {
 	if r.HandlerArrivals == 1 {
 		return "one delivery"
 	}
@@ -106,7 +106,7 @@ func deliveries(r *Run) string {
 
 // tlsAdvice says what failed when no connection got past its TLS
 // handshake, and what to do about it.
-func (w words) tlsAdvice(r *Run) string {
+func (w words) tlsAdvice(r *Summary) string {
 	what := "the TLS handshake failed"
 	switch r.TLSProblem {
 	case simulator.TLSUnknownAuthority:

@@ -12,7 +12,7 @@ import (
 
 // sigUntested says why the attacks' answers prove nothing, in words; ""
 // when they do.
-func (w words) sigUntested(r *Run) string {
+func (w words) sigUntested(r *Summary) string {
 	why := r.sigReason()
 	switch why.Code {
 	case SigNoAttack:
@@ -48,10 +48,10 @@ func SignatureWords(v string) string {
 
 // SignatureLine says the signature check in one line, as every report
 // format shows it, naming settings the Go way.
-func (r *Run) SignatureLine() string { return words{}.signatureLine(r) }
+func (r *Summary) SignatureLine() string { return words{}.signatureLine(r) }
 
 // signatureLine is SignatureLine: the check's mark, then what was seen.
-func (w words) signatureLine(r *Run) string {
+func (w words) signatureLine(r *Summary) string {
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
 		return "✓ " + w.signatureSeen(r)
@@ -63,7 +63,7 @@ func (w words) signatureLine(r *Run) string {
 
 // signatureSeen says what the signature check saw, without its mark: for
 // a check that was not made, why not.
-func (w words) signatureSeen(r *Run) string {
+func (w words) signatureSeen(r *Summary) string {
 	attacks := r.Attacks()
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
@@ -174,7 +174,7 @@ func attackLine(a *AttackSummary) (mark, text string) {
 
 // probeLine says how the endpoint answered the provider's own probe; "" when
 // there was none.
-func (r *Run) probeLine() string {
+func (r *Summary) probeLine() string {
 	if r.Probe == nil {
 		return ""
 	}
@@ -189,7 +189,7 @@ func (r *Run) probeLine() string {
 }
 
 // signatureAdvice says what to change when attacks got through.
-func (r *Run) signatureAdvice() []string {
+func (r *Summary) signatureAdvice() []string {
 	var out []string
 	forged, stale, replayEffects := false, false, false
 	for _, a := range r.Attacks() {
@@ -229,7 +229,7 @@ func (r *Run) signatureAdvice() []string {
 // libraries check none (Discord, Zoom): bounding it is good practice, and
 // until a handler does, only dedup stops a replay. "" for other schemes, or
 // when the run sent no attack (the signature was not looked at).
-func (r *Run) ToleranceAdvice() string {
+func (r *Summary) ToleranceAdvice() string {
 	if r.AdvisedTolerance <= 0 || len(r.Attacks()) == 0 {
 		return ""
 	}

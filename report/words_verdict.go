@@ -19,18 +19,18 @@ import (
 // IDEMPOTENT with the offending ids and counts, or UNKNOWN with what the
 // user can do to get a verdict; and how long the effects took to settle.
 // It names settings the Go way (Report.Spelling names them otherwise).
-func (r *Run) VerdictLine() string { return words{}.verdictLine(r) }
+func (r *Summary) VerdictLine() string { return words{}.verdictLine(r) }
 
 // EffectsCaveat says, when the effects were read while the handler may
 // still have been at work, why the verdict may miss effects; "" otherwise
 // (and for an UNKNOWN verdict, which has nothing to qualify).
-func (r *Run) EffectsCaveat() string { return caveatWords(r.Judge()) }
+func (r *Summary) EffectsCaveat() string { return caveatWords(r.Judge()) }
 
 // Untested says why the run put the handler's idempotency to no test, ""
 // when it did: no delivery reached the handler, it accepted none (a wrong
 // secret or path), or no duplicate reached it after it took an event in.
 // A modelled run sends nothing and is judged by Verdict alone.
-func (r *Run) Untested() string {
+func (r *Summary) Untested() string {
 	j := r.Judge()
 	if !j.Untested() {
 		return ""
@@ -39,7 +39,7 @@ func (r *Run) Untested() string {
 }
 
 // verdictLine is VerdictLine.
-func (w words) verdictLine(r *Run) string {
+func (w words) verdictLine(r *Summary) string {
 	j := r.Judge()
 	line := w.verdict(r, j)
 	if c := caveatWords(j); c != "" {
@@ -64,7 +64,7 @@ func caveatWords(j Judgement) string {
 
 // settleWords says how long retrysim read the effects of a handler behind a
 // URL until they settled; "" when it read them once.
-func settleWords(r *Run) string {
+func settleWords(r *Summary) string {
 	if r.SettleLimit == 0 || !r.EffectsKnown {
 		return ""
 	}
@@ -77,7 +77,7 @@ func settleWords(r *Run) string {
 // secondsWords says a real wait to a tenth of a second.
 func secondsWords(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
 
-func (w words) verdict(r *Run, j Judgement) string {
+func (w words) verdict(r *Summary, j Judgement) string {
 	switch j.Verdict {
 	case Idempotent:
 		return fmt.Sprintf("every event processed at most once ✓ IDEMPOTENT (%s absorbed)", counted(j.Duplicates, "duplicate arrival", "duplicate arrivals"))
@@ -118,7 +118,7 @@ func missingWords(j Judgement) string {
 const noOracleWords = "retrysim cannot see your handler's side effects"
 
 // unknown says why there is no verdict, and what to do about it.
-func (w words) unknown(r *Run, j Judgement) string {
+func (w words) unknown(r *Summary, j Judgement) string {
 	switch j.Reason {
 	case ReasonModelled:
 		return "none to judge: this run only modelled your handler and sent nothing, so no side effect happened"
@@ -140,7 +140,7 @@ func (w words) unknown(r *Run, j Judgement) string {
 }
 
 // untested says why the run put idempotency to no test.
-func (w words) untested(r *Run, j Judgement) string {
+func (w words) untested(r *Summary, j Judgement) string {
 	switch j.Reason {
 	case ReasonNothingReached:
 		return "no delivery reached your handler, so nothing was processed and idempotency was not tested"
@@ -164,7 +164,7 @@ func (w words) untested(r *Run, j Judgement) string {
 
 // lostAnswersHint says how to get a duplicate to the handler: a scenario
 // with lost answers, or more events when the run already had one.
-func (w words) lostAnswersHint(r *Run) string {
+func (w words) lostAnswersHint(r *Summary) string {
 	if r.Scenario == flakyScenario {
 		return "more events give the lost answers of flaky-network more chances: raise " + w.of(simulator.SettingEvents)
 	}
@@ -176,7 +176,7 @@ const flakyScenario = "flaky-network"
 
 // oracleShape is what the oracle must answer, naming the provider's dedup
 // id and one delivered event's id as an example.
-func oracleShape(r *Run) string {
+func oracleShape(r *Summary) string {
 	s := `{"<dedup id>": <times processed>}`
 	if r.DedupField != "" {
 		s += fmt.Sprintf(" keyed by %s's %s", r.Provider, r.DedupField)

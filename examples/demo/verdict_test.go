@@ -27,7 +27,7 @@ func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler
 
 // runAgainst runs a policy and scenario against h in process and returns
 // the run's summary and its records.
-func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Run, []simulator.Record) {
+func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
 	t.Helper()
 	pol, err := policies.Lookup(policy)
 	if err != nil {
