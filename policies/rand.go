@@ -62,14 +62,42 @@ func (r *Rand) Hex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// AppendHex appends what Hex(n) returns to dst: an id built of a prefix
+// and random digits then costs one allocation, not three.
+func (r *Rand) AppendHex(dst []byte, n int) []byte {
+	const digits = "0123456789abcdef"
+	for i := 0; i < n; i += 8 {
+		v := r.Uint64()
+		for j := 0; j < 8 && i+j < n; j++ {
+			c := byte(v >> (8 * j))
+			dst = append(dst, digits[c>>4], digits[c&0x0f])
+		}
+	}
+	return dst
+}
+
 // Alnum returns n characters from [0-9A-Za-z], as in Stripe's ids.
 func (r *Rand) Alnum(n int) string {
-	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = chars[r.IntN(len(chars))]
+	return string(r.AppendAlnum(make([]byte, 0, n), n))
+}
+
+// alnumID returns prefix followed by Alnum(n), in one allocation.
+func (r *Rand) alnumID(prefix string, n int) string {
+	var buf [64]byte
+	b := buf[:0]
+	if len(prefix)+n > len(buf) {
+		b = make([]byte, 0, len(prefix)+n)
 	}
-	return string(b)
+	return string(r.AppendAlnum(append(b, prefix...), n))
+}
+
+// AppendAlnum appends what Alnum(n) returns to dst.
+func (r *Rand) AppendAlnum(dst []byte, n int) []byte {
+	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	for range n {
+		dst = append(dst, chars[r.IntN(len(chars))])
+	}
+	return dst
 }
 
 // UUID returns a version-4 UUID in its usual text form.

@@ -8,15 +8,6 @@ import (
 	"time"
 )
 
-func mustLookup(t *testing.T, name string) Policy {
-	t.Helper()
-	p, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestSucceeded(t *testing.T) {
 	tests := []struct {
 		policy string

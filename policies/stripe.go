@@ -20,7 +20,7 @@ func (stripeWire) DefaultEventType() string { return "invoice.payment_succeeded"
 
 func (stripeWire) NewEvent(ev *Event) {
 	r := Key(ev.Seed, 1, 0)
-	ev.ID = "evt_1" + r.Alnum(23)
+	ev.ID = r.alnumID("evt_1", 23)
 }
 
 type stripeEvent struct {
@@ -62,7 +62,7 @@ func (stripeWire) APIVersions() []string { return []string{stripeVersion, stripe
 
 func (stripeWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 4, 0)
-	reqID := "req_" + r.Alnum(14)
+	reqID := r.alnumID("req_", 14)
 	key := r.UUID()
 	e := stripeEvent{
 		ID: ev.ID, Object: "event", APIVersion: stripeVersion, Created: ev.Created.Unix(),
@@ -86,10 +86,10 @@ func (stripeWire) Header(h http.Header, d Delivery) {
 	b := unixSeconds(append(buf[:0], "t="...), d.SignedAt)
 	t := b[2:]
 	b = appendHMACHex(append(b, ",v1="...), d.Secret, t, dot, d.Body)
-	h.Set("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
-	h.Set("Accept", "*/*; q=0.5, application/xml")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Stripe-Signature", string(b))
+	setHeaders(h, "User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+		"Accept", "*/*; q=0.5, application/xml",
+		"Cache-Control", "no-cache",
+		"Stripe-Signature", string(b))
 }
 
 func (stripeWire) NewSecret(r *Rand) string { return "whsec_" + r.Alnum(32) }

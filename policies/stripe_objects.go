@@ -27,15 +27,32 @@ func newStripeIDs(ev Event) stripeIDs {
 	x := stripeIDs{r: Key(ev.Seed, 2, 0), customerEmail: -1, created: ev.Created.Unix()}
 	r := &x.r
 	x.amount = 500 + r.IntN(200)*100
-	x.cus = "cus_" + r.Alnum(14)
-	x.inv = "in_1" + r.Alnum(23)
-	x.pi = "pi_3" + r.Alnum(23)
-	x.ch = "ch_3" + r.Alnum(23)
-	x.sub = "sub_1" + r.Alnum(23)
-	if o, ok := objectRand(ev, 0x57); ok {
+	// The ids are drawn into one buffer and cut from one string: one
+	// allocation for them all.
+	var buf [5*27 + 2*28]byte
+	b := r.AppendAlnum(append(buf[:0], "cus_"...), 14)
+	cus := len(b)
+	b = r.AppendAlnum(append(b, "in_1"...), 23)
+	inv := len(b)
+	b = r.AppendAlnum(append(b, "pi_3"...), 23)
+	pi := len(b)
+	b = r.AppendAlnum(append(b, "ch_3"...), 23)
+	ch := len(b)
+	b = r.AppendAlnum(append(b, "sub_1"...), 23)
+	sub := len(b)
+	o, own := objectRand(ev, 0x57)
+	if own {
 		// The event is about one customer (and the subscription it pays
 		// for): the same ids on every event about it.
-		x.cus, x.sub, x.customerEmail = "cus_"+o.Alnum(14), "sub_1"+o.Alnum(23), o.IntN(10000)
+		b = o.AppendAlnum(append(b, "cus_"...), 14)
+		b = o.AppendAlnum(append(b, "sub_1"...), 23)
+		x.customerEmail = o.IntN(10000)
+	}
+	ids := string(b)
+	x.cus, x.inv, x.pi, x.ch, x.sub = ids[:cus], ids[cus:inv], ids[inv:pi], ids[pi:ch], ids[ch:sub]
+	if own {
+		ownCus := sub + len("cus_") + 14
+		x.cus, x.sub = ids[sub:ownCus], ids[ownCus:]
 	}
 	return x
 }
@@ -231,7 +248,7 @@ func stripeObject(ev Event) any {
 		return c
 	case "checkout.session":
 		return stripeCheckoutSession{
-			ID: "cs_test_" + x.r.Alnum(58), Object: "checkout.session", AmountSubtotal: x.amount, AmountTotal: x.amount,
+			ID: x.r.alnumID("cs_test_", 58), Object: "checkout.session", AmountSubtotal: x.amount, AmountTotal: x.amount,
 			Created: x.created - 120, Currency: "usd", Customer: x.cus, Mode: "payment", PaymentIntent: x.pi,
 			PaymentStatus: "paid", Status: "complete",
 		}

@@ -28,17 +28,6 @@ func TestGitHubDocsVector(t *testing.T) {
 	}
 }
 
-// deliver builds attempt n of event seq as the engine would, and returns
-// its headers and body.
-func deliver(w Wire, seq int, typ string, n int, secret string, signedAt time.Time) (http.Header, []byte, Event) {
-	ev := Event{Seq: seq, Seed: uint64(seq)*7919 + 17, Type: typ, Created: time.Date(2026, 1, 1, 0, seq, 0, 0, time.UTC)}
-	w.NewEvent(&ev)
-	body, _ := w.Body(ev)
-	h := http.Header{}
-	w.Header(h, Delivery{Event: ev, N: n, Body: body, URL: "http://127.0.0.1:9/webhooks/x", Secret: secret, SignedAt: signedAt, RetryReason: "http_error"})
-	return h, body, ev
-}
-
 // TestDedupIDStableAcrossAttempts: every wire's dedup id, read back from
 // the request the way a handler reads it, is the event's id on every
 // attempt, and differs between events.

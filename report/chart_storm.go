@@ -179,7 +179,7 @@ func stormTitle(rep *Report) string {
 	if len(rep.Runs) > 3 {
 		names = fmt.Sprintf("%d providers", len(rep.Runs))
 	}
-	return fmt.Sprintf("Retry storm: %d attempts of %s", attempts, names)
+	return fmt.Sprintf("Retry storm: %s of %s", counted(attempts, "attempt", "attempts"), names)
 }
 
 // stormNote is the note under the legend.

@@ -17,6 +17,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -165,15 +166,6 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 	}
 }
 
-func scenario(t *testing.T, name string) scenarios.Scenario {
-	t.Helper()
-	sc, err := scenarios.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
 // Charts of runs made here: restarts and events processed again, a run of
 // 500 events, six providers' TTL curves, and the storm of an outage.
 func TestRunChartsGolden(t *testing.T) {
@@ -200,11 +192,11 @@ faults:
 			}
 		}},
 		{"timeline-500-events", func(t *testing.T, agg *report.Aggregator) {
-			naiveDryRun(t, agg, "stripe", scenario(t, "outage"), 500, time.Hour)
+			naiveDryRun(t, agg, "stripe", scenariotest.Lookup(t, "outage"), 500, time.Hour)
 		}, report.ChartOptions{Chart: report.ChartTimeline}, nil},
 		{"storm-outage", func(t *testing.T, agg *report.Aggregator) {
-			naiveDryRun(t, agg, "stripe", scenario(t, "outage"), 500, time.Hour)
-			naiveDryRun(t, agg, "shopify", scenario(t, "outage"), 500, time.Hour)
+			naiveDryRun(t, agg, "stripe", scenariotest.Lookup(t, "outage"), 500, time.Hour)
+			naiveDryRun(t, agg, "shopify", scenariotest.Lookup(t, "outage"), 500, time.Hour)
 		}, report.ChartOptions{Chart: report.ChartStorm}, func(t *testing.T, rep *report.Report) {
 			if shopify := rep.Runs[1]; shopify.DisabledAt.IsZero() || len(shopify.OutageWindows) != 1 {
 				t.Errorf("shopify outage: disabled at %v, outage windows %v; want both drawn", shopify.DisabledAt, shopify.OutageWindows)
@@ -212,7 +204,7 @@ faults:
 		}},
 		{"ttl-six-providers", func(t *testing.T, agg *report.Aggregator) {
 			for _, p := range []string{"stripe", "github", "shopify", "slack", "twilio", "discord"} {
-				naiveDryRun(t, agg, p, scenario(t, "flaky-network"), 40, 0)
+				naiveDryRun(t, agg, p, scenariotest.Lookup(t, "flaky-network"), 40, 0)
 			}
 		}, report.ChartOptions{Chart: report.ChartTTL}, nil},
 	}

@@ -392,7 +392,8 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				among = " among the events drawn"
 			}
 		}
-		note += fmt.Sprintf(" %d arrivals%s came after their key expired: the handler would process them again.", len(leaks.pts), among)
+		n := len(leaks.pts)
+		note += fmt.Sprintf(" %s%s came after %s expired: the handler would process %s again.", counted(n, "arrival", "arrivals"), among, plural(n, "its key", "their key"), plural(n, "it", "them"))
 	}
 	drawWithLegend(c, p, note)
 	return nil
@@ -425,7 +426,7 @@ func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
 			drawn += len(row.events)
 		}
 		if drawn < total {
-			t += fmt.Sprintf(" · %d of %d events drawn", drawn, total)
+			t += fmt.Sprintf(" · %d of %s drawn", drawn, counted(total, "event", "events"))
 		}
 	} else {
 		total, sent := 0, 0
@@ -441,11 +442,11 @@ func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
 		case every > 1:
 			t += fmt.Sprintf(" · %d of %d events, one in %d", len(rows), total, every)
 		case len(rows) < sent:
-			t += fmt.Sprintf(" · first %d of %d events", len(rows), total)
+			t += fmt.Sprintf(" · first %d of %s", len(rows), counted(total, "event", "events"))
 		case sent < total:
-			t += fmt.Sprintf(" · %d events (%d never sent)", total, total-sent)
+			t += fmt.Sprintf(" · %s (%d never sent)", counted(total, "event", "events"), total-sent)
 		default:
-			t += fmt.Sprintf(" · %d events", total)
+			t += fmt.Sprintf(" · %s", counted(total, "event", "events"))
 		}
 	}
 	return t

@@ -2,14 +2,11 @@ package report_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
-	"github.com/retrysim/retrysim/simulator"
 )
 
 // consequences is a scenario with every endpoint-level consequence a report
@@ -21,20 +18,6 @@ faults:
   - {type: duplicate, attempts: [2]}
   - {type: manual-redelivery, probability: 0.5, after: 2d}
 `
-
-func dryRun(t *testing.T, policy string, sc scenarios.Scenario, agg *report.Aggregator) {
-	t.Helper()
-	pol, err := policies.Lookup(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = simulator.Run(context.Background(), simulator.Config{
-		Policy: pol, Scenario: sc, DryRun: true, Events: 12, Seed: 5, RunID: "golden", Sink: agg.Add,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestEndpointConsequences(t *testing.T) {
 	blackHole, err := scenarios.Lookup("black-hole")

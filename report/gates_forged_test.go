@@ -28,8 +28,8 @@ func TestForgedAndSlowGates(t *testing.T) {
 	}{
 		{report.GatePass, "every answer came within stripe's 30s timeout (p99 4.00s, max 4.00s); 26.00s to spare; too slow for discord 3s, slack 3s"},
 		{report.GatePass, "your handler turned away the one request"},
-		{report.GateFail, "1 of 1 attempts that reached the handler waited past slack's 3s timeout"},
-		{report.GateFail, "let 1 of 1 kinds of attack through (bad-signature)"},
+		{report.GateFail, "1 of 1 attempt that reached the handler waited past slack's 3s timeout"},
+		{report.GateFail, "let 1 of 1 kind of attack through (bad-signature)"},
 		{report.GatePass, "every answer came within github's 10s timeout"},
 		{report.GateUnchecked, "cannot be checked: no request your handler must reject was sent"},
 	}

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -10,69 +9,6 @@ import (
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
-
-// recStream builds a small record stream for one run of a policy with a 30s
-// timeout and a 72h retry window.
-type recStream struct{ recs []simulator.Record }
-
-func newRecStream(events int) *recStream {
-	start := t0
-	return &recStream{recs: []simulator.Record{{
-		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
-		Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start, Time: start,
-	}}}
-}
-
-func (s *recStream) base(kind string) simulator.Record {
-	return simulator.Record{Kind: kind, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1}
-}
-
-// attempt adds attempt n of event seq at +at from the event's first attempt.
-func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
-	r := s.base(simulator.KindAttempt)
-	r.Event, r.Seq, r.N = eventID(seq), seq, n
-	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
-	r.AtSeconds = at.Seconds()
-	r.Outcome, r.HandlerStatus, r.Reached = o, handler, reached
-	if o == simulator.Delivered || o == simulator.HTTPError || o == simulator.Redirect {
-		r.Status = handler
-	}
-	r.LatencyMS = float64(latency.Microseconds()) / 1000
-	s.recs = append(s.recs, r)
-	return s
-}
-
-func (s *recStream) fate(seq int, fate string) *recStream {
-	r := s.base(simulator.KindEvent)
-	r.Event, r.Seq, r.Fate = eventID(seq), seq, fate
-	s.recs = append(s.recs, r)
-	return s
-}
-
-// end closes the run; effects nil means no oracle.
-func (s *recStream) end(effects map[string]int, interrupted bool) []simulator.Record {
-	for id, n := range effects {
-		r := s.base(simulator.KindEffects)
-		r.Event, r.Effects = id, n
-		s.recs = append(s.recs, r)
-	}
-	r := s.base(simulator.KindEnd)
-	r.EffectsKnown, r.Interrupted = effects != nil, interrupted
-	s.recs = append(s.recs, r)
-	return s.recs
-}
-
-func eventID(seq int) string { return "evt_" + string(rune('a'+seq)) }
-
-const ms = time.Millisecond
-
-// lostResponse is a delivery whose answer was lost, then a retry delivered
-// at +at.
-func lostResponse(s *recStream, seq int, at time.Duration) *recStream {
-	return s.attempt(seq, 1, 0, simulator.LostResponse, 200, true, 3*ms).
-		attempt(seq, 2, at, simulator.Delivered, 200, true, 2*ms).
-		fate(seq, simulator.FateDelivered)
-}
 
 func TestGates(t *testing.T) {
 	clean := func() *recStream {
@@ -100,7 +36,7 @@ func TestGates(t *testing.T) {
 			report.GateLostEvents, report.GateOptions{}, report.GatePass, "all 2 events were delivered"},
 		{"lost-events fails on an exhausted event",
 			newRecStream(1).attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted).end(nil, false),
-			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 events were never delivered"},
+			report.GateLostEvents, report.GateOptions{}, report.GateFail, "1 of 1 event was never delivered"},
 		{"slow-responses passes with fast answers", clean().end(nil, false),
 			report.GateSlowResponses, report.GateOptions{}, report.GatePass, "every answer came within stripe's 30s timeout (p99 5.0ms, max 5.0ms)"},
 		{"slow-responses fails when the handler did not answer in time",
@@ -122,7 +58,7 @@ func TestGates(t *testing.T) {
 		{"redirects fails on an unfollowed 3xx",
 			newRecStream(1).attempt(0, 1, 0, simulator.Redirect, 308, true, ms).
 				attempt(0, 2, time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(nil, false),
-			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempts failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
+			report.GateRedirects, report.GateOptions{}, report.GateFail, "1 attempt failed because the endpoint answered with a redirect (3xx) that stripe does not follow"},
 		{"ttl-too-short needs a configured TTL", clean().end(nil, false),
 			report.GateTTLTooShort, report.GateOptions{}, report.GateUnchecked, "with GateOptions.TTLConfigured"},
 		{"ttl-too-short fails below the policy's window",
@@ -183,23 +119,6 @@ func TestParseGates(t *testing.T) {
 			}
 		})
 	}
-}
-
-// renderAll writes rep as text, markdown and JSON, the three formats a
-// person or a CI job reads a verdict in.
-func renderAll(t *testing.T, rep *report.Report) (text, md, js string) {
-	t.Helper()
-	var tb, mb, jb bytes.Buffer
-	if err := report.WriteText(&tb, rep); err != nil {
-		t.Fatal(err)
-	}
-	if err := report.WriteMarkdown(&mb, rep); err != nil {
-		t.Fatal(err)
-	}
-	if err := report.WriteJSON(&jb, rep); err != nil {
-		t.Fatal(err)
-	}
-	return tb.String(), mb.String(), jb.String()
 }
 
 // Every gate result carries a reason code beside its words: what a CI

@@ -114,7 +114,7 @@ var htmlColumns = []htmlColumn{
 
 func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	t := r.TTL(rep.TTLs)
-	delivered := fmt.Sprintf("delivered %d/%d events", r.Delivered, r.Events)
+	delivered := fmt.Sprintf("delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
 	if r.Lost > 0 {
 		delivered += fmt.Sprintf(" · LOST %d", r.Lost)
 	}

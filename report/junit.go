@@ -83,8 +83,8 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		if r.RunID != "" {
 			s.Properties = append(s.Properties, junitProperty{"run_id", r.RunID})
 		}
-		s.SystemOut = fmt.Sprintf("%d events, %d attempts, %d delivered, %d lost, %d duplicate arrivals\nside effects: %s\ndedup TTL: recommend %s\n",
-			r.Events, r.Attempts, r.Delivered, r.Lost, r.DuplicateArrivals, rep.words().verdictLine(r), dur(r.TTL(rep.TTLs).Recommended))
+		s.SystemOut = fmt.Sprintf("%s, %s, %d delivered, %d lost, %s\nside effects: %s\ndedup TTL: recommend %s\n",
+			counted(r.Events, "event", "events"), counted(r.Attempts, "attempt", "attempts"), r.Delivered, r.Lost, counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), rep.words().verdictLine(r), dur(r.TTL(rep.TTLs).Recommended))
 		for _, g := range GatesFor(rep.Gates, r) {
 			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario), Time: "0"}
 			switch g.Status {

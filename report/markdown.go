@@ -45,7 +45,7 @@ func WriteTTLMarkdown(w io.Writer, rep *Report) error {
 	ew.printf("# Dedup TTL\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("\nScenario **%s**%s · %s · %d events per provider · %s\n", mdEscape(r.Scenario), defaultWords(r), r.seedWords(), r.Planned, mdEscape(r.Target))
+		ew.printf("\nScenario **%s**%s · %s · %s per provider · %s\n", mdEscape(r.Scenario), defaultWords(r), r.seedWords(), counted(r.Planned, "event", "events"), mdEscape(r.Target))
 		writeOverallMarkdown(ew, rep)
 	}
 	if rep.Chart != "" {
@@ -105,8 +105,8 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 		w.printf("\nWhy the provider sent again: %s\n", mdEscape(c))
 	}
 	if !r.DisabledAt.IsZero() {
-		w.printf("\n**Endpoint disabled** at +%s: %s; %d events never delivered because of it.\n",
-			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), r.LostToDisable)
+		w.printf("\n**Endpoint disabled** at +%s: %s; %s never delivered because of it.\n",
+			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), counted(r.LostToDisable, "event", "events"))
 	}
 	writeSignatureMarkdown(w, rep, r)
 	writeLatencyMarkdown(w, rep, r)
@@ -143,7 +143,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	if rep.Timeline > 0 && r.TimelineCount() > 0 {
 		evs, err := r.FirstTimelines(rep.Timeline)
 		w.fail(err)
-		w.printf("\n### Timeline of the first %d of %d events\n\n", len(evs), r.Events)
+		w.printf("\n### Timeline of the first %d of %s\n\n", len(evs), counted(r.Events, "event", "events"))
 		tb = mdTable{}
 		tb.add("event", "attempts (+ virtual time since the event's first attempt)")
 		for _, ev := range evs {

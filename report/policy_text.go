@@ -194,7 +194,7 @@ func writePolicyText(w io.Writer, p *policies.Policy) error {
 	if p.ConnectTimeout > 0 {
 		ew.printf(" (connect %s)", p.ConnectTimeout)
 	}
-	ew.printf(" · %d attempts over %s\n", p.MaxAttempts(), policies.FormatDuration(p.Window()))
+	ew.printf(" · %s over %s\n", counted(p.MaxAttempts(), "attempt", "attempts"), policies.FormatDuration(p.Window()))
 	ew.printf("  disabled: %s · manual redelivery: %s\n", disableText(p), orDash(p.ManualRedelivery))
 	for _, line := range rulesText(p) {
 		ew.printf("  %s\n", line)

@@ -82,8 +82,8 @@ func (p *Progress) Line(width int) string {
 	if covered > time.Hour {
 		covered = covered.Round(time.Minute)
 	}
-	return fmt.Sprintf("%s %s %3.0f%% · virtual +%s · %d attempts · %d arrivals", p.policy, bar, frac*100,
-		dur(covered), p.attempts, p.arrivals)
+	return fmt.Sprintf("%s %s %3.0f%% · virtual +%s · %s · %s", p.policy, bar, frac*100,
+		dur(covered), counted(p.attempts, "attempt", "attempts"), counted(p.arrivals, "arrival", "arrivals"))
 }
 
 // Show redraws the progress line on w (a terminal) every tick, starting

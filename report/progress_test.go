@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,15 +28,91 @@ func TestProgressLine(t *testing.T) {
 	}
 }
 
-// A run that ends before the delay draws nothing at all.
-func TestProgressQuietForShortRuns(t *testing.T) {
-	var p report.Progress
-	var buf bytes.Buffer
-	stop := p.Show(&buf, time.Hour, time.Millisecond)
-	stop()
-	stop() // stopping twice is harmless
-	if buf.Len() != 0 {
-		t.Errorf("a short run wrote %q", buf.String())
+// Show draws nothing for a run that ends before the delay; for one that
+// lasts longer it draws the line at once, redraws it as records come in, and
+// clears it when stopped. Both runs start the same way; only the delay
+// differs.
+func TestProgressShowsOnlyLongRuns(t *testing.T) {
+	start := t0
+	begin := func() *report.Progress {
+		p := &report.Progress{}
+		p.Add(simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, Start: &start, Events: 4})
+		return p
+	}
+	t.Run("short", func(t *testing.T) {
+		var term terminal
+		stop := begin().Show(&term, time.Hour, time.Millisecond)
+		stop()
+		stop() // stopping twice is harmless
+		if out := term.String(); out != "" {
+			t.Errorf("a run shorter than the delay wrote %q", out)
+		}
+	})
+	t.Run("long", func(t *testing.T) {
+		var term terminal
+		p := begin()
+		stop := p.Show(&term, 0, time.Millisecond)
+		term.waitFor(t, "stripe ")
+		p.Add(simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(time.Minute), Reached: true})
+		term.waitFor(t, "virtual +1m ·")
+		stop()
+		stop()
+		out := term.String()
+		if !strings.HasPrefix(out, "\r") || !strings.HasSuffix(out, "\r\x1b[K") {
+			t.Errorf("the line is not drawn from the start of the line and cleared at the end: %q", out)
+		}
+	})
+}
+
+// terminal stands for the terminal Show draws on: it keeps what is written,
+// and waitFor lets a test wait for a drawing without guessing how long it
+// takes.
+type terminal struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{}
+}
+
+func (w *terminal) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.init()
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return w.buf.Write(b)
+}
+
+func (w *terminal) init() {
+	if w.wrote == nil {
+		w.wrote = make(chan struct{}, 1)
+	}
+}
+
+// String is everything written so far.
+func (w *terminal) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// waitFor waits until what was written contains want. A working Show draws
+// within milliseconds; the guard only ends the test when it draws nothing.
+func (w *terminal) waitFor(t *testing.T, want string) {
+	t.Helper()
+	w.mu.Lock()
+	w.init()
+	wrote := w.wrote
+	w.mu.Unlock()
+	guard := time.After(20 * time.Second)
+	for !strings.Contains(w.String(), want) {
+		select {
+		case <-wrote:
+		case <-guard:
+			out := w.String()
+			t.Fatalf("the progress line never showed %q; the last drawing: %q", want, out[strings.LastIndex(out, "\r")+1:])
+		}
 	}
 }
 

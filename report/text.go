@@ -127,7 +127,7 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 		writeRunTTL(w, r, t)
 	}
 	// Then what else happened.
-	w.printf("  delivered %d/%d events", r.Delivered, r.Events)
+	w.printf("  delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
 	if r.Lost > 0 {
 		w.printf(" · LOST %d", r.Lost)
 	}
@@ -170,7 +170,7 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	if rep.Verbose && rep.Timeline > 0 && r.TimelineCount() > 0 {
 		evs, err := r.FirstTimelines(rep.Timeline)
 		w.fail(err)
-		w.printf("\n  timeline of the first %d of %d events (+ virtual time since the event's first attempt):\n", len(evs), r.Events)
+		w.printf("\n  timeline of the first %d of %s (+ virtual time since the event's first attempt):\n", len(evs), counted(r.Events, "event", "events"))
 		for _, ev := range evs {
 			w.printf("    %s  %s%s\n", ev.ID, timelineLine(ev), effectsMark(r, ev.ID))
 		}

@@ -8,8 +8,6 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // stream builds a run's records: schedule offsets in seconds, manual
 // redelivery, and for each event the arrivals as (seconds from the event's
 // first attempt, outcome, handler status).

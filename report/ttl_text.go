@@ -28,7 +28,7 @@ func writeRunTTL(w *errWriter, r *Summary, t TTLAnalysis) {
 // shows it: what each choice let through in this run and in the worst case,
 // and whether it covers manual redelivery.
 func ttlChoiceRows(t TTLAnalysis) [][]string {
-	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %d retries)", t.Retries)}
+	head := []string{"TTL", "let through in this run", fmt.Sprintf("worst case (of %s)", counted(t.Retries, "retry", "retries"))}
 	if t.Manual > 0 {
 		head = append(head, fmt.Sprintf("manual redelivery (%s)", dur(t.Manual)))
 	}
@@ -76,7 +76,7 @@ func WriteTTLText(w io.Writer, rep *Report) error {
 	ew := &errWriter{w: ww}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
-		ew.printf("retrysim ttl · %s · seed %d · %d events per provider · %s\n", r.scenarioWords(), r.Seed, r.Planned, r.Target)
+		ew.printf("retrysim ttl · %s · seed %d · %s per provider · %s\n", r.scenarioWords(), r.Seed, counted(r.Planned, "event", "events"), r.Target)
 	}
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)
@@ -204,7 +204,7 @@ func wrongAdviceLines(r *Summary, t TTLAnalysis) []string {
 		c := a.Choice
 		s := fmt.Sprintf("%s is too short for %s: it retries for %s", commonAdviceWords[a.Advice], r.Policy, dur(r.Window))
 		if len(r.Schedule) > 1 {
-			s += fmt.Sprintf(", and %d of its %d retries can come later than %s", c.WorstArrivals, len(r.Schedule)-1, dur(c.TTL))
+			s += fmt.Sprintf(", and %d of its %s can come later than %s", c.WorstArrivals, counted(len(r.Schedule)-1, "retry", "retries"), dur(c.TTL))
 		}
 		if c.LeakedArrivals > 0 {
 			s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))

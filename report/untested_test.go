@@ -149,8 +149,3 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 		})
 	}
 }
-
-// mdEscape is how the markdown report escapes its text.
-func mdEscape(s string) string {
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "|", `\|`, "`", "\\`").Replace(s)
-}

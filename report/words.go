@@ -78,13 +78,3 @@ func allOf(n int, one, many string) string {
 	}
 	return "all " + counted(n, one, many)
 }
-
-// counted says n of a thing: "1 request", "3 requests".
-func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

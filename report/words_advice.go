@@ -22,10 +22,10 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
 	}
 	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
-		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %d duplicates followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), r.InjectedLateArrivals))
+		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %s followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), counted(r.InjectedLateArrivals, "duplicate", "duplicates")))
 	}
 	if r.HandlerRedirects > 0 {
-		out = append(out, fmt.Sprintf("your endpoint answered %d times with a redirect (3xx) and %s does not follow it, so those deliveries failed even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", r.HandlerRedirects, r.Provider))
+		out = append(out, fmt.Sprintf("your endpoint answered %s with a redirect (3xx) and %s does not follow it, so %s even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", counted(r.HandlerRedirects, "time", "times"), r.Provider, plural(r.HandlerRedirects, "that delivery failed", "those deliveries failed")))
 	}
 	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 && r.HandlerDelivered > 0 {
 		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
@@ -35,21 +35,21 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 		if r.Target != "" {
 			where = r.Target
 		}
-		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %d times (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", n, answerFault(r.InvalidAnswer), where))
+		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %s (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", counted(n, "time", "times"), answerFault(r.InvalidAnswer), where))
 	}
 	if r.TLSFailures > 0 && r.HandlerArrivals == 0 {
 		out = append(out, w.tlsAdvice(r))
 	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
-		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%d attempts refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, r.Unreachable))
+		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%s refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, counted(r.Unreachable, "attempt", "attempts")))
 	}
 	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
-		out = append(out, fmt.Sprintf("%d events were never delivered: the provider gave up after its whole schedule (%d attempts over %s); they are gone unless someone resends them by hand", lost, r.MaxAttempts, dur(r.Window)))
+		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
 	}
 	if r.LostNotRetried > 0 {
-		out = append(out, fmt.Sprintf("%d events were never delivered before the end of the schedule: %s does not retry the failure they met, or your handler told it to stop (see 'retrysim policies show %s'); they are gone unless someone resends them by hand", r.LostNotRetried, r.Policy, r.Policy))
+		out = append(out, fmt.Sprintf("%s never delivered before the end of the schedule: %s does not retry the failure %s met, or your handler told it to stop (see 'retrysim policies show %s'); %s unless someone resends %s by hand", counted(r.LostNotRetried, "event was", "events were"), r.Policy, plural(r.LostNotRetried, "it", "they"), r.Policy, plural(r.LostNotRetried, "it is gone", "they are gone"), plural(r.LostNotRetried, "it", "them")))
 	}
 	if r.LostToDisable > 0 && r.DisableAfter > 0 {
-		out = append(out, fmt.Sprintf("%d events were lost when the provider disabled the endpoint: alert on failing deliveries long before %d failures in a row", r.LostToDisable, r.DisableAfter))
+		out = append(out, fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before %s in a row", counted(r.LostToDisable, "event was", "events were"), counted(r.DisableAfter, "failure", "failures")))
 	}
 	return out
 }

@@ -40,7 +40,7 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 		if g.Status == GatePass {
 			return "no delivery failed on a redirect"
 		}
-		return fmt.Sprintf("%d attempts failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", r.Outcomes[simulator.Redirect], r.Provider)
+		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.Outcomes[simulator.Redirect], "attempt", "attempts"), r.Provider)
 	case GateTTLTooShort:
 		return w.ttlSeen(r, opts)
 	case GateForgedAccepted:
@@ -77,11 +77,11 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 
 func lostEventsSeen(r *Summary) string {
 	if r.Lost == 0 {
-		return fmt.Sprintf("all %d events were delivered", r.Delivered)
+		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
 	}
-	msg := fmt.Sprintf("%d of %d events were never delivered", r.Lost, r.Events)
+	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {
-		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %d failures in a row)", r.LostToDisable, r.Provider, r.DisableAfter)
+		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
 	}
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
@@ -117,8 +117,8 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 	if r.Answers() > 0 {
 		figures = "the answers that came had " + figures
 	}
-	return fmt.Sprintf("%d of %d attempts that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
-		own.Over, r.HandlerArrivals, r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
+	return fmt.Sprintf("%d of %s that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
+		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
 func (w words) ttlSeen(r *Summary, opts GateOptions) string {

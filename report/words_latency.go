@@ -80,7 +80,7 @@ func (r *Summary) headroomLines(timeouts []Timeout) []string {
 func headroomWords(r *Summary, h *Headroom) string {
 	switch h.Verdict {
 	case HeadroomTooSlow:
-		s := fmt.Sprintf("✗ TOO SLOW: %d of %d answers took longer", h.Over, r.Answers()+r.HandlerTimeouts)
+		s := fmt.Sprintf("✗ TOO SLOW: %d of %s took longer", h.Over, counted(r.Answers()+r.HandlerTimeouts, "answer", "answers"))
 		cut := 0
 		if h.Timeout <= r.Timeout {
 			cut = r.HandlerTimeouts

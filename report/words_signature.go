@@ -116,7 +116,7 @@ func (w words) signatureSeen(r *Summary) string {
 				effects += max(a.Effects, 0)
 			}
 		}
-		line := fmt.Sprintf("NOT ENFORCED: your handler let %d of %d kinds of attack through (%s)", len(names), kinds, strings.Join(names, ", "))
+		line := fmt.Sprintf("NOT ENFORCED: your handler let %d of %s of attack through (%s)", len(names), counted(kinds, "kind", "kinds"), strings.Join(names, ", "))
 		var what []string
 		if accepted > 0 {
 			what = append(what, counted(accepted, "request answered 2xx", "requests answered 2xx"))

@@ -111,7 +111,7 @@ func missingWords(j Judgement) string {
 	if j.Missing == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; the effects oracle does not report %d of the %d events your handler answered 2xx, so they were not checked", j.Missing, j.Accepted)
+	return fmt.Sprintf("; the effects oracle does not report %d of the %s your handler answered 2xx, so %s not checked", j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"))
 }
 
 // noOracleWords says there is no effects oracle.
@@ -133,8 +133,8 @@ func (w words) unknown(r *Summary, j Judgement) string {
 		return fmt.Sprintf("your handler's effects were still changing when retrysim stopped reading them, %s after the last attempt (the settle limit, or an interrupt): it may still have been at work, so the counts cannot be vouched for",
 			secondsWords(r.SettleWait))
 	case ReasonPartialCoverage:
-		return fmt.Sprintf("the effects oracle does not report %d of the %d events your handler answered 2xx (no id, or not processed during this run), so they were not checked: it must answer %s",
-			j.Missing, j.Accepted, oracleShape(r))
+		return fmt.Sprintf("the effects oracle does not report %d of the %s your handler answered 2xx (no id, or not processed during this run), so %s not checked: it must answer %s",
+			j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"), oracleShape(r))
 	}
 	return w.untested(r, j)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -108,7 +109,7 @@ func runAttack(t *testing.T, provider, src string, h *attackHandler, events int)
 	}
 	h.wire = w
 	var all []simulator.Record
-	r := runFault(t, providerPolicy(t, provider), mustScenario(t, src), h, events, func(c *simulator.Config) {
+	r := runFault(t, providerPolicy(t, provider), scenariotest.Faults(t, src), h, events, func(c *simulator.Config) {
 		c.Effects = h.oracle
 		sink := c.Sink
 		c.Sink = func(rec simulator.Record) error { all = append(all, rec); return sink(rec) }

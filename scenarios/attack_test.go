@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestForgedCatalogue: the built-in forged scenario sends every attack, each
@@ -37,7 +38,7 @@ func TestForgedCatalogue(t *testing.T) {
 // TestTamperedBodyDrawsAChange: without change, each attack draws one from
 // the seed, both occur, and the draw is marked as such.
 func TestTamperedBodyDrawsAChange(t *testing.T) {
-	s := mustScenario(t, "faults: [{type: tampered-body}]")
+	s := scenariotest.Faults(t, "faults: [{type: tampered-body}]")
 	seen := map[string]int{}
 	for ev := range 40 {
 		a := s.Decide(3, scenarios.Context{Event: ev, Attempt: 1})

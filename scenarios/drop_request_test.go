@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -21,7 +22,7 @@ func TestDropRequest(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &logHandler{}
-			r := runFault(t, testPolicy(t, ""), mustScenario(t, tc.scenario), h, 3)
+			r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, tc.scenario), h, 3)
 			checkPairs(t, r, 3, same(tc.want...))
 			checkArrivals(t, r, h)
 			for _, a := range r.attempts {

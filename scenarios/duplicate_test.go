@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 func TestDuplicate(t *testing.T) {
@@ -31,7 +33,7 @@ func TestDuplicate(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 	}}
-	r := runFault(t, testPolicy(t, ""), mustScenario(t, "faults: [{type: duplicate, attempts: [1]}]"), h, 4)
+	r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, "faults: [{type: duplicate, attempts: [1]}]"), h, 4)
 	checkPairs(t, r, 4, same(delivered, delivered))
 	checkArrivals(t, r, h)
 	for _, a := range r.attempts {

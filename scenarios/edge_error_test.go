@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -21,7 +22,7 @@ func TestEdgeError(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &logHandler{}
-			r := runFault(t, testPolicy(t, ""), mustScenario(t, tc.scenario), h, 4)
+			r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, tc.scenario), h, 4)
 			checkPairs(t, r, 4, same(tc.want...))
 			checkArrivals(t, r, h)
 			seen := map[int]bool{}

@@ -3,11 +3,13 @@ package scenarios_test
 import (
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 func TestFlapping(t *testing.T) {
 	h := &logHandler{}
-	r := runFault(t, testPolicy(t, ""), mustScenario(t, "faults: [{type: flapping, start: 5m, down: 4m, up: 3m}]"), h, 12)
+	r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, "faults: [{type: flapping, start: 5m, down: 4m, up: 3m}]"), h, 12)
 	first := firsts(r)
 	down := func(at time.Duration) bool {
 		return at >= 5*time.Minute && (at-5*time.Minute)%(7*time.Minute) < 4*time.Minute

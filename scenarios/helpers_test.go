@@ -46,16 +46,6 @@ func testPolicy(t testing.TB, extra string) policies.Policy {
 	return p
 }
 
-// mustScenario decodes a scenario written as YAML.
-func mustScenario(t testing.TB, src string) scenarios.Scenario {
-	t.Helper()
-	s, err := scenarios.Decode("test.yaml", []byte("name: test\n"+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // arrival is one request the handler received.
 type arrival struct {
 	ID      string
@@ -211,3 +201,28 @@ func repeat(p pair, n int) []pair {
 
 // same returns a want function giving every event the same pairs.
 func same(p ...pair) func(int) []pair { return func(int) []pair { return p } }
+
+// windowPairs is what an event sees when every attempt at a virtual time
+// (since the start of the run) for which down is true is refused, under
+// testPolicy (attempts at +0, +1m, +11m, +71m).
+func windowPairs(first time.Duration, down func(at time.Duration) bool) []pair {
+	var out []pair
+	for _, off := range []time.Duration{0, time.Minute, 11 * time.Minute, 71 * time.Minute} {
+		if !down(first + off) {
+			return append(out, delivered)
+		}
+		out = append(out, refused)
+	}
+	return out
+}
+
+// firsts returns each event's first attempt, since the start of the run.
+func firsts(r *result) map[int]time.Duration {
+	out := map[int]time.Duration{}
+	for _, a := range r.attempts {
+		if a.N == 1 {
+			out[a.Seq] = a.Time.Sub(simulator.DefaultStart)
+		}
+	}
+	return out
+}

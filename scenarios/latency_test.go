@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -28,7 +29,7 @@ func TestLatencyOnAHandler(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &logHandler{}
-			r := runFault(t, testPolicy(t, ""), mustScenario(t, tc.scenario), h, 5)
+			r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, tc.scenario), h, 5)
 			checkPairs(t, r, 5, same(tc.want...))
 			checkArrivals(t, r, h)
 			for _, a := range r.attempts {
@@ -74,7 +75,7 @@ func TestLatencyDistributions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustScenario(t, "faults: ["+tc.fault+"]")
+			s := scenariotest.Faults(t, "faults: ["+tc.fault+"]")
 			draw := func(seed uint64) []time.Duration {
 				var out []time.Duration
 				for ev := range 2000 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -27,7 +28,7 @@ func TestManualRedelivery(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &logHandler{}
-			r := runFault(t, testPolicy(t, tc.policy), mustScenario(t, tc.scenario), h, 3)
+			r := runFault(t, testPolicy(t, tc.policy), scenariotest.Faults(t, tc.scenario), h, 3)
 			checkPairs(t, r, 3, same(tc.want...))
 			checkArrivals(t, r, h)
 			for _, ev := range r.events {

@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -20,7 +21,7 @@ func TestRedirect(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &logHandler{}
-			r := runFault(t, testPolicy(t, tc.policy), mustScenario(t, tc.scenario), h, 3)
+			r := runFault(t, testPolicy(t, tc.policy), scenariotest.Faults(t, tc.scenario), h, 3)
 			checkPairs(t, r, 3, same(tc.want...))
 			checkArrivals(t, r, h)
 			if a := r.attempts[0]; a.Status != tc.status || a.Fault != "redirect" {

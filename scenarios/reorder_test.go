@@ -4,13 +4,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 func TestReorder(t *testing.T) {
 	const events = 8 // two objects: events 0, 2, 4, 6 and 1, 3, 5, 7
 	h := &logHandler{}
-	r := runFault(t, testPolicy(t, ""), mustScenario(t, "faults: [{type: reorder, every: 2}]"), h, events)
+	r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, "faults: [{type: reorder, every: 2}]"), h, events)
 	first := firsts(r)
 	objects := map[int]string{}
 	for _, a := range r.attempts {

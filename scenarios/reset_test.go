@@ -3,13 +3,14 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 func TestReset(t *testing.T) {
 	reset := pair{simulator.ConnectionFailed, true}
 	h := &logHandler{}
-	r := runFault(t, testPolicy(t, ""), mustScenario(t, "faults: [{type: reset, attempts: [1, 2]}]"), h, 3)
+	r := runFault(t, testPolicy(t, ""), scenariotest.Faults(t, "faults: [{type: reset, attempts: [1, 2]}]"), h, 3)
 	checkPairs(t, r, 3, same(reset, reset, delivered))
 	checkArrivals(t, r, h)
 	for _, a := range r.attempts {

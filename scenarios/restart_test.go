@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -41,7 +42,7 @@ func TestRestart(t *testing.T) {
 	lost := pair{simulator.LostResponse, true}
 	m := &memoryDedup{seen: map[string]bool{}, processed: map[string]int{}}
 	h := &logHandler{during: m.arrive}
-	s := mustScenario(t, `faults:
+	s := scenariotest.Faults(t, `faults:
   - {type: restart, at: [20m], interval: 20m, from: 20m, until: 50m}
   - {type: lost-response, attempts: [1, 2]}`)
 	const events = 12
@@ -102,7 +103,7 @@ func TestRestart(t *testing.T) {
 
 func TestRestartNeedsAHook(t *testing.T) {
 	_, err := simulator.Run(context.Background(), simulator.Config{
-		Policy: testPolicy(t, ""), Scenario: mustScenario(t, "faults: [{type: restart, at: [1m]}]"), URL: "http://127.0.0.1:1/",
+		Policy: testPolicy(t, ""), Scenario: scenariotest.Faults(t, "faults: [{type: restart, at: [1m]}]"), URL: "http://127.0.0.1:1/",
 	})
 	if err == nil {
 		t.Fatal("a scenario that restarts the handler ran with no way to restart it")

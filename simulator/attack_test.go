@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 func attackRecords(recs []Record) []Record {
@@ -39,7 +40,7 @@ func verifying(t *testing.T, wire string) http.HandlerFunc {
 // before any event; an endpoint that does not answer 401 is removed, and
 // every event is lost to it.
 func TestDiscordProbe(t *testing.T) {
-	discord := lookup(t, "discord")
+	discord := mustPolicy(t, "discord")
 	t.Run("answered 401", func(t *testing.T) {
 		res, recs := runWith(t, discord, verifying(t, "discord"), 5, time.Minute, 4)
 		att := attackRecords(recs)
@@ -71,7 +72,7 @@ func TestDiscordProbe(t *testing.T) {
 		if len(attackRecords(recs)) != 0 {
 			t.Error("a dry run probed")
 		}
-		_, recs = runWith(t, lookup(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
+		_, recs = runWith(t, mustPolicy(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
 		if len(attackRecords(recs)) != 0 {
 			t.Error("discord-events probed: only the interactions endpoint is probed")
 		}
@@ -84,7 +85,7 @@ func TestDiscordProbe(t *testing.T) {
 func TestAttacksAreDeterministic(t *testing.T) {
 	srv := ok200(t)
 	run := func(concurrency int) []string {
-		recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "forged"), URL: srv.URL,
+		recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
 			Events: 12, Seed: 5, RunID: "test", Concurrency: concurrency, Secret: "s"})
 		var out []string
 		for _, r := range attackRecords(recs) {
@@ -96,7 +97,7 @@ func TestAttacksAreDeterministic(t *testing.T) {
 	if len(one) != 18 || !slices.Equal(one, many) {
 		t.Errorf("%d attacks at concurrency 1, %d at 32, equal %t; want 18 (3 events × 6) and the same", len(one), len(many), slices.Equal(one, many))
 	}
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "forged"), DryRun: true, Events: 12})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), DryRun: true, Events: 12})
 	if len(attackRecords(recs)) != 0 {
 		t.Error("a dry run sent attacks")
 	}

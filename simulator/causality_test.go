@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // stream runs cfg and returns its records as JSON lines with the measured
@@ -71,7 +73,7 @@ func TestSameStreamUnderRandomLatency(t *testing.T) {
 	defer srv.Close()
 	run := func(concurrency int) ([]string, *Result) {
 		return stream(t, Config{
-			Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"),
+			Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
 			URL: srv.URL, Events: 150, Over: 10 * time.Minute, Seed: 3, RunID: "causal", Concurrency: concurrency,
 		})
 	}
@@ -106,7 +108,7 @@ func TestDisableMomentMatchesSerialRun(t *testing.T) {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			run := func(concurrency int) ([]string, *Result) {
 				return stream(t, Config{
-					Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
+					Policy: mustPolicy(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
 					URL: srv.URL, Events: tc.events, Over: tc.over, Seed: 1, RunID: "causal", Concurrency: concurrency,
 				})
 			}
@@ -168,7 +170,7 @@ func (h *holdUntil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // however far apart in virtual time.
 func TestEventsDoNotWaitForEachOther(t *testing.T) {
 	h := newHoldUntil(20)
-	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: mustScenario(t, "happy"), Handler: h, Events: 20, Concurrency: 32})
+	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 32})
 	if h.most != 20 || res.Delivered != 20 {
 		t.Fatalf("the handler held at most %d requests at once (delivered %d): events waited for each other", h.most, res.Delivered)
 	}
@@ -178,7 +180,7 @@ func TestEventsDoNotWaitForEachOther(t *testing.T) {
 // never has more than five requests at once, and does have five.
 func TestConcurrencyCapsRequestsInFlight(t *testing.T) {
 	h := newHoldUntil(5)
-	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: mustScenario(t, "happy"), Handler: h, Events: 20, Concurrency: 5})
+	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 5})
 	if h.most != 5 || res.Delivered != 20 {
 		t.Fatalf("the handler held at most %d requests at once with concurrency 5 (delivered %d)", h.most, res.Delivered)
 	}

@@ -36,7 +36,7 @@ func TestDisableRules(t *testing.T) {
 				if tc.doc != "" {
 					return custom(t, tc.doc, "p")
 				}
-				return lookup(t, tc.policy)
+				return mustPolicy(t, tc.policy)
 			}()
 			var first []Record
 			for _, conc := range []int{1, 32} {

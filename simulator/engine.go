@@ -206,9 +206,20 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-func (e *engine) emit(r Record) error {
-	e.noteEffects(&r)
-	return e.cfg.Sink(r)
+// stamp writes the fields of the base in r, which must be zero, making r
+// the base without copying the whole of a Record.
+func (e *engine) stamp(r *Record) {
+	b := &e.base
+	r.Provider, r.Policy, r.Scenario, r.Seed = b.Provider, b.Policy, b.Scenario, b.Seed
+}
+
+func (e *engine) emit(r Record) error { return e.emitRef(&r) }
+
+// emitRef is emit without copying r on the way in; the sink gets its own
+// copy, so r may be reused.
+func (e *engine) emitRef(r *Record) error {
+	e.noteEffects(r)
+	return e.cfg.Sink(*r)
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {

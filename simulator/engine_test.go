@@ -13,53 +13,8 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
-
-func mustPolicy(tb testing.TB, name string) policies.Policy {
-	tb.Helper()
-	p, err := policies.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
-func mustScenario(tb testing.TB, name string) scenarios.Scenario {
-	tb.Helper()
-	s, err := scenarios.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
-
-// collect runs cfg and returns its records.
-func collect(tb testing.TB, cfg Config) ([]Record, *Result) {
-	tb.Helper()
-	var recs []Record
-	cfg.Sink = func(r Record) error { recs = append(recs, r); return nil }
-	res, err := Run(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return recs, res
-}
-
-func attempts(recs []Record) []Record {
-	var out []Record
-	for _, r := range recs {
-		if r.Kind == KindAttempt {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func ok200(tb testing.TB) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	tb.Cleanup(srv.Close)
-	return srv
-}
 
 // The same seed gives the same virtual timeline and the same fault decisions
 // whatever the concurrency.
@@ -75,7 +30,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"),
+			Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
 			URL: srv.URL, Events: 60, Seed: 7, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
@@ -101,7 +56,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 		t.Fatalf("flaky-network injected %d faults over %d attempts; the test needs retries to mean anything", faults, len(one))
 	}
 	// Another seed gives another timeline.
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
 	other := attempts(recs)
 	if len(other) == len(one) && other[0].Event == one[0].event && other[0].Time.Equal(one[0].at) {
 		t.Errorf("seed 8 gave the same timeline as seed 7")
@@ -152,20 +107,6 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 	if fates != 5 {
 		t.Errorf("%d event records, want 5", fates)
 	}
-}
-
-// shortPolicy is a hand-built policy with a short timeout, so that tests of
-// timeouts are quick.
-func shortPolicy(tb testing.TB, timeout time.Duration) policies.Policy {
-	tb.Helper()
-	p := policies.Policy{
-		Name: "short", Provider: "stripe", Timeout: policies.Duration(timeout),
-		Schedule: policies.ScheduleSpec{Delays: []policies.Duration{policies.Duration(time.Minute)}},
-	}
-	if err := p.Init(); err != nil {
-		tb.Fatal(err)
-	}
-	return p
 }
 
 // Each way a handler can answer is classified as the provider would.
@@ -398,15 +339,6 @@ func TestInProcessHandlerSeesRetriesOfOneEvent(t *testing.T) {
 	}
 }
 
-func mustWire(tb testing.TB, name string) policies.Wire {
-	tb.Helper()
-	w, ok := policies.WireFor(name)
-	if !ok {
-		tb.Fatalf("no wire %q", name)
-	}
-	return w
-}
-
 // A redirect to another machine is never followed, even by a provider that
 // follows redirects: every connection must stay on loopback.
 func TestRedirectToRemoteHostIsRefused(t *testing.T) {
@@ -466,7 +398,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "shopify"), Scenario: mustScenario(t, "outage"),
+			Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "outage"),
 			URL: srv.URL, Events: 300, Seed: 1, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key

@@ -27,21 +27,34 @@ type next struct {
 	delivered, lost int // what the attempt changes in the run's counts
 }
 
-// decide judges attempt d's answer o and queues what follows for its event.
-func (e *engine) decide(d *due, st *eventState, o *outcome) next {
+// This names every field of next, unkeyed, so that adding one fails
+// to compile here: decide must then set it too.
+var _ = next{"", "", false, false, false, "", 0, 0}
+
+// decide judges attempt d's answer o, queues what follows for its event
+// and writes what commit needs in nx (through a pointer, as judge does).
+func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	n := d.n()
 	st.attempts = int32(n)
-	v := e.judge(o)
+	var v verdict
+	e.judge(o, &v)
 	delay, more := e.cfg.Policy.Delay(n)
 	if more && v.retryAfter > delay {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
-	nx := next{signal: v.signal, disable: v.disable, failed: o.outcome.Failed(), manual: st.settled != 0}
+	// Every field of nx, one by one (the unkeyed next above fails to
+	// compile when one is added): a composite literal is built aside and copied
+	// over, and reading its flags back a word at a time stalls.
+	nx.signal, nx.dupSignal, nx.fate = v.signal, "", ""
+	nx.disable, nx.failed, nx.manual = v.disable, o.outcome.Failed(), st.settled != 0
+	nx.delivered, nx.lost = 0, 0
 	if o.dup != nil {
 		// The second of two identical requests: the provider classifies
 		// its answer too, and the event is delivered if either was.
-		nx.dupSignal = e.judge(o.dup).signal
+		var dv verdict
+		e.judge(o.dup, &dv)
+		nx.dupSignal = dv.signal
 		nx.failed = nx.failed && o.dup.outcome.Failed()
 	}
 	switch {
@@ -74,7 +87,6 @@ func (e *engine) decide(d *due, st *eventState, o *outcome) next {
 	if nx.fate != "" {
 		st.stage = stageDone
 	}
-	return nx
 }
 
 // commit records attempt d of the event st as decided and reports whether
@@ -156,7 +168,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	} else {
 		r.Event = e.work.event(event).ID
 	}
-	return e.emit(r)
+	return e.emitRef(&r)
 }
 
 // drain ends every event still pending with fate. With all set, events that

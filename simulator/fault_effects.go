@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptrace"
 	"sync"
 	"time"
 
@@ -42,12 +41,12 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 
 // attempt decides the faults for one attempt, carries it out, and sends
 // the attacks that go beside it, writing what it came to in o. dec is the
-// calling goroutine's own; trace, if not nil, follows the attempt's own
-// requests (not the attacks).
-func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, trace *httptrace.ClientTrace) {
+// calling goroutine's own; wrote, if not nil, is called whenever one of
+// the attempt's own requests (not the attacks) has been written.
+func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote func()) {
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
-	if trace != nil {
-		e.deliver(httptrace.WithClientTrace(ctx, trace), d, st, act, o)
+	if wrote != nil {
+		e.deliver(withWrote(ctx, wrote), d, st, act, o)
 	} else {
 		e.deliver(ctx, d, st, act, o)
 	}
@@ -98,13 +97,14 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 
 // sendTwice sends the same request twice, on two connections, released
 // together so that both are in the handler at once. (Apart from attempt, so
-// that attempt's outcome stays off the heap.)
+// that attempt's outcome stays off the heap; the goroutines share a copy of
+// d, so that the caller's d stays off it too.)
 func (e *engine) sendTwice(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
-	dup := o
+	dup, dd := o, *d
 	var wg sync.WaitGroup
 	release := make(chan struct{})
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &o) })
-	wg.Go(func() { <-release; e.send(ctx, d, st, act, signedAt, &dup) })
+	wg.Go(func() { <-release; e.send(ctx, &dd, st, act, signedAt, &o) })
+	wg.Go(func() { <-release; e.send(ctx, &dd, st, act, signedAt, &dup) })
 	close(release)
 	wg.Wait()
 	o.dup = &dup
@@ -165,7 +165,8 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time) answer {
 	// An attempt taken is in flight: it waits for its turn even when the
 	// run is interrupted, so this wait cannot fail.
-	_ = e.rate.wait(context.WithoutCancel(ctx))
+	ctx = detached{ctx}
+	_ = e.rate.wait(ctx)
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 		SignedAt: signedAt, RetryReason: st.reason,
@@ -178,7 +179,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		resend(req, st.in, e.wire.Name())
 	}
 	// In-flight attempts finish even when the run is interrupted.
-	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
+	return exchange(ctx, e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
 }
 
 func (e *engine) sendURL() string {

@@ -5,8 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -92,43 +90,4 @@ func dribble(c net.Conn, done <-chan struct{}, s string, tick time.Duration) {
 		}
 	}
 	<-done
-}
-
-// openFDs counts this process's open file descriptors, or -1 where /proc is
-// not there.
-func openFDs(t *testing.T) int {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		return -1
-	}
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return -1
-	}
-	return len(ents)
-}
-
-// checkFDs fails t if more descriptors are open than before. Sockets close
-// asynchronously after their goroutines end, so it looks again for a while
-// before it fails.
-func checkFDs(t *testing.T, before int) {
-	t.Helper()
-	if before < 0 {
-		return
-	}
-	now := openFDs(t)
-	for wait := time.Millisecond; now > before && wait < 2*time.Second; wait *= 2 {
-		time.Sleep(wait)
-		now = openFDs(t)
-	}
-	if now > before {
-		ents, _ := os.ReadDir("/proc/self/fd")
-		var names []string
-		for _, e := range ents {
-			if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil {
-				names = append(names, l)
-			}
-		}
-		t.Errorf("file descriptors leaked: %d open before, %d after: %v", before, now, names)
-	}
 }

@@ -39,10 +39,12 @@ func slackReason(o Outcome) string {
 
 // judge applies the policy's status semantics to an answer: which statuses
 // count as delivered, stop signals, Retry-After and which failures are
-// retried. It may change o's outcome and returns what follows.
-func (e *engine) judge(o *outcome) verdict {
+// retried. It may change o's outcome and writes what follows in v, which
+// must be zero. (Written through a pointer rather than returned: a
+// returned verdict, its flags stored a byte at a time and read back a word
+// at a time, stalled every model-run attempt.)
+func (e *engine) judge(o *outcome, v *verdict) {
 	p := &e.cfg.Policy
-	var v verdict
 	if o.status != 0 && o.outcome != LostResponse && o.outcome != Timeout {
 		switch ok := p.Succeeded(o.status); {
 		case ok && o.outcome != Delivered:
@@ -53,7 +55,7 @@ func (e *engine) judge(o *outcome) verdict {
 		}
 	}
 	if !o.outcome.Failed() {
-		return v
+		return
 	}
 	if o.status != 0 && len(p.Stop) > 0 { // no answer, no stop signal
 		if rule, ok := p.StopSignal(o.status, o.header); ok {
@@ -64,22 +66,21 @@ func (e *engine) judge(o *outcome) verdict {
 				v.stop = true
 				v.signal = "retries stopped by the answer " + rule.String()
 			}
-			return v
+			return
 		}
 	}
 	if !p.Retried(policies.FailureClass(o.status, o.reached)) {
 		v.stop = true
 		v.noRetry = true
 		v.signal = fmt.Sprintf("%s does not retry this failure (%s; retries on: %s)", p.Name, policies.FailureClass(o.status, o.reached), strings.Join(p.RetryOn, ","))
-		return v
+		return
 	}
 	if o.header == nil {
-		return v // no Retry-After (and no need to read the clock)
+		return // no Retry-After (and no need to read the clock)
 	}
 	if wait, ok := p.RetryAfterWait(o.status, o.header, e.cfg.WallClock.Now()); ok {
 		v.retryAfter = wait
 	}
-	return v
 }
 
 // verdict is what an attempt's answer means for its event and the endpoint.

@@ -47,10 +47,16 @@ const (
 )
 
 func newEventState(id, object string, first time.Duration) eventState {
-	if len(id) > math.MaxUint16 {
+	return eventStateOf(id+object, len(id), first)
+}
+
+// eventStateOf is newEventState with the id and the object already in one
+// string, the id its first split bytes.
+func eventStateOf(names string, split int, first time.Duration) eventState {
+	if split > math.MaxUint16 {
 		panic("simulator: a dedup id longer than 64 KiB")
 	}
-	return eventState{names: id + object, split: uint16(len(id)), first: first}
+	return eventState{names: names, split: uint16(split), first: first}
 }
 
 // id is the event's dedup id.

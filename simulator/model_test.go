@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // A dry run is the HTTP path with the handler modelled as answering 200 at
@@ -33,7 +34,7 @@ func TestModelMatchesHTTP(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			cfg := Config{
-				Policy: mustPolicy(t, tc.policy), Scenario: mustScenario(t, tc.scenario),
+				Policy: mustPolicy(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
 				Events: tc.events, Over: time.Hour, Seed: 11, RunID: "test",
 				Restart: func(context.Context) error { return nil },
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // The seed decides the timeline and every fault; the run id decides the
@@ -19,7 +21,7 @@ func TestRunIDChangesIdsOnly(t *testing.T) {
 		fault   string
 	}
 	run := func(runID string) (timeline []attempt, ids []string, rec Record) {
-		recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "forged"), URL: srv.URL,
+		recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
 			Events: 12, Seed: 9, RunID: runID, Secret: "s"})
 		if res.RunID == "" || (runID != "" && res.RunID != runID) {
 			t.Fatalf("result run id %q, want %q", res.RunID, runID)

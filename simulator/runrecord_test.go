@@ -1,12 +1,16 @@
 package simulator
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
+)
 
 // The run record carries what reports state about the run and cannot
 // infer from attempts: the events' type, and the scenario's outage windows
 // whole, however few attempts fell in them.
 func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: mustScenario(t, "outage"), DryRun: true, Events: 2})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2})
 	run := recs[0]
 	if run.Kind != KindRun {
 		t.Fatalf("first record is %q, want the run record", run.Kind)
@@ -25,7 +29,7 @@ func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
 // an outage, what disabled the endpoint and by which rule, so that no
 // report reads a fault's name or the engine's words.
 func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "svix"), Scenario: mustScenario(t, "outage-6h"), DryRun: true, Events: 3})
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "svix"), Scenario: scenariotest.Lookup(t, "outage-6h"), DryRun: true, Events: 3})
 	run, end := recs[0], recs[len(recs)-1]
 	if run.DisableForS != 5*86400 || run.DisableN != 0 {
 		t.Errorf("svix's rule: failing for %gs, %d in a row; want 5 days, none", run.DisableForS, run.DisableN)
@@ -53,7 +57,7 @@ func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
 	if end.DisabledAt != nil {
 		t.Errorf("svix disabled the endpoint in a 6-hour outage: %s", end.DisabledBy)
 	}
-	recs, _ = collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: mustScenario(t, "black-hole"), DryRun: true, Events: 12})
+	recs, _ = collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "black-hole"), DryRun: true, Events: 12})
 	if end := recs[len(recs)-1]; end.DisabledAt == nil || end.DisabledCause != DisabledByRule {
 		t.Errorf("shopify into a black hole: disabled at %v by %q (%s), want by the rule", end.DisabledAt, end.DisabledCause, end.DisabledBy)
 	}

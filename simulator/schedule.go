@@ -57,6 +57,7 @@ func (e *engine) serial(ctx context.Context) error {
 	// in between, and moving it is most of an attempt's cost.
 	lazy := e.cfg.DryRun && !e.cfg.Realtime
 	var o outcome
+	var nx next
 	for e.q.Len() > 0 {
 		if ctx.Err() != nil {
 			e.res.Interrupted = true
@@ -82,7 +83,7 @@ func (e *engine) serial(ctx context.Context) error {
 		d := e.q.pop()
 		st := e.take(d)
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
-		nx := e.decide(&d, st, &o)
+		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
 		if err != nil {
 			return err
@@ -330,7 +331,7 @@ func (e *engine) onSignal(sig signal) {
 	f.st.stage = stageReached
 	f.st.reached = f.st.reached || f.o.reached || (f.o.dup != nil && f.o.dup.reached)
 	if !f.o.unsent {
-		f.next = e.decide(&f.d, f.st, &f.o)
+		e.decide(&f.d, f.st, &f.o, &f.next)
 		// The answer's headers were for deciding; the reorder buffer may
 		// hold many answers for a while.
 		f.o.header = nil
@@ -431,12 +432,18 @@ func (e *engine) virtual(at int64) time.Time { return e.cfg.Start.Add(time.Durat
 func (e *engine) start(d due) {
 	var ev policies.Event
 	var in *Incoming
-	if e.cfg.Incoming != nil {
+	var st eventState
+	switch {
+	case e.cfg.Incoming != nil:
 		ev, in = e.liveEvent(d.event(), d.offset())
-	} else {
+		st = newEventState(ev.ID, ev.Object, d.offset())
+	case e.cfg.DryRun:
+		names, split := e.work.names(d.event())
+		st = eventStateOf(names, split, d.offset())
+	default:
 		ev = e.work.event(d.event())
+		st = newEventState(ev.ID, ev.Object, d.offset())
 	}
-	st := newEventState(ev.ID, ev.Object, d.offset())
 	if !e.cfg.DryRun {
 		st.req = &requestState{ev: ev, in: in} // the body is built when first sent
 		if in != nil {

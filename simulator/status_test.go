@@ -7,64 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/retrysim/retrysim/policies"
 )
-
-// runWith runs pol against an in-process handler and returns the records.
-func runWith(t *testing.T, pol policies.Policy, h http.Handler, events int, over time.Duration, concurrency int) (*Result, []Record) {
-	t.Helper()
-	var recs []Record
-	res, err := Run(context.Background(), Config{
-		Policy: pol, Handler: h, Events: events, Over: over, Seed: 3, RunID: "test", Concurrency: concurrency, Secret: "s",
-		Sink: func(r Record) error { recs = append(recs, r); return nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, recs
-}
-
-func lookup(t *testing.T, name string) policies.Policy {
-	t.Helper()
-	p, err := policies.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func custom(t *testing.T, doc, name string) policies.Policy {
-	t.Helper()
-	cat, err := policies.Default().ExtendYAML("test.yaml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := cat.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func respond(status int, header ...string) http.HandlerFunc {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.WriteHeader(status)
-	}
-}
-
-func fates(recs []Record) map[string]int {
-	out := map[string]int{}
-	for _, r := range recs {
-		if r.Kind == KindEvent {
-			out[r.Fate]++
-		}
-	}
-	return out
-}
 
 // TestStopSignals: an answer that says stop ends the event's retries.
 func TestStopSignals(t *testing.T) {
@@ -77,7 +20,7 @@ func TestStopSignals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy, func(t *testing.T) {
-			res, recs := runWith(t, lookup(t, tc.policy), tc.h, 5, time.Hour, 8)
+			res, recs := runWith(t, mustPolicy(t, tc.policy), tc.h, 5, time.Hour, 8)
 			if res.Attempts != 5 || fates(recs)[FateStopped] != 5 {
 				t.Errorf("%d attempts, fates %v; want 5 attempts, 5 stopped", res.Attempts, fates(recs))
 			}
@@ -87,7 +30,7 @@ func TestStopSignals(t *testing.T) {
 		})
 	}
 	// Without the header the same failures are retried to the end.
-	res, _ := runWith(t, lookup(t, "slack"), respond(500), 5, time.Hour, 8)
+	res, _ := runWith(t, mustPolicy(t, "slack"), respond(500), 5, time.Hour, 8)
 	if res.Attempts != 20 {
 		t.Errorf("slack without X-Slack-No-Retry: %d attempts, want 20", res.Attempts)
 	}
@@ -109,7 +52,7 @@ func TestGoneDisablesEndpoint(t *testing.T) {
 		}
 		w.WriteHeader(500)
 	})
-	res, recs := runWith(t, lookup(t, "standard-webhooks"), h, 10, time.Minute, 32)
+	res, recs := runWith(t, mustPolicy(t, "standard-webhooks"), h, 10, time.Minute, 32)
 	if res.DisabledAt.IsZero() || res.Attempts != 4 {
 		t.Fatalf("disabled at %v after %d attempts; want disabled by the 4th", res.DisabledAt, res.Attempts)
 	}
@@ -130,7 +73,7 @@ func TestGoneDisablesEndpoint(t *testing.T) {
 // TestRetryAfterLengthensDelay: a honoured Retry-After pushes the next
 // attempt out; a short one does not pull it in.
 func TestRetryAfterLengthensDelay(t *testing.T) {
-	pol := lookup(t, "standard-webhooks")
+	pol := mustPolicy(t, "standard-webhooks")
 	for _, tc := range []struct {
 		value string
 		want  time.Duration
@@ -145,7 +88,7 @@ func TestRetryAfterLengthensDelay(t *testing.T) {
 		}
 	}
 	// A policy that does not honour it keeps its schedule.
-	_, recs := runWith(t, lookup(t, "svix"), respond(429, "Retry-After", "7200"), 1, time.Minute, 1)
+	_, recs := runWith(t, mustPolicy(t, "svix"), respond(429, "Retry-After", "7200"), 1, time.Minute, 1)
 	if a := attempts(recs); a[1].Time.Sub(a[0].Time) != 5*time.Second {
 		t.Errorf("svix honoured Retry-After: gap %s", a[1].Time.Sub(a[0].Time))
 	}
@@ -153,11 +96,11 @@ func TestRetryAfterLengthensDelay(t *testing.T) {
 
 // TestSuccessCodes: Zoom counts only 200 and 204.
 func TestSuccessCodes(t *testing.T) {
-	res, recs := runWith(t, lookup(t, "zoom"), respond(201), 2, time.Minute, 4)
+	res, recs := runWith(t, mustPolicy(t, "zoom"), respond(201), 2, time.Minute, 4)
 	if res.Delivered != 0 || attempts(recs)[0].Outcome != HTTPError {
 		t.Errorf("zoom with 201: delivered %d, outcome %s", res.Delivered, attempts(recs)[0].Outcome)
 	}
-	res, _ = runWith(t, lookup(t, "zoom"), respond(204), 2, time.Minute, 4)
+	res, _ = runWith(t, mustPolicy(t, "zoom"), respond(204), 2, time.Minute, 4)
 	if res.Delivered != 2 {
 		t.Errorf("zoom with 204: delivered %d of 2", res.Delivered)
 	}
@@ -167,7 +110,7 @@ func TestSuccessCodes(t *testing.T) {
 // failures; the URL fragment's rp=all retries a 500 too, and the fragment
 // is neither sent nor signed.
 func TestTwilioRetryPolicy(t *testing.T) {
-	pol := lookup(t, "twilio-docs")
+	pol := mustPolicy(t, "twilio-docs")
 	res, _ := runWith(t, pol, respond(500), 3, time.Minute, 4)
 	if res.Attempts != 3 {
 		t.Errorf("rp=ct with 500s: %d attempts, want 3 (no retries)", res.Attempts)
@@ -211,7 +154,7 @@ func TestTwilioRetryPolicy(t *testing.T) {
 // TestEventTypeChecked: an event type the wire cannot send is a config
 // error; the policy's own default type is used.
 func TestEventTypeChecked(t *testing.T) {
-	_, err := Run(context.Background(), Config{Policy: lookup(t, "stripe"), DryRun: true, EventType: "push"})
+	_, err := Run(context.Background(), Config{Policy: mustPolicy(t, "stripe"), DryRun: true, EventType: "push"})
 	if err == nil {
 		t.Fatal("stripe accepted event type push")
 	}
@@ -222,7 +165,7 @@ func TestEventTypeChecked(t *testing.T) {
 		seen = string(body)
 		w.WriteHeader(204)
 	})
-	runWith(t, lookup(t, "discord-events"), h, 1, time.Minute, 1)
+	runWith(t, mustPolicy(t, "discord-events"), h, 1, time.Minute, 1)
 	if want := `"type":"ENTITLEMENT_CREATE"`; !strings.Contains(seen, want) {
 		t.Errorf("discord-events sent %s, want an entitlement event", seen)
 	}

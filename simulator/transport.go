@@ -82,12 +82,16 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 	// answering says the answer to the latest request (of a redirect
 	// chain) had begun to arrive: an error after that is in the answer.
 	var answering atomic.Bool
+	notify, _ := ctx.Value(wroteKey{}).(func())
 	trace := &httptrace.ClientTrace{
 		GetConn: func(string) { answering.Store(false) },
 		WroteRequest: func(i httptrace.WroteRequestInfo) {
 			if i.Err == nil {
 				wroteAt.CompareAndSwap(0, wall.Now().UnixNano())
 				wrote.Store(true)
+				if notify != nil {
+					notify()
+				}
 			}
 		},
 		GotFirstResponseByte: func() { answering.Store(true) },
@@ -126,6 +130,30 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 	return a
 }
 
+// detached is ctx without its cancellation and deadline, as
+// context.WithoutCancel returns it, except that looking a value up
+// through it allocates nothing (WithoutCancel's allocates on each lookup,
+// and net/http looks up several values for every request).
+type detached struct{ context.Context }
+
+func (detached) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (detached) Done() <-chan struct{}       { return nil }
+func (detached) Err() error                  { return nil }
+func (c detached) Value(key any) any         { return c.Context.Value(key) }
+func (c detached) String() string            { return "detached" }
+
+// wroteKey is the context key of the function exchange calls whenever a
+// request of the exchange has been written (see withWrote).
+type wroteKey struct{}
+
+// withWrote returns ctx carrying wrote, which exchange calls each time a
+// request of the exchange has been written to the handler. A hook carried
+// this way costs a context value; a second httptrace.ClientTrace would be
+// composed with exchange's own by reflection on every request.
+func withWrote(ctx context.Context, wrote func()) context.Context {
+	return context.WithValue(ctx, wroteKey{}, wrote)
+}
+
 func isTimeout(err error) bool {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
@@ -141,9 +169,11 @@ func newRequest(target string, ev *policies.Event, body []byte, contentType stri
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", contentType)
+	// Set as Header.Set would, with the two values in one allocation.
+	vals := []string{contentType, virtual.UTC().Format(time.RFC3339Nano)}
+	req.Header["Content-Type"] = vals[0:1:1]
 	wire.Header(req.Header, d)
-	req.Header.Set(VirtualTimeHeader, virtual.UTC().Format(time.RFC3339Nano))
+	req.Header[VirtualTimeHeader] = vals[1:2:2]
 	return req, nil
 }
 

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"context"
-	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
 
@@ -100,13 +99,13 @@ func (e *engine) perform(ctx context.Context, f *flight, dec *scenarios.Decider,
 	if ctx.Err() != nil {
 		f.o = outcome{unsent: true}
 	} else {
-		var wrote atomic.Bool
-		trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
-			if i.Err == nil && wrote.CompareAndSwap(false, true) {
+		var reached atomic.Bool
+		wrote := func() {
+			if reached.CompareAndSwap(false, true) {
 				signals <- signal{f: f, gen: gen, reached: true}
 			}
-		}}
-		e.attempt(ctx, &f.d, f.st, dec, &f.o, trace)
+		}
+		e.attempt(ctx, &f.d, f.st, dec, &f.o, wrote)
 	}
 	signals <- signal{f: f, gen: gen}
 }

@@ -20,6 +20,8 @@ type workload struct {
 	typ   string
 	// version is the payload version the policy chose (Event.Version).
 	version string
+	// scratch is the event names makes ids in.
+	scratch *policies.Event
 }
 
 // arrival is when event i's first attempt happens, measured from the run's
@@ -43,9 +45,31 @@ func (w *workload) objects() int { return max(1, (w.n+EventsPerObject-1)/EventsP
 
 // object names the object event i is about.
 func (w *workload) object(i int) string {
+	var b [objectLen]byte
+	return string(w.appendObject(b[:0], i))
+}
+
+// objectLen is the length of an object's name.
+const objectLen = len("obj_") + 16
+
+// appendObject appends the name of the object event i is about to dst.
+func (w *workload) appendObject(dst []byte, i int) []byte {
 	o := i % w.objects()
 	r := policies.Key(w.seed^w.ids, uint64(o), 0x0b)
-	return "obj_" + r.Hex(8)
+	return r.AppendHex(append(dst, "obj_"...), 8)
+}
+
+// names is what a dry run keeps of event i: its dedup id followed by the
+// object it is about, in one string, and the id's length. It is called
+// from the scheduler's goroutine alone, and reuses one event to make the
+// id in.
+func (w *workload) names(i int) (string, int) {
+	if w.scratch == nil {
+		w.scratch = new(policies.Event)
+	}
+	id := w.idIn(w.scratch, i)
+	var b [64]byte
+	return string(w.appendObject(append(b[:0], id...), i)), len(id)
 }
 
 // next is when the next event about the same object as event i is first
@@ -61,10 +85,13 @@ func (w *workload) next(i int) (time.Duration, bool) {
 
 // id is event i's dedup id, as event(i) makes it, without the rest of the
 // event: the wire formats draw their ids from the event's Seed alone.
-func (w *workload) id(i int) string {
+func (w *workload) id(i int) string { return w.idIn(new(policies.Event), i) }
+
+// idIn is id, making the event's id in ev.
+func (w *workload) idIn(ev *policies.Event, i int) string {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
-	w.wire.NewEvent(&ev)
+	*ev = policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
+	w.wire.NewEvent(ev)
 	return ev.ID
 }
 

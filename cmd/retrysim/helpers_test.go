@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -143,4 +145,31 @@ func leftovers(t *testing.T, dir string, keep ...string) []string {
 		}
 	}
 	return out
+}
+
+// exitCode waits for cmd, after reading the rest of its stderr, and returns
+// its exit status and that stderr.
+func exitCode(t *testing.T, cmd *exec.Cmd, stderr <-chan string) (int, string) {
+	t.Helper()
+	var rest strings.Builder
+	for l := range stderr {
+		rest.WriteString(l + "\n")
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), rest.String()
+}
+
+// freePort is a loopback port nothing listens on (as far as a test can
+// tell: another process may take it before the test does).
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,22 +32,6 @@ func heldRunArgs(url, results string) []string {
 	return []string{"run", "--provider", "stripe", "--scenario", "happy", "--url", url,
 		"--events", "20", "--concurrency", "1", "--no-timeline", "--secret", "stripe=whsec_interrupt_test",
 		"--results", results}
-}
-
-// exitCode waits for cmd, after reading the rest of its stderr, and returns
-// its exit status and that stderr.
-func exitCode(t *testing.T, cmd *exec.Cmd, stderr <-chan string) (int, string) {
-	t.Helper()
-	var rest strings.Builder
-	for l := range stderr {
-		rest.WriteString(l + "\n")
-	}
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
-	}
-	return cmd.ProcessState.ExitCode(), rest.String()
 }
 
 // TestInterruptWritesPartialReport sends the first Ctrl-C (or SIGTERM) while

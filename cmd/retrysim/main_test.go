@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/retrysim/retrysim/examples/demo"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets testscript run the retrysim command, and the tiny test
@@ -92,13 +90,4 @@ func cmdEmptyDir(ts *testscript.TestScript, neg bool, args []string) {
 	if len(left) > 0 {
 		ts.Fatalf("%s is not empty", args[0])
 	}
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }

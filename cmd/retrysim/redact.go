@@ -222,6 +222,6 @@ func redactGiven(ctx context.Context, w io.Writer, flagPairs []string) {
 		}
 	}
 	for _, prov := range slices.Sorted(maps.Keys(short)) {
-		fmt.Fprintf(w, "retrysim: the %s secret is %d characters long: too short to be safe, and too short to redact from the output (under %d characters it would garble ordinary words); it is used as given\n", prov, short[prov], minRedacted)
+		fmt.Fprintf(w, "retrysim: the %s secret is %d %s long: too short to be safe, and too short to redact from the output (under %d characters it would garble ordinary words); it is used as given\n", prov, short[prov], plural(short[prov], "character", "characters"), minRedacted)
 	}
 }

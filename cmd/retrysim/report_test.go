@@ -10,24 +10,6 @@ import (
 	"testing"
 )
 
-// retrysim runs the command line in-process and returns its exit code,
-// stdout and stderr.
-func retrysim(t *testing.T, stdin []byte, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, bytes.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func mustRun(t *testing.T, stdin []byte, args ...string) (string, string) {
-	t.Helper()
-	code, out, errs := retrysim(t, stdin, args...)
-	if code != 0 {
-		t.Fatalf("retrysim %s: exit %d\n%s", strings.Join(args, " "), code, errs)
-	}
-	return out, errs
-}
-
 // The report command prints exactly what run printed for the same records,
 // in every format, several providers side by side.
 func TestReportReproducesRun(t *testing.T) {

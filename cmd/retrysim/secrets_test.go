@@ -13,20 +13,6 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
-// runCLI runs the command line in dir and returns exit code, stdout and
-// stderr.
-func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
-	t.Helper()
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
-	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // verifying answers 200 only to requests signed with secret.
 func verifying(t *testing.T, provider, secret string) string {
 	w, _ := policies.WireFor(provider)

@@ -10,6 +10,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
@@ -51,15 +52,6 @@ func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scena
 	return runs[0], recs
 }
 
-func scenario(t *testing.T, name string) scenarios.Scenario {
-	t.Helper()
-	sc, err := scenarios.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
 var providers = []string{"stripe", "github", "shopify", "twilio", "slack", "discord"}
 
 // The idempotent handler stays idempotent under every built-in scenario,
@@ -68,7 +60,7 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 	for _, name := range scenarios.Builtin() {
 		for _, p := range providers {
 			t.Run(name+"/"+p, func(t *testing.T) {
-				run, _ := runAgainst(t, newHandler(t, demo.Idempotent), p, scenario(t, name), 20)
+				run, _ := runAgainst(t, newHandler(t, demo.Idempotent), p, scenariotest.Lookup(t, name), 20)
 				// IDEMPOTENT wherever a duplicate put it to the test; where
 				// none reached it, no verdict, and the report says why.
 				want := report.Idempotent
@@ -115,7 +107,7 @@ func TestVerdictUnderLostAnswers(t *testing.T) {
 		{demo.QueueUnguarded, report.NotIdempotent},
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
-			run, _ := runAgainst(t, newHandler(t, tc.mode), "stripe", scenario(t, "flaky-network"), 40)
+			run, _ := runAgainst(t, newHandler(t, tc.mode), "stripe", scenariotest.Lookup(t, "flaky-network"), 40)
 			if run.DuplicateArrivals == 0 {
 				t.Fatal("no duplicate reached the handler: the test shows nothing")
 			}
@@ -151,7 +143,7 @@ func TestVerdictUnderBuiltinFaults(t *testing.T) {
 	for _, mode := range []demo.Mode{demo.Naive, demo.Memory, demo.CheckThenAct, demo.Idempotent} {
 		for _, sc := range []string{"duplicate-burst", "crash-restart"} {
 			t.Run(string(mode)+"/"+sc, func(t *testing.T) {
-				run, _ := runAgainst(t, newHandler(t, mode), "stripe", scenario(t, sc), 20)
+				run, _ := runAgainst(t, newHandler(t, mode), "stripe", scenariotest.Lookup(t, sc), 20)
 				if run.DuplicateArrivals == 0 {
 					t.Fatal("no duplicate reached the handler: the test shows nothing")
 				}

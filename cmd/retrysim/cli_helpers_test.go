@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Running the command line in-process, as the tests that need no real
+// process do.
+
+// runCLI runs the command line in dir and returns exit code, stdout and
+// stderr.
+func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// retrysim runs the command line in-process and returns its exit code,
+// stdout and stderr.
+func retrysim(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// mustRun runs the command line in-process and fails t unless it exits 0.
+func mustRun(t *testing.T, stdin []byte, args ...string) (string, string) {
+	t.Helper()
+	code, out, errs := retrysim(t, stdin, args...)
+	if code != 0 {
+		t.Fatalf("retrysim %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+	}
+	return out, errs
+}

@@ -1,0 +1,161 @@
+package report_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Record streams for the tests, built by hand so that each test says exactly
+// what the engine sent and what the handler answered and did, or made by a
+// dry run of the engine.
+
+// recStream builds a small record stream for one run of a policy with a 30s
+// timeout and a 72h retry window.
+type recStream struct{ recs []simulator.Record }
+
+func newRecStream(events int) *recStream {
+	start := t0
+	return &recStream{recs: []simulator.Record{{
+		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
+		Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start, Time: start,
+	}}}
+}
+
+func (s *recStream) base(kind string) simulator.Record {
+	return simulator.Record{Kind: kind, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1}
+}
+
+// attempt adds attempt n of event seq at +at from the event's first attempt.
+func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
+	r := s.base(simulator.KindAttempt)
+	r.Event, r.Seq, r.N = eventID(seq), seq, n
+	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
+	r.AtSeconds = at.Seconds()
+	r.Outcome, r.HandlerStatus, r.Reached = o, handler, reached
+	if o == simulator.Delivered || o == simulator.HTTPError || o == simulator.Redirect {
+		r.Status = handler
+	}
+	r.LatencyMS = float64(latency.Microseconds()) / 1000
+	s.recs = append(s.recs, r)
+	return s
+}
+
+func (s *recStream) fate(seq int, fate string) *recStream {
+	r := s.base(simulator.KindEvent)
+	r.Event, r.Seq, r.Fate = eventID(seq), seq, fate
+	s.recs = append(s.recs, r)
+	return s
+}
+
+// end closes the run; effects nil means no oracle.
+func (s *recStream) end(effects map[string]int, interrupted bool) []simulator.Record {
+	for id, n := range effects {
+		r := s.base(simulator.KindEffects)
+		r.Event, r.Effects = id, n
+		s.recs = append(s.recs, r)
+	}
+	r := s.base(simulator.KindEnd)
+	r.EffectsKnown, r.Interrupted = effects != nil, interrupted
+	s.recs = append(s.recs, r)
+	return s.recs
+}
+
+func eventID(seq int) string { return "evt_" + string(rune('a'+seq)) }
+
+const ms = time.Millisecond
+
+// lostResponse is a delivery whose answer was lost, then a retry delivered
+// at +at.
+func lostResponse(s *recStream, seq int, at time.Duration) *recStream {
+	return s.attempt(seq, 1, 0, simulator.LostResponse, 200, true, 3*ms).
+		attempt(seq, 2, at, simulator.Delivered, 200, true, 2*ms).
+		fate(seq, simulator.FateDelivered)
+}
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// sigStream builds a run's records by hand: the tests below say exactly what
+// a handler answered and did.
+type sigStream struct {
+	recs    []simulator.Record
+	effects map[string]int
+	known   bool
+}
+
+var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newSigStream(policy string, timeout time.Duration) *sigStream {
+	start := streamStart
+	return &sigStream{recs: []simulator.Record{{Kind: simulator.KindRun, Provider: policy, Policy: policy, Scenario: "test", Seed: 1,
+		Events: 1, TimeoutS: timeout.Seconds(), Start: &start, Time: start}}, effects: map[string]int{}, known: true}
+}
+
+func (s *sigStream) add(r simulator.Record) *sigStream {
+	head := s.recs[0]
+	r.Provider, r.Policy, r.Scenario, r.Seed = head.Provider, head.Policy, head.Scenario, head.Seed
+	if r.Time.IsZero() {
+		r.Time = streamStart
+	}
+	s.recs = append(s.recs, r)
+	return s
+}
+
+// attempt adds a delivered attempt of event evt_<seq> that took latency.
+func (s *sigStream) attempt(seq int, latency time.Duration) *sigStream {
+	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, N: 1,
+		Outcome: simulator.Delivered, Status: 200, HandlerStatus: 200, Reached: true, LatencyMS: float64(latency.Microseconds()) / 1000})
+}
+
+// attack adds an attack request on its own id, answered status.
+func (s *sigStream) attack(attack, id string, status int, more ...func(*simulator.Record)) *sigStream {
+	r := simulator.Record{Kind: simulator.KindAttack, Attack: attack, Event: id, Seq: 0, N: 1, Status: status, HandlerStatus: status, Reached: status != 0}
+	for _, f := range more {
+		f(&r)
+	}
+	return s.add(r)
+}
+
+func (s *sigStream) run(t *testing.T) *report.Summary {
+	t.Helper()
+	agg := report.NewAggregator(report.WithTimeline(-1))
+	for _, r := range s.recs {
+		if err := agg.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	for id := range s.effects {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := agg.Add(simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, Effects: s.effects[id]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := agg.Add(simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EffectsKnown: s.known, Time: streamStart}); err != nil {
+		t.Fatal(err)
+	}
+	return agg.Runs()[0]
+}
+
+func dryRun(t *testing.T, policy string, sc scenarios.Scenario, agg *report.Aggregator) {
+	t.Helper()
+	pol, err := policies.Lookup(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = simulator.Run(context.Background(), simulator.Config{
+		Policy: pol, Scenario: sc, DryRun: true, Events: 12, Seed: 5, RunID: "golden", Sink: agg.Add,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,76 @@
+package report
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Record streams for the tests inside the package (the spool, timelines and
+// chart rows), which see the aggregator's internals.
+
+// streamStart is when every stream here starts.
+var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// stream is the records of a run of n events, at most inFlight of them in
+// flight at once: each block of inFlight events is attempted in turns
+// (1 to 4 attempts, an attack beside every third event's second), some
+// reaching the handler, then ends in reverse order, so events end out of
+// Seq order. The last unfinished events never end, as in a stream cut
+// short.
+func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
+	id := func(seq int) string { return fmt.Sprintf("evt_%s_%d", policy, seq) }
+	out := []simulator.Record{{Kind: simulator.KindRun, Policy: policy, Provider: policy, Scenario: "s", Seed: 1,
+		MaxAttempt: 4, TimeoutS: 30, Events: n, Start: &streamStart}}
+	at := streamStart
+	for from := 0; from < n; from += inFlight {
+		to := min(n, from+inFlight)
+		for round := 1; round <= 4; round++ {
+			for seq := from; seq < to; seq++ {
+				if round > 1+seq%4 {
+					continue
+				}
+				at = at.Add(time.Minute + time.Duration(seq)*time.Millisecond)
+				reached := (seq+round)%5 == 0
+				out = append(out, simulator.Record{Kind: simulator.KindAttempt, Event: id(seq), Seq: seq, N: round,
+					Time: at, AtSeconds: float64(round-1) * 60.5, Outcome: simulator.Timeout, Reached: reached,
+					HandlerStatus: map[bool]int{true: 500}[reached], Fault: "drop", Object: fmt.Sprintf("obj_%d", seq%7),
+					LatencyMS: float64(seq%13) / 3})
+				if round == 2 && seq%3 == 0 {
+					out = append(out, simulator.Record{Kind: simulator.KindAttack, Event: "atk_" + id(seq), Seq: seq, N: 2,
+						Time: at, Attack: "bad-signature", HandlerStatus: 401, Status: 401, Reached: true, AttackDetail: "signed with another secret"})
+				}
+			}
+		}
+		for seq := to - 1; seq >= from; seq-- {
+			if seq >= n-unfinished {
+				continue
+			}
+			out = append(out, simulator.Record{Kind: simulator.KindEvent, Event: id(seq), Seq: seq, N: 1 + seq%4,
+				Fate: simulator.FateExhausted, Time: at})
+		}
+	}
+	for i := range out {
+		out[i].Policy, out[i].Provider, out[i].Scenario, out[i].Seed = policy, policy, "s", 1
+	}
+	return out
+}
+
+// aggregate folds recs into a new aggregator, closed when the test ends.
+func aggregate(t *testing.T, recs []simulator.Record, opts ...Option) *Aggregator {
+	t.Helper()
+	a := NewAggregator(opts...)
+	t.Cleanup(func() {
+		if err := a.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, r := range recs {
+		if err := a.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a
+}
