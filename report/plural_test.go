@@ -3,6 +3,7 @@ package report_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
@@ -37,5 +38,14 @@ func TestSentencesAgreeWithTheirCount(t *testing.T) {
 				t.Errorf("%d lost: the text report does not say %q:\n%s", tc.events, want, text)
 			}
 		}
+	}
+	// One event processed twice: one extra side effect.
+	twice := lostResponse(newRecStream(1), 0, time.Minute).end(map[string]int{"evt_a": 2}, false)
+	runs, err := report.Summarize(twice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, want := runs[0].VerdictLine(), "1 event processed more than once (1 extra side effect)"; !strings.Contains(line, want) {
+		t.Errorf("verdict %q does not say %q", line, want)
 	}
 }

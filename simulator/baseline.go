@@ -46,15 +46,24 @@ func (e *engine) noteEffects(r *Record) {
 		return
 	}
 	switch {
-	case r.Kind == KindAttempt && r.HandlerStatus >= 200 && r.HandlerStatus < 300:
-		w := r.Seq / 64
-		if w >= len(e.fx.accepted) {
-			e.fx.accepted = append(e.fx.accepted, make([]uint64, w+1-len(e.fx.accepted))...)
-		}
-		e.fx.accepted[w] |= 1 << (r.Seq % 64)
+	case r.Kind == KindAttempt:
+		e.noteAttempt(r.Seq, r.HandlerStatus)
 	case r.Kind == KindAttack && r.NotApplicable == "" && r.Event != "":
 		e.fx.attacks = append(e.fx.attacks, attackID{seq: r.Seq, id: r.Event})
 	}
+}
+
+// noteAttempt is noteEffects for an attempt record of event seq that got
+// handlerStatus from the handler.
+func (e *engine) noteAttempt(seq, handlerStatus int) {
+	if e.cfg.Effects == nil || handlerStatus < 200 || handlerStatus >= 300 {
+		return
+	}
+	w := seq / 64
+	if w >= len(e.fx.accepted) {
+		e.fx.accepted = append(e.fx.accepted, make([]uint64, w+1-len(e.fx.accepted))...)
+	}
+	e.fx.accepted[w] |= 1 << (seq % 64)
 }
 
 func (e *engine) wasAccepted(seq int) bool {

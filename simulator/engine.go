@@ -206,13 +206,6 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-// stamp writes the fields of the base in r, which must be zero, making r
-// the base without copying the whole of a Record.
-func (e *engine) stamp(r *Record) {
-	b := &e.base
-	r.Provider, r.Policy, r.Scenario, r.Seed = b.Provider, b.Policy, b.Scenario, b.Seed
-}
-
 func (e *engine) emit(r Record) error { return e.emitRef(&r) }
 
 // emitRef is emit without copying r on the way in; the sink gets its own

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"bufio"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -91,3 +92,11 @@ func dribble(c net.Conn, done <-chan struct{}, s string, tick time.Duration) {
 	}
 	<-done
 }
+
+// target is where a hostile case sends, and how.
+type target struct {
+	url string
+	tls *tls.Config
+}
+
+func plain(url string) target { return target{url: url} }

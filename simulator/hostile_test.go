@@ -50,14 +50,6 @@ const (
 	reachedNo
 )
 
-// target is where a hostile case sends, and how.
-type target struct {
-	url string
-	tls *tls.Config
-}
-
-func plain(url string) target { return target{url: url} }
-
 // httpServer serves h on 127.0.0.1 until the test ends.
 func httpServer(t *testing.T, h http.HandlerFunc) string {
 	t.Helper()

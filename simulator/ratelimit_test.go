@@ -70,8 +70,15 @@ func TestRateLimiterIdleTimeIsNotBanked(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- l.wait(ctx) }()
-	if err := fc.BlockUntilContext(ctx, 1); err != nil {
-		t.Fatal(err)
+	waiting := make(chan error, 1)
+	go func() { waiting <- fc.BlockUntilContext(ctx, 1) }()
+	select {
+	case <-done:
+		t.Fatal("the second request after the pause went at once: the quiet spell was banked as a burst")
+	case err := <-waiting:
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	fc.Advance(500 * time.Millisecond)
 	if err := <-done; err != nil {

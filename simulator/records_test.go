@@ -1,17 +1,24 @@
 package simulator
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
-// An attempt record is built from zero and stamped rather than copied from
-// the base: stamping must give exactly the base, or attempt records would
-// lose what the base carries.
-func TestStampIsTheBase(t *testing.T) {
-	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 1, Seed: 7}
+// An attempt record is built field by field rather than copied from the
+// run's base record: it must still carry every field the base sets.
+func TestAttemptRecordsCarryTheBase(t *testing.T) {
+	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7}
+	var attempts []Record
+	cfg.Sink = func(r Record) error {
+		if r.Kind == KindAttempt {
+			attempts = append(attempts, r)
+		}
+		return nil
+	}
 	if err := cfg.providerDefaults(); err != nil {
 		t.Fatal(err)
 	}
@@ -21,12 +28,23 @@ func TestStampIsTheBase(t *testing.T) {
 	}
 	e := newEngine(c)
 	defer e.release()
-	var r Record
-	e.stamp(&r)
-	if !reflect.DeepEqual(r, e.base) {
-		t.Errorf("stamped %+v\nbase    %+v", r, e.base)
+	if _, err := e.run(context.Background()); err != nil {
+		t.Fatal(err)
 	}
-	if r.Provider != "stripe" || r.Seed != 7 {
-		t.Errorf("stamped provider %q seed %d, want stripe 7", r.Provider, r.Seed)
+	if len(attempts) == 0 {
+		t.Fatal("no attempt records")
+	}
+	base := reflect.ValueOf(e.base)
+	for i := range base.NumField() {
+		if base.Field(i).IsZero() {
+			continue
+		}
+		name := base.Type().Field(i).Name
+		if got := reflect.ValueOf(attempts[0]).Field(i); !reflect.DeepEqual(got.Interface(), base.Field(i).Interface()) {
+			t.Errorf("attempt record's %s = %v, the base's is %v", name, got, base.Field(i))
+		}
+	}
+	if attempts[0].Provider != "stripe" || attempts[0].Seed != 7 {
+		t.Errorf("attempt record provider %q seed %d, want stripe 7", attempts[0].Provider, attempts[0].Seed)
 	}
 }

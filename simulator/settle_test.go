@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
-	"go.uber.org/goleak"
 
 	"github.com/retrysim/retrysim/policies"
 )
@@ -77,7 +76,7 @@ func endRecord(t *testing.T, recs []Record) Record {
 // side effect lands while the engine waits for it, before the effects are
 // read: the verdict counts it, and no goroutine is left when Run returns.
 func TestInProcessLateEffectIsCounted(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer noLeaks(t, baseline(t))
 	p := shortPolicy(t, settleTimeout)
 	l := newLateLedger(p.Wire())
 	wall := clockwork.NewFakeClock()
