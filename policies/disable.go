@@ -62,7 +62,19 @@ func (r *DisableRule) String() string {
 	if r == nil {
 		return "never"
 	}
+	if r.FailureRate > 0 {
+		return r.Condition()
+	}
+	return "after " + r.Condition()
+}
+
+// Condition says what disables the endpoint, as the reason it was: "19
+// consecutive failures within 2d", "every attempt has failed for 5d",
+// "when over 95 % of the attempts within 1h fail".
+func (r *DisableRule) Condition() string {
 	switch {
+	case r == nil:
+		return "never"
 	case r.FailureRate > 0:
 		s := "when over " + strconv.FormatFloat(r.FailureRate*100, 'f', -1, 64) + " % of the attempts within " + r.Within.String() + " fail"
 		if r.MinAttempts > 0 {
@@ -70,9 +82,9 @@ func (r *DisableRule) String() string {
 		}
 		return s
 	case r.FailingFor > 0:
-		return "after every attempt has failed for " + r.FailingFor.String()
+		return "every attempt has failed for " + r.FailingFor.String()
 	default:
-		s := fmt.Sprintf("after %d consecutive failures", r.ConsecutiveFailures)
+		s := fmt.Sprintf("%d consecutive failures", r.ConsecutiveFailures)
 		if r.Within > 0 {
 			s += " within " + r.Within.String()
 		}

@@ -234,7 +234,7 @@ func (e endBar) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 
 // outagesOf is the outages a chart draws for r: the scenario's windows,
 // whole, when the stream states them; else the spans its attempts met.
-func outagesOf(r *Run) []Span {
+func outagesOf(r *Summary) []Span {
 	if len(r.OutageWindows) > 0 {
 		return r.OutageWindows
 	}

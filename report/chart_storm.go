@@ -231,13 +231,13 @@ func verdictWords(rep *Report) string {
 		switch r.Verdict() {
 		case NotIdempotent:
 			v = NotIdempotent
-		case Unknown:
+		case NoVerdict:
 			if v == Idempotent {
-				v = Unknown
+				v = NoVerdict
 			}
 		}
 	}
-	words := map[Verdict]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", Unknown: "verdict UNKNOWN"}[v]
+	words := map[Verdict]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", NoVerdict: "verdict UNKNOWN"}[v]
 	return words + " · recommend TTL " + dur(rep.RecommendedTTL())
 }
 

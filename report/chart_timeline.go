@@ -44,7 +44,7 @@ var outageColour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
 // timelineRow is one row of the timeline: one event, or every event of a run.
 type timelineRow struct {
 	label  string
-	run    *Run
+	run    *Summary
 	events []*EventTimeline
 	// every is, in a row per run, the step between the events drawn: 1
 	// draws them all.
@@ -119,7 +119,7 @@ func keyTime(ev *EventTimeline) (time.Time, bool) {
 }
 
 // chartTTL is the dedup window drawn for run r.
-func chartTTL(rep *Report, r *Run, opts ChartOptions) time.Duration {
+func chartTTL(rep *Report, r *Summary, opts ChartOptions) time.Duration {
 	if opts.TTL > 0 {
 		return opts.TTL
 	}
@@ -138,7 +138,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
 	}
-	sec := func(r *Run, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
+	sec := func(r *Summary, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
 
 	// The x range: every attempt shown, outages, the disable moment.
 	var hi float64
@@ -269,7 +269,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 
 	// With several runs, a run's outages and disable moment are drawn over
 	// its own rows only: one run's outage is not another's.
-	runRows := func(r *Run) (y0, y1 float64) {
+	runRows := func(r *Summary) (y0, y1 float64) {
 		if len(rep.Runs) == 1 {
 			return p.Y.Min, p.Y.Max
 		}

@@ -8,45 +8,45 @@ import (
 // compareRow is one line of the side-by-side comparison of several runs.
 type compareRow struct {
 	name string
-	cell func(r *Run) string
+	cell func(r *Summary) string
 }
 
 // compareRows are the summary figures compared side by side, in every
 // format that shows several runs.
 var compareRows = []compareRow{
-	{"events delivered", func(r *Run) string { return fmt.Sprintf("%d/%d", r.Delivered, r.Events) }},
-	{"events lost", func(r *Run) string { return markIf(r.Lost > 0, fmt.Sprint(r.Lost)) }},
-	{"attempts", func(r *Run) string { return fmt.Sprint(r.Attempts) }},
-	{"handler reached", func(r *Run) string {
+	{"events delivered", func(r *Summary) string { return fmt.Sprintf("%d/%d", r.Delivered, r.Events) }},
+	{"events lost", func(r *Summary) string { return markIf(r.Lost > 0, fmt.Sprint(r.Lost)) }},
+	{"attempts", func(r *Summary) string { return fmt.Sprint(r.Attempts) }},
+	{"handler reached", func(r *Summary) string {
 		if r.RefusedArrivals > 0 {
 			return markIf(true, fmt.Sprintf("%d (%d refused with 4xx)", r.HandlerArrivals, r.RefusedArrivals))
 		}
 		return fmt.Sprint(r.HandlerArrivals)
 	}},
-	{"duplicate arrivals", func(r *Run) string {
+	{"duplicate arrivals", func(r *Summary) string {
 		if r.DuplicateArrivals == 0 {
 			return "0"
 		}
 		return markIf(true, fmt.Sprintf("%d in %d %s", r.DuplicateArrivals, r.DuplicateEvents, plural(r.DuplicateEvents, "event", "events")))
 	}},
-	{"processed more than once", func(r *Run) string {
+	{"processed more than once", func(r *Summary) string {
 		if d := r.DuplicateEffects(); d >= 0 {
 			return markIf(d > 0, fmt.Sprint(d))
 		}
 		return "unknown"
 	}},
-	{"verdict", func(r *Run) string { return VerdictWords(r.Verdict()) }},
-	{"signature check", func(r *Run) string {
+	{"verdict", func(r *Summary) string { return VerdictWords(r.Verdict()) }},
+	{"signature check", func(r *Summary) string {
 		v := r.SignatureCheck()
 		return markIf(v == SignatureNotEnforced, SignatureWords(v))
 	}},
-	{"endpoint disabled", func(r *Run) string {
+	{"endpoint disabled", func(r *Summary) string {
 		if r.DisabledAt.IsZero() {
 			return "no"
 		}
 		return "at +" + dur(r.DisabledAt.Sub(r.Start)) + " ✗"
 	}},
-	{"handler p95 response", func(r *Run) string {
+	{"handler p95 response", func(r *Summary) string {
 		if r.Percentile(95) == 0 {
 			return "-"
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 )
@@ -41,7 +42,7 @@ func TestEndpointConsequences(t *testing.T) {
 			stripe.Restarts, stripe.ReorderedPairs, stripe.CopyArrivals, stripe.ManualArrivals)
 	}
 
-	rep := &report.Report{Runs: runs, Timeline: 4}
+	rep := &report.Report{Runs: runs, Timeline: 4, Spelling: advice.Flag} // a golden: the command's words
 	for _, format := range []string{report.FormatText, report.FormatJSON} {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer

@@ -32,7 +32,7 @@ func FuzzReadJSONL(f *testing.F) {
 				}
 			}
 			var sb strings.Builder
-			if err := WriteText(&sb, &Report{Runs: []*Run{r}, Timeline: 3}); err != nil {
+			if err := WriteText(&sb, &Report{Runs: []*Summary{r}, Timeline: 3}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -19,7 +19,7 @@ const (
 	// than once (the verdict is NOT IDEMPOTENT). It cannot pass without an
 	// effects oracle, nor when the run put idempotency to no test: the
 	// handler accepted no delivery, or no duplicate reached it (see
-	// Run.Untested).
+	// Summary.Untested).
 	GateDuplicateEffects Gate = "duplicate-effects"
 	// GateLostEvents fails when an event was never delivered: every attempt
 	// of the schedule failed, the endpoint was disabled first, or the
@@ -28,7 +28,7 @@ const (
 	// GateSlowResponses fails when the handler itself made the provider wait
 	// past its timeout at least once: an attempt that reached the handler and
 	// got no answer in time, or an answer measured slower than the timeout
-	// (its headroom, see Run.Headroom, is negative). A p99 above the timeout
+	// (its headroom, see Summary.Headroom, is negative). A p99 above the timeout
 	// is such a case. Latency a scenario injects is not the handler's and
 	// does not count. Its message names the other providers
 	// (GateOptions.Timeouts) the handler would be too slow for. A modelled
@@ -64,10 +64,10 @@ type GateStatus string
 const (
 	GatePass GateStatus = "pass"
 	GateFail GateStatus = "fail"
-	// GateUnknown: the gate could not be checked (no effects oracle, the run
+	// GateUnchecked ("unknown"): the gate could not be checked (no effects oracle, the run
 	// was interrupted, no configured TTL). A CI gate that cannot be checked
 	// does not pass.
-	GateUnknown GateStatus = "unknown"
+	GateUnchecked GateStatus = "unknown"
 )
 
 // GateReason says why a gate came out as it did: a code, with the figures
@@ -98,12 +98,15 @@ type GateOptions struct {
 	// Timeouts are the other providers' timeouts (Report.Timeouts), for
 	// GateSlowResponses to name those the handler is too slow for.
 	Timeouts []Timeout
+	// Spelling names the settings a message advises the way the caller
+	// sets them (nil: the Go way).
+	Spelling simulator.Spelling
 }
 
 // GateResult is one gate checked against one run.
 type GateResult struct {
 	Gate   Gate
-	Run    *Run
+	Run    *Summary
 	Status GateStatus
 	// Reason is why, as a code: for duplicate-effects the verdict's reason
 	// (see Judge), for forged-accepted the signature check's. Interrupted
@@ -113,6 +116,8 @@ type GateResult struct {
 	Interrupted bool
 	// Message says in words what was seen, with the figures.
 	Message string
+	// unvouched says why a gate that would pass is GateUnchecked.
+	unvouched unvouched
 }
 
 // Failed reports whether the gate did not pass (it failed, or could not be
@@ -150,35 +155,44 @@ func GateNames() string {
 }
 
 // CheckGates checks each gate against each run, run by run in order.
-func CheckGates(runs []*Run, gates []Gate, opts GateOptions) []GateResult {
+func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 	var out []GateResult
+	w := words{sp: opts.Spelling}
 	for _, r := range runs {
 		for _, g := range gates {
-			check, ok := gateChecks[g]
-			if !ok {
-				out = append(out, GateResult{Gate: g, Run: r, Status: GateUnknown, Reason: GateUnknownGate, Message: fmt.Sprintf("unknown gate (valid: %s)", GateNames())})
-				continue
+			res := GateResult{Gate: g, Run: r, Status: GateUnchecked, Reason: GateUnknownGate}
+			if check, ok := gateChecks[g]; ok {
+				res.Status, res.Reason = check(r, opts)
 			}
-			status, reason, msg := check(r, opts)
-			res := GateResult{Gate: g, Run: r, Reason: reason}
-			if g == GateDuplicateEffects {
-				if j := r.Judge(); status == GatePass && j.Caveat != CaveatNone {
-					status, msg = GateUnknown, "cannot be vouched for: "+r.caveatWords(j)
+			if res.Status == GatePass {
+				switch {
+				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone:
+					res.Status, res.unvouched = GateUnchecked, unvouchedCaveat
+				case r.Incomplete:
+					res.Status, res.unvouched = GateUnchecked, unvouchedCut
+				case r.Interrupted:
+					res.Status, res.unvouched, res.Interrupted = GateUnchecked, unvouchedInterrupted, true
 				}
 			}
-			if r.Incomplete && status == GatePass {
-				status, msg = GateUnknown, "the results stream stops before the run's end record (cut off), so this cannot be vouched for: "+msg
-			}
-			if r.Interrupted && status == GatePass {
-				res.Interrupted = true
-				status, msg = GateUnknown, "the run was interrupted before its end, so this cannot be vouched for: "+msg
-			}
-			res.Status, res.Message = status, msg
+			res.Message = w.gateMessage(&res, opts)
 			out = append(out, res)
 		}
 	}
 	return out
 }
+
+// unvouched says why a gate that would pass cannot be vouched for.
+type unvouched int
+
+const (
+	vouched unvouched = iota
+	// unvouchedCaveat: the verdict stands with a caveat (Judgement.Caveat).
+	unvouchedCaveat
+	// unvouchedCut: the results stream stops before the run's end record.
+	unvouchedCut
+	// unvouchedInterrupted: the run was interrupted before its end.
+	unvouchedInterrupted
+)
 
 // FailedGates returns the results that did not pass.
 func FailedGates(results []GateResult) []GateResult {
@@ -192,7 +206,7 @@ func FailedGates(results []GateResult) []GateResult {
 }
 
 // GatesFor returns the results that belong to run r.
-func GatesFor(results []GateResult, r *Run) []GateResult {
+func GatesFor(results []GateResult, r *Summary) []GateResult {
 	var out []GateResult
 	for _, g := range results {
 		if g.Run == r {
@@ -202,7 +216,8 @@ func GatesFor(results []GateResult, r *Run) []GateResult {
 	return out
 }
 
-type gateCheck func(*Run, GateOptions) (GateStatus, GateReason, string)
+// gateCheck decides how a gate came out for a run, and why.
+type gateCheck func(*Summary, GateOptions) (GateStatus, GateReason)
 
 var gateChecks = map[Gate]gateCheck{
 	GateDuplicateEffects: checkDuplicateEffects,
@@ -213,107 +228,59 @@ var gateChecks = map[Gate]gateCheck{
 	GateForgedAccepted:   checkForgedAccepted,
 }
 
-func checkDuplicateEffects(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
+func checkDuplicateEffects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	j := r.Judge()
 	switch j.Verdict {
 	case Idempotent:
-		return GatePass, GateReason(j.Reason), fmt.Sprintf("no event was processed more than once (%s absorbed)", counted(j.Duplicates, "duplicate arrival", "duplicate arrivals"))
+		return GatePass, GateReason(j.Reason)
 	case NotIdempotent:
-		off := r.OffenderCounts()
-		parts := make([]string, 0, 5)
-		for _, o := range off[:min(5, len(off))] {
-			parts = append(parts, fmt.Sprintf("%s processed %d times", o.ID, o.Times))
-		}
-		more := ""
-		if len(off) > 5 {
-			more = fmt.Sprintf(", and %d more", len(off)-5)
-		}
-		return GateFail, GateReason(j.Reason), fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
+		return GateFail, GateReason(j.Reason)
 	}
-	if j.Reason == ReasonNoOracle {
-		return GateUnknown, GateReason(j.Reason), `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`
-	}
-	return GateUnknown, GateReason(j.Reason), "cannot be checked: " + strings.TrimPrefix(r.unknownLine(j), "UNKNOWN — ")
+	return GateUnchecked, GateReason(j.Reason)
 }
 
-func checkLostEvents(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
+func checkLostEvents(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	if r.Lost == 0 {
-		return GatePass, GateAllDelivered, fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
+		return GatePass, GateAllDelivered
 	}
-	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
-	if r.LostToDisable > 0 {
-		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
-	}
-	return GateFail, GateEventsLost, msg + "; " + r.Provider + " gives up on an event after its last retry"
+	return GateFail, GateEventsLost
 }
 
-func checkSlowResponses(r *Run, opts GateOptions) (GateStatus, GateReason, string) {
+func checkSlowResponses(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	if r.Modelled() {
-		return GateUnknown, GateModelled, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
+		return GateUnchecked, GateModelled
 	}
-	own := r.Headroom(nil)[0]
-	figures := "no answer was measured"
-	if r.Answers() > 0 {
-		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
+	if r.Headroom(nil)[0].Over == 0 {
+		return GatePass, GateWithinTimeout
 	}
-	if own.Over == 0 {
-		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
-		if own.Verdict != HeadroomUnknown {
-			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
-		}
-		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {
-			msg += "; too slow for " + strings.Join(slow, ", ")
-		}
-		return GatePass, GateWithinTimeout, msg
-	}
-	// The percentiles leave out the attempts the timeout cut off, which
-	// are the slow ones: name those first.
-	var parts []string
-	if r.HandlerTimeouts > 0 {
-		parts = append(parts, fmt.Sprintf("%d got no answer within %s", r.HandlerTimeouts, dur(r.Timeout)))
-	}
-	if late := own.Over - r.HandlerTimeouts; late > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s slower than that", late, plural(late, "was answered", "were answered")))
-	}
-	if r.Answers() > 0 {
-		figures = "the answers that came had " + figures
-	}
-	return GateFail, GatePastTimeout, fmt.Sprintf("%d of %s that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
-		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
+	return GateFail, GatePastTimeout
 }
 
-func checkForgedAccepted(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
+func checkForgedAccepted(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	switch r.SignatureCheck() {
 	case SignatureEnforced:
-		return GatePass, GateReason(SigTested), strings.TrimPrefix(r.SignatureLine(), "✓ ")
+		return GatePass, GateReason(SigTested)
 	case SignatureNotEnforced:
-		return GateFail, GateAttackThrough, strings.TrimPrefix(r.SignatureLine(), "✗ ")
+		return GateFail, GateAttackThrough
 	}
-	return GateUnknown, GateReason(r.sigReason().Code), "cannot be checked: " + strings.TrimPrefix(r.SignatureLine(), "not tested: ")
+	return GateUnchecked, GateReason(r.sigReason().Code)
 }
 
-func checkRedirects(r *Run, _ GateOptions) (GateStatus, GateReason, string) {
-	n := r.Outcomes[simulator.Redirect]
-	if n == 0 {
-		return GatePass, GateNoRedirect, "no delivery failed on a redirect"
+func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
+	if r.Outcomes[simulator.Redirect] == 0 {
+		return GatePass, GateNoRedirect
 	}
-	return GateFail, GateRedirected, fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(n, "attempt", "attempts"), r.Provider)
+	return GateFail, GateRedirected
 }
 
-func checkTTL(r *Run, opts GateOptions) (GateStatus, GateReason, string) {
+func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
-		return GateUnknown, GateNoTTL, "cannot be checked: give the dedup TTL your handler uses with --ttl-configured"
+		return GateUnchecked, GateNoTTL
 	}
 	a := r.TTL([]time.Duration{ttl})
-	need := max(a.Window, a.Observed)
-	if ttl >= need {
-		return GatePass, GateTTLCovers, fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
+	if ttl >= max(a.Window, a.Observed) {
+		return GatePass, GateTTLCovers
 	}
-	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
-		dur(ttl), dur(need), r.Policy, dur(a.Window), dur(a.Observed))
-	if leaked := a.Choices[0].LeakedArrivals; leaked > 0 {
-		msg += fmt.Sprintf("; %d duplicate arrivals in this run came after it", leaked)
-	}
-	return GateFail, GateTTLShort, msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
+	return GateFail, GateTTLShort
 }

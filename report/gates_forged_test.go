@@ -20,7 +20,7 @@ func TestForgedAndSlowGates(t *testing.T) {
 	slow.attack("bad-signature", "x1", 200)
 	slow.effects["x1"] = 1
 	bare := newSigStream("github", 10*time.Second).attempt(0, time.Millisecond)
-	runs := []*report.Run{fast.run(t), slow.run(t), bare.run(t)}
+	runs := []*report.Summary{fast.run(t), slow.run(t), bare.run(t)}
 	results := report.CheckGates(runs, []report.Gate{report.GateSlowResponses, report.GateForgedAccepted}, report.GateOptions{Timeouts: catalogueLike})
 	want := []struct {
 		status report.GateStatus
@@ -31,7 +31,7 @@ func TestForgedAndSlowGates(t *testing.T) {
 		{report.GateFail, "1 of 1 attempt that reached the handler waited past slack's 3s timeout"},
 		{report.GateFail, "let 1 of 1 kind of attack through (bad-signature)"},
 		{report.GatePass, "every answer came within github's 10s timeout"},
-		{report.GateUnknown, "cannot be checked: no request your handler must reject was sent"},
+		{report.GateUnchecked, "cannot be checked: no request your handler must reject was sent"},
 	}
 	if len(results) != len(want) {
 		t.Fatalf("%d results, want %d", len(results), len(want))

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -51,7 +52,9 @@ func load(t *testing.T, name, format string, chart bool) *report.Report {
 	if keep != 0 {
 		timeline = report.DefaultTimeline
 	}
-	return &report.Report{Runs: agg.Runs(), Timeline: timeline, Timeouts: timeouts}
+	// The command's spelling of the settings the advice names: the goldens
+	// are what retrysim report prints.
+	return &report.Report{Runs: agg.Runs(), Timeline: timeline, Timeouts: timeouts, Spelling: advice.Flag}
 }
 
 // golden compares got with testdata/golden/file, or rewrites it with

@@ -1,38 +1,17 @@
 package report
 
 import (
-	"fmt"
-
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // addHandshake keeps the run's handshake record.
-func (r *Run) addHandshake(rec *simulator.Record) {
+func (r *Summary) addHandshake(rec *simulator.Record) {
 	h := *rec
 	r.Handshake = &h
 }
 
 // HandshakeFailed reports whether the provider's handshake got an answer it
 // does not accept: the endpoint was never enabled.
-func (r *Run) HandshakeFailed() bool { return r.Handshake != nil && r.Handshake.HandshakeProblem != "" }
-
-// handshakeLine says how the endpoint answered the provider's handshake;
-// "" when none was sent.
-func (r *Run) handshakeLine() string {
-	h := r.Handshake
-	if h == nil {
-		return ""
-	}
-	if h.HandshakeProblem == "" {
-		return fmt.Sprintf("handshake: %s sent %s when the endpoint was set up, and it was answered as %s expects ✓", r.Policy, h.Handshake, r.Policy)
-	}
-	return fmt.Sprintf("HANDSHAKE FAILED: %s sent %s when the endpoint was set up and it %s; %s expects %s, and sends no event to an endpoint that fails it", r.Policy, h.Handshake, h.HandshakeProblem, r.Policy, h.HandshakeExpect)
-}
-
-// handshakeAdvice is the first thing to fix when the handshake failed.
-func (r *Run) handshakeAdvice() []string {
-	if !r.HandshakeFailed() {
-		return nil
-	}
-	return []string{fmt.Sprintf("fix this first: answer %s's %s with %s (before checking anything else, as %s's docs show); until then no event reaches your handler", r.Policy, r.Handshake.Handshake, r.Handshake.HandshakeExpect, r.Provider)}
+func (r *Summary) HandshakeFailed() bool {
+	return r.Handshake != nil && r.Handshake.HandshakeProblem != ""
 }

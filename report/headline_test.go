@@ -44,8 +44,8 @@ func TestResentAfterUnreachedAttempts(t *testing.T) {
 // A run that already used flaky-network is not told to use it.
 func TestNoDuplicateHintKnowsTheScenario(t *testing.T) {
 	for _, tc := range []struct{ scenario, want, not string }{
-		{"happy", "--scenario flaky-network", "raise --events"},
-		{"flaky-network", "raise --events", "--scenario flaky-network"},
+		{"happy", `Config.Scenario "flaky-network"`, "raise Config.Events"},
+		{"flaky-network", "raise Config.Events", `Config.Scenario "flaky-network"`},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			s := newRecStream(1)

@@ -112,7 +112,7 @@ var htmlColumns = []htmlColumn{
 	{"latency ms", "num"}, {"fault", "text"}, {"fate", "text"}, {"processed", "num"},
 }
 
-func htmlRunOf(rep *Report, r *Run) htmlRun {
+func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	t := r.TTL(rep.TTLs)
 	delivered := fmt.Sprintf("delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
 	if r.Lost > 0 {
@@ -123,10 +123,10 @@ func htmlRunOf(rep *Report, r *Run) htmlRun {
 		delivered += fmt.Sprintf(" · ENDPOINT DISABLED at +%s: %s", dur(r.DisabledAt.Sub(r.Start)), disabledWords(r))
 	}
 	return htmlRun{
-		Header: headerLine(r), Target: r.Target, Verdict: string(r.Verdict()), VerdictLine: r.VerdictLine(),
-		Duplicates: duplicatesLine(r), Causes: causeLine(r), Advice: adviceLines(r, rep.Timeouts),
+		Header: headerLine(r), Target: r.Target, Verdict: string(r.Verdict()), VerdictLine: rep.words().verdictLine(r),
+		Duplicates: duplicatesLine(r), Causes: causeLine(r), Advice: rep.words().adviceLines(r, rep.Timeouts),
 		TTL: ttlHeadline(r, t), TTLRows: ttlChoiceRows(t),
-		Delivered: delivered, Signature: r.SignatureLine(), Latency: r.latencyLine(),
+		Delivered: delivered, Signature: rep.words().signatureLine(r), Latency: r.latencyLine(),
 	}
 }
 

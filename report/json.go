@@ -37,7 +37,7 @@ type jsonRun struct {
 	Target          string `json:"target"`
 	Interrupted     bool   `json:"interrupted"`
 	// Incomplete says the results stream stopped before the run's end
-	// record (see Run.Incomplete).
+	// record (see Summary.Incomplete).
 	Incomplete bool    `json:"incomplete,omitempty"`
 	Verdict    Verdict `json:"verdict"`
 	Detail     string  `json:"verdict_detail"`
@@ -47,7 +47,7 @@ type jsonRun struct {
 	Missing   int        `json:"effects_missing,omitempty"`
 	Offenders []Offender `json:"offenders,omitempty"`
 	// HandlersRunning and EffectsUnsettled say the effects were read while
-	// the handler may still have been at work (see Run.EffectsCaveat).
+	// the handler may still have been at work (see Summary.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
 	// SettleSeconds is how long the effects were read after the last
@@ -137,7 +137,7 @@ type jsonSummary struct {
 	LostEvents      int `json:"lost_events"`
 	HandlerArrivals int `json:"handler_arrivals"`
 	// DuplicateArrivals counts arrivals after the handler took the event
-	// in; RefusedArrivals those it answered 4xx before that (see Run).
+	// in; RefusedArrivals those it answered 4xx before that (see Summary).
 	DuplicateArrivals     int      `json:"duplicate_arrivals"`
 	RefusedArrivals       int      `json:"refused_arrivals"`
 	DuplicateEffects      *int     `json:"duplicate_effects"`
@@ -259,7 +259,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 
 // writeJSONRun writes one run, indented as the second level of the report:
 // everything but its events in one piece, then the events one by one.
-func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
+func writeJSONRun(bw *bufio.Writer, rep *Report, r *Summary) error {
 	head, err := json.MarshalIndent(jsonRunOf(rep, r), "    ", "  ")
 	if err != nil {
 		return err
@@ -303,16 +303,16 @@ func writeJSONRun(bw *bufio.Writer, rep *Report, r *Run) error {
 }
 
 // jsonRunOf is r in the JSON contract, with no events.
-func jsonRunOf(rep *Report, r *Run) jsonRun {
+func jsonRunOf(rep *Report, r *Summary) jsonRun {
 	t := r.TTL(rep.TTLs)
 	j := r.Judge()
 	jr := jsonRun{
 		Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, RunID: r.RunID, Target: r.Target, EventType: r.EventType,
 		Reason: j.Reason, Missing: j.Missing, SettleSeconds: r.SettleWait.Seconds(),
 		DefaultScenario: r.DefaultScenario,
-		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: r.VerdictLine(), Offenders: r.OffenderCounts(),
+		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: rep.words().verdictLine(r), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
-		SignatureCheck: r.SignatureCheck(), SignatureDetail: r.SignatureLine(),
+		SignatureCheck: r.SignatureCheck(), SignatureDetail: rep.words().signatureLine(r),
 		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
 		SignatureAdvice: r.ToleranceAdvice(),
 		Latency:         jsonLatencyOf(r, rep.Timeouts),
@@ -356,7 +356,7 @@ func jsonRunOf(rep *Report, r *Run) jsonRun {
 	for _, off := range r.Schedule {
 		jr.TTL.ScheduleOffsetsSeconds = append(jr.TTL.ScheduleOffsetsSeconds, off.Seconds())
 	}
-	jr.TTL.Advice = append(jr.TTL.Advice, t.Advice...)
+	jr.TTL.Advice = append(jr.TTL.Advice, wrongAdviceLines(r, t)...)
 	return jr
 }
 
@@ -379,7 +379,7 @@ func jsonEventOf(ev *EventTimeline) jsonEvent {
 	return je
 }
 
-func jsonAttacks(r *Run) []jsonAttack {
+func jsonAttacks(r *Summary) []jsonAttack {
 	out := []jsonAttack{}
 	for _, a := range r.Attacks() {
 		ja := jsonAttack{Attack: a.Attack, Probe: a.Probe, NotApplicable: a.NotApplicable, Undetectable: a.Undetectable, Detail: a.Detail,
@@ -396,7 +396,7 @@ func jsonAttacks(r *Run) []jsonAttack {
 	return out
 }
 
-func jsonLatencyOf(r *Run, timeouts []Timeout) jsonLatency {
+func jsonLatencyOf(r *Summary, timeouts []Timeout) jsonLatency {
 	l := jsonLatency{Measured: r.Measured(), Answers: r.Answers(), CutOff: r.HandlerTimeouts, Headroom: []jsonHeadroom{}}
 	if !l.Measured {
 		return l

@@ -10,7 +10,7 @@ import (
 )
 
 // readStream folds a results stream into an aggregator's runs.
-func readStream(t *testing.T, data []byte) ([]*Run, error) {
+func readStream(t *testing.T, data []byte) ([]*Summary, error) {
 	t.Helper()
 	agg := NewAggregator(WithTimeline(3))
 	t.Cleanup(func() { agg.Close() })

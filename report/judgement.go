@@ -57,7 +57,7 @@ const (
 
 // Judgement is a run's idempotency verdict as a value.
 type Judgement struct {
-	// Verdict is Idempotent, NotIdempotent or Unknown.
+	// Verdict is Idempotent, NotIdempotent or NoVerdict.
 	Verdict Verdict
 	Reason  Reason
 	Caveat  Caveat
@@ -90,8 +90,8 @@ func (j Judgement) Untested() bool {
 // in, the oracle reports every event the handler accepted, and its counts
 // had settled. Effects proven twice are NOT IDEMPOTENT whatever else is
 // missing. Anything else is UNKNOWN, with the reason.
-func (r *Run) Judge() Judgement {
-	j := Judgement{Verdict: Unknown, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
+func (r *Summary) Judge() Judgement {
+	j := Judgement{Verdict: NoVerdict, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
 	if r.EffectsKnown && !r.OracleBlind() && r.EffectsMatched < r.HandlerDelivered {
 		j.Missing = r.HandlerDelivered - r.EffectsMatched
 	}
@@ -99,7 +99,7 @@ func (r *Run) Judge() Judgement {
 	case r.Modelled():
 		j.Reason = ReasonModelled
 		return j
-	case r.EffectsError != "":
+	case r.EffectsProblem != "":
 		j.Reason = ReasonOracleError
 		return j
 	case !r.EffectsKnown:
@@ -136,7 +136,7 @@ func (r *Run) Judge() Judgement {
 }
 
 // caveat says why a verdict that stands may miss effects.
-func (r *Run) caveat(proven bool) Caveat {
+func (r *Summary) caveat(proven bool) Caveat {
 	switch {
 	case r.HandlersRunning > 0:
 		return CaveatHandlersRunning
@@ -144,4 +144,25 @@ func (r *Run) caveat(proven bool) Caveat {
 		return CaveatUnsettled
 	}
 	return CaveatNone
+}
+
+// Offender is an event the handler processed more than once.
+type Offender struct {
+	ID    string `json:"id"`
+	Times int    `json:"times"`
+}
+
+// OffenderCounts lists the events processed more than once with how many
+// times each was, by id; none when the verdict is not NotIdempotent (an
+// oracle that knows none of the delivered events names no offender).
+func (r *Summary) OffenderCounts() []Offender {
+	if r.Verdict() != NotIdempotent {
+		return []Offender{}
+	}
+	ids := r.Offenders()
+	out := make([]Offender, len(ids))
+	for i, id := range ids {
+		out[i] = Offender{ID: id, Times: r.Times(id)}
+	}
+	return out
 }

@@ -84,14 +84,14 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			s.Properties = append(s.Properties, junitProperty{"run_id", r.RunID})
 		}
 		s.SystemOut = fmt.Sprintf("%s, %s, %d delivered, %d lost, %s\nside effects: %s\ndedup TTL: recommend %s\n",
-			counted(r.Events, "event", "events"), counted(r.Attempts, "attempt", "attempts"), r.Delivered, r.Lost, counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), r.VerdictLine(), dur(r.TTL(rep.TTLs).Recommended))
+			counted(r.Events, "event", "events"), counted(r.Attempts, "attempt", "attempts"), r.Delivered, r.Lost, counted(r.DuplicateArrivals, "duplicate arrival", "duplicate arrivals"), rep.words().verdictLine(r), dur(r.TTL(rep.TTLs).Recommended))
 		for _, g := range GatesFor(rep.Gates, r) {
 			c := junitCase{Name: string(g.Gate), ClassName: fmt.Sprintf("retrysim.%s.%s", r.Policy, r.Scenario), Time: "0"}
 			switch g.Status {
 			case GateFail:
 				c.Failure = &junitProblem{Message: g.Message, Type: "gate failed", Text: g.Message}
 				s.Failures++
-			case GateUnknown:
+			case GateUnchecked:
 				c.Error = &junitProblem{Message: g.Message, Type: "gate not checked", Text: g.Message}
 				s.Errors++
 			default:

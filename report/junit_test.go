@@ -79,7 +79,7 @@ func TestWriteJUnit(t *testing.T) {
 	}{
 		{"duplicate-effects", "1 event of 2 processed more than once: evt_b processed 2 times", ""},
 		{"lost-events", "", ""},
-		{"ttl-too-short", "", "--ttl-configured"},
+		{"ttl-too-short", "", "GateOptions.TTLConfigured"},
 	}
 	for i, want := range wantCases {
 		c := suite.Cases[i]

@@ -39,7 +39,7 @@ func TestLatencyWhenNoAnswerCame(t *testing.T) {
 			report.GateFail, "3 of 3 attempts that reached the handler waited past stripe's 30s timeout (3 got no answer within 30s; no answer was measured)"},
 		{"a dry run", dryRun(),
 			"not measured (nothing was sent: a dry run models the handler as answering at once)", false,
-			report.GateUnknown, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"},
+			report.GateUnchecked, "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)

@@ -45,7 +45,7 @@ func TestHeadroom(t *testing.T) {
 			map[string]string{"slack": report.HeadroomClose, "github": report.HeadroomOK}, map[string]int{"slack": 0}},
 		{"cut off at slack's 3 s: too slow there and for as short, unknown for longer", "slack", 3 * time.Second,
 			[]time.Duration{ms, ms}, 1,
-			map[string]string{"slack": report.HeadroomTooSlow, "discord": report.HeadroomTooSlow, "shopify-2024": report.HeadroomUnknown, "stripe": report.HeadroomUnknown},
+			map[string]string{"slack": report.HeadroomTooSlow, "discord": report.HeadroomTooSlow, "shopify-2024": report.HeadroomUnmeasured, "stripe": report.HeadroomUnmeasured},
 			map[string]int{"slack": 1, "discord": 1, "stripe": 0}},
 	}
 	for _, tc := range cases {
@@ -90,7 +90,7 @@ func TestHeadroomInEveryFormat(t *testing.T) {
 	for i, l := range []time.Duration{time.Millisecond, 4 * time.Second} {
 		s.attempt(i, l)
 	}
-	rep := &report.Report{Runs: []*report.Run{s.run(t)}, Timeouts: catalogueLike, Verbose: true}
+	rep := &report.Report{Runs: []*report.Summary{s.run(t)}, Timeouts: catalogueLike, Verbose: true}
 	want := map[string][]string{
 		report.FormatText:     {"p50 1.0ms · p95 4.00s · p99 4.00s · max 4.00s over 2 answers", "discord, slack (3s): ✗ TOO SLOW: 1 of 2 answers took longer", "shopify-2024 (5s): close: 1.00s to spare"},
 		report.FormatMarkdown: {"| shopify-2024 | 5s | 1.00s | close:", "| slack | 3s | −1.00s | ✗ TOO SLOW"},

@@ -74,7 +74,7 @@ func writeOverallMarkdown(w *errWriter, rep *Report) {
 	w.printf("\n")
 }
 
-func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
+func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	w.printf("\n## %s · %s · %s\n\n", mdEscape(r.Policy), mdEscape(r.scenarioWords()), r.seedWords())
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
@@ -93,7 +93,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	if r.Incomplete {
 		w.printf("\n**INCOMPLETE**: the results stream stops before this run's end record (cut off); what follows covers only the records in it.\n")
 	}
-	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(r.VerdictLine()))
+	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(rep.words().verdictLine(r)))
 	var tb mdTable
 	tb.add("", r.Policy)
 	for _, row := range compareRows {
@@ -108,7 +108,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 		w.printf("\n**Endpoint disabled** at +%s: %s; %s never delivered because of it.\n",
 			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), counted(r.LostToDisable, "event", "events"))
 	}
-	writeSignatureMarkdown(w, r)
+	writeSignatureMarkdown(w, rep, r)
 	writeLatencyMarkdown(w, rep, r)
 	t := r.TTL(rep.TTLs)
 	w.printf("\n### Dedup TTL\n\n**Recommend %s**", dur(t.Recommended))
@@ -122,17 +122,17 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Run) {
 	}
 	tb.write(w)
 	w.printf("\n_%s._\n", capitalise(worstCaseWords))
-	for _, a := range t.Advice {
+	for _, a := range wrongAdviceLines(r, t) {
 		w.printf("\n> ✗ %s\n", mdEscape(a))
 	}
-	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
+	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("\n### What to change\n\n")
 		for _, a := range advice {
 			w.printf("- %s\n", mdEscape(a))
 		}
 	}
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
-		w.printf("\n### CI gates (--fail-on)\n\n")
+		w.printf("\n### CI gates (%s)\n\n", mdEscape(rep.words().of(SettingGates)))
 		tb = mdTable{}
 		tb.add("gate", "result", "why")
 		for _, g := range gates {
@@ -190,7 +190,7 @@ func writeTTLCompareMarkdown(w *errWriter, rep *Report) {
 	tb.write(w)
 	w.printf("\n_%s._\n", capitalise(worstCaseWords))
 	for i := range rep.Runs {
-		for _, a := range ttls[i].Advice {
+		for _, a := range wrongAdviceLines(rep.Runs[i], ttls[i]) {
 			w.printf("\n> ✗ %s\n", mdEscape(a))
 		}
 	}
@@ -229,8 +229,8 @@ func capitalise(s string) string {
 
 // writeSignatureMarkdown writes the signature check: the verdict line, the
 // provider's probe, and a table of the attacks.
-func writeSignatureMarkdown(w *errWriter, r *Run) {
-	detail := r.SignatureLine()
+func writeSignatureMarkdown(w *errWriter, rep *Report, r *Summary) {
+	detail := rep.words().signatureLine(r)
 	if _, after, ok := strings.Cut(detail, ": "); ok {
 		detail = after // the verdict is in bold already
 	}
@@ -258,7 +258,7 @@ func writeSignatureMarkdown(w *errWriter, r *Run) {
 
 // writeLatencyMarkdown writes the handler's response times and the headroom
 // to every timeout.
-func writeLatencyMarkdown(w *errWriter, rep *Report, r *Run) {
+func writeLatencyMarkdown(w *errWriter, rep *Report, r *Summary) {
 	w.printf("\n### Response time and timeout headroom\n\n%s\n", mdEscape(r.latencyLine()))
 	if !r.Measured() {
 		return
@@ -280,7 +280,7 @@ func writeLatencyMarkdown(w *errWriter, rep *Report, r *Run) {
 // slowest answer went.
 func headroomCell(h *Headroom) string {
 	switch {
-	case h.Verdict == HeadroomUnknown:
+	case h.Verdict == HeadroomUnmeasured:
 		return "?"
 	case h.Verdict == HeadroomTooSlow && h.Spare >= 0:
 		return "none" // cut off at the timeout: how far past it is unknown

@@ -32,7 +32,7 @@ func WritePolicies(w io.Writer, all []policies.Policy, format string, full bool)
 		}
 		return writeEach(w, all, writePolicyMarkdown)
 	}
-	if err := writePolicyTable(w, all, !full); err != nil || !full {
+	if err := writePolicyTable(w, all); err != nil || !full {
 		return err
 	}
 	return writeEach(w, all, writePolicyText)
@@ -166,9 +166,8 @@ func writeEach(w io.Writer, all []policies.Policy, write func(io.Writer, *polici
 	return nil
 }
 
-// writePolicyTable writes the overview, one line a policy; hint adds where
-// the details are.
-func writePolicyTable(w io.Writer, all []policies.Policy, hint bool) error {
+// writePolicyTable writes the overview, one line a policy.
+func writePolicyTable(w io.Writer, all []policies.Policy) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tATTEMPTS\tSPAN\tTIMEOUT\tDISABLED\tMANUAL RESEND\tSUMMARY")
 	for i := range all {
@@ -176,11 +175,7 @@ func writePolicyTable(w io.Writer, all []policies.Policy, hint bool) error {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.MaxAttempts(), policies.FormatDuration(p.Window()),
 			p.Timeout, disableText(p), orDash(p.ManualRedelivery), p.Summary)
 	}
-	if err := tw.Flush(); err != nil || !hint {
-		return err
-	}
-	_, err := fmt.Fprintln(w, "\n'retrysim policies show NAME' prints a policy's worked schedule and sources; --all prints them all.")
-	return err
+	return tw.Flush()
 }
 
 func writePolicyText(w io.Writer, p *policies.Policy) error {

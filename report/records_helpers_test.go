@@ -122,7 +122,7 @@ func (s *sigStream) attack(attack, id string, status int, more ...func(*simulato
 	return s.add(r)
 }
 
-func (s *sigStream) run(t *testing.T) *report.Run {
+func (s *sigStream) run(t *testing.T) *report.Summary {
 	t.Helper()
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	for _, r := range s.recs {

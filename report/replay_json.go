@@ -16,9 +16,10 @@ type ReplayJSON struct {
 	VerdictDetail string                  `json:"verdict_detail"`
 }
 
-// WriteReplayJSON writes a replay as one indented JSON object (ReplayJSON).
-func WriteReplayJSON(w io.Writer, r *simulator.ReplayResult) error {
-	out := ReplayJSON{ReplayResult: r, Checks: r.Checks(), Verdict: r.Verdict(), VerdictDetail: r.VerdictLine()}
+// WriteReplayJSON writes a replay as one indented JSON object (ReplayJSON);
+// sp spells the settings the checks and the verdict may advise changing.
+func WriteReplayJSON(w io.Writer, r *simulator.ReplayResult, sp simulator.Spelling) error {
+	out := ReplayJSON{ReplayResult: r, Checks: r.SpellChecks(sp), Verdict: r.Verdict(), VerdictDetail: r.SpellVerdictLine(sp)}
 	if n := r.Writes(); n >= 0 {
 		out.Writes = &n
 	}

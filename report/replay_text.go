@@ -16,19 +16,21 @@ var ReplayFormats = []string{FormatText, FormatJSON}
 
 // WriteReplay writes a replay's result in format (one of ReplayFormats).
 // target names the handler in the text form; empty means the result's own
-// Target.
-func WriteReplay(w io.Writer, r *simulator.ReplayResult, format, target string) error {
+// Target. sp spells the settings the checks and the verdict may advise
+// changing (nil: as Go names them).
+func WriteReplay(w io.Writer, r *simulator.ReplayResult, format, target string, sp simulator.Spelling) error {
 	if format == FormatJSON {
-		return WriteReplayJSON(w, r)
+		return WriteReplayJSON(w, r, sp)
 	}
-	return WriteReplayText(w, r, target)
+	return WriteReplayText(w, r, target, sp)
 }
 
-var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnknown: "?"}
+var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnverified: "?"}
 
 // WriteReplayText writes a replay for a person: each send, the checks, the
-// verdict. target names the handler; empty means r.Target.
-func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string) error {
+// verdict. target names the handler; empty means r.Target; sp spells the
+// settings the advice names.
+func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string, sp simulator.Spelling) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
 	if target == "" {
@@ -67,10 +69,10 @@ func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string) erro
 		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(fromMS(s.LatencyMS)), note)
 	}
 	b.WriteString("\n")
-	for _, c := range r.Checks() {
+	for _, c := range r.SpellChecks(sp) {
 		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
 	}
-	fmt.Fprintf(&b, "\n  %s\n", r.VerdictLine())
+	fmt.Fprintf(&b, "\n  %s\n", r.SpellVerdictLine(sp))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -23,7 +23,7 @@ func TestSignatureCheck(t *testing.T) {
 		accepted []string
 		line     string
 	}{
-		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, "--scenario forged"},
+		{"no attack", func(s *sigStream) {}, report.SignatureNotTested, nil, `Config.Scenario "forged"`},
 		{"every attack rejected", func(s *sigStream) {
 			s.attack("bad-signature", "x1", 401).attack("missing-signature", "x2", 400)
 		}, report.SignatureEnforced, nil, "all 2 requests it must not trust (400 ×1, 401 ×1); none had a side effect"},
@@ -126,8 +126,8 @@ func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
 			if !strings.HasPrefix(r.SignatureLine(), tc.line) {
 				t.Errorf("line %q, want %q", r.SignatureLine(), tc.line)
 			}
-			rep := &report.Report{Runs: []*report.Run{r}, Width: -1, Verbose: true, Gates: report.CheckGates([]*report.Run{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
-			if g := rep.Gates[0]; g.Status != report.GateUnknown || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
+			rep := &report.Report{Runs: []*report.Summary{r}, Width: -1, Verbose: true, Gates: report.CheckGates([]*report.Summary{r}, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})}
+			if g := rep.Gates[0]; g.Status != report.GateUnchecked || !strings.HasPrefix(g.Message, "cannot be checked: "+strings.TrimPrefix(tc.line, "not tested: ")) {
 				t.Errorf("forged-accepted %s: %s", g.Status, g.Message)
 			}
 			text, md, _ := renderAll(t, rep)

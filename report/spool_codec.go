@@ -61,6 +61,7 @@ const (
 	flagDefaultScenario
 	flagDryRun
 	flagHandshake // the handshake fields follow
+	flagOutage
 )
 
 // spoolStrings is the spool's table of repeated strings, shared by its
@@ -175,6 +176,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.EffectsUnsettled, flagEffectsUnsettled)
 	set(r.DefaultScenario, flagDefaultScenario)
 	set(r.DryRun, flagDryRun)
+	set(r.Outage, flagOutage)
 	set(hasAttackFields(r), flagAttack)
 	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
 	set(hasRunFields(r), flagRunBlock)
@@ -255,6 +257,11 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.SettleS)
 		e.float(r.SettleLimitS)
 		e.float(r.AdvisedToleranceS)
+		e.float(r.DisableRate)
+		e.int(int64(r.DisableMinAttempts))
+		e.float(r.DisableForS)
+		e.str(string(r.DisabledCause))
+		e.str(r.EffectsProblem)
 	}
 }
 
@@ -271,7 +278,8 @@ func hasRunFields(r *simulator.Record) bool {
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
-		r.SettleS != 0 || r.SettleLimitS != 0
+		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
+		r.DisabledCause != "" || r.EffectsProblem != ""
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -374,6 +382,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.EffectsUnsettled = flags&flagEffectsUnsettled != 0
 	r.DefaultScenario = flags&flagDefaultScenario != 0
 	r.DryRun = flags&flagDryRun != 0
+	r.Outage = flags&flagOutage != 0
 	r.Kind = d.str()
 	r.Provider = d.str()
 	r.Policy = d.str()
@@ -456,5 +465,10 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.SettleS = d.float()
 		r.SettleLimitS = d.float()
 		r.AdvisedToleranceS = d.float()
+		r.DisableRate = d.float()
+		r.DisableMinAttempts = int(d.int())
+		r.DisableForS = d.float()
+		r.DisabledCause = simulator.DisableCause(d.str())
+		r.EffectsProblem = d.str()
 	}
 }

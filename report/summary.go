@@ -7,25 +7,27 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // Verdict is an idempotency verdict: a run's and a replay's are one type.
 type Verdict = simulator.Verdict
 
-// Verdicts on idempotency.
+// Verdicts on idempotency. NoVerdict is the run showing neither: no oracle,
+// one that cannot vouch for the events, or nothing tested (see Judge); its
+// value stays "unknown", as in the JSON reports.
 const (
 	Idempotent    = simulator.VerdictIdempotent
 	NotIdempotent = simulator.VerdictNotIdempotent
-	Unknown       = simulator.VerdictUnknown
+	NoVerdict     = simulator.VerdictNone
 )
 
-// Run is everything a report says about one run (one policy against one
+// Summary is everything a report says about one run (one policy against one
 // target), built from its records.
-type Run struct {
+type Summary struct {
 	Provider, Policy, Scenario string
 	Seed                       uint64
 	// RunID is the run id mixed into the run's dedup ids ("" in streams
@@ -39,6 +41,13 @@ type Run struct {
 	ManualRedelivery time.Duration
 	DisableAfter     int
 	DisableWithin    time.Duration
+	// DisableRule is the policy's endpoint-disable rule, from its figures
+	// in the run record (DisableAfter and DisableWithin are its
+	// consecutive-failures form).
+	DisableRule policies.DisableRule
+	// disableRuleWords are the rule in the run record's words, for
+	// streams that do not say what disabled the endpoint (upgrade).
+	disableRuleWords string
 	// EventType is the type of the events the run delivered ("" in
 	// streams that do not say).
 	EventType string
@@ -128,7 +137,10 @@ type Run struct {
 	// report shows covers only the records there were.
 	Incomplete   bool
 	EffectsKnown bool
-	EffectsError string
+	// EffectsProblem is what was wrong with the effects oracle's answer
+	// when it did not answer as expected ("" when it did, or there was
+	// none).
+	EffectsProblem string
 	// HandlersRunning counts the handler calls still running when the
 	// effects were read (in-process targets); EffectsUnsettled says the
 	// oracle was still changing when retrysim stopped reading it (URL
@@ -163,9 +175,11 @@ type Run struct {
 	// answer within the provider's timeout: the handler itself was too slow
 	// (injected latency aside: that answer did come).
 	HandlerTimeouts int
-	// DisabledBy says what disabled the endpoint, in words ("" in streams
-	// that do not say).
-	DisabledBy string
+	// DisabledBy says what disabled the endpoint, in the engine's words
+	// ("" in streams that do not say); DisabledCause which kind of thing
+	// it was.
+	DisabledBy    string
+	DisabledCause simulator.DisableCause
 	// Probe is the provider's own invalid-signature probe, when it sent one.
 	Probe *simulator.Record
 	// AdvisedTolerance is the bound on a signed timestamp's age that is
@@ -269,14 +283,14 @@ type eventAgg struct {
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
 
-// Verdict is the idempotency verdict: Idempotent, NotIdempotent or Unknown
+// Verdict is the idempotency verdict: Idempotent, NotIdempotent or NoVerdict
 // (see Judge, which decides it and says why).
-func (r *Run) Verdict() Verdict { return r.Judge().Verdict }
+func (r *Summary) Verdict() Verdict { return r.Judge().Verdict }
 
 // Offenders lists the events the handler processed more than once, by id,
 // at least once of them during the run: a replay no signature can tell from
 // a retry counts as one.
-func (r *Run) Offenders() []string {
+func (r *Summary) Offenders() []string {
 	var out []string
 	for id, n := range r.Effects {
 		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
@@ -289,11 +303,11 @@ func (r *Run) Offenders() []string {
 
 // Times is how often the handler processed event id in all, by the
 // oracle: during the run and before it.
-func (r *Run) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
+func (r *Summary) Times(id string) int { return r.Effects[id] + r.effectsBefore[id] }
 
 // extraEffects is how many of event id's side effects during the run were
 // one too many: all of them when it had been processed before.
-func (r *Run) extraEffects(id string) int {
+func (r *Summary) extraEffects(id string) int {
 	if r.effectsBefore[id] > 0 {
 		return r.Effects[id]
 	}
@@ -302,21 +316,21 @@ func (r *Run) extraEffects(id string) int {
 
 // DuplicateEffects is the number of events processed more than once, or -1
 // when unknown.
-func (r *Run) DuplicateEffects() int {
-	if r.Verdict() == Unknown {
+func (r *Summary) DuplicateEffects() int {
+	if r.Verdict() == NoVerdict {
 		return -1
 	}
 	return len(r.Offenders())
 }
 
-// Aggregator builds Runs from a record stream. Add records in stream order,
-// then call Runs. Its memory follows the events in flight and the kept
-// timelines, not the length of the stream.
+// Aggregator builds each run's Summary from a record stream. Add records in
+// stream order, then call Runs. Its memory follows the events in flight and
+// the kept timelines, not the length of the stream.
 type Aggregator struct {
 	opts  options
-	runs  []*Run
-	index map[runID]*Run
-	last  *Run // the run of the last record, the likely run of the next
+	runs  []*Summary
+	index map[runID]*Summary
+	last  *Summary // the run of the last record, the likely run of the next
 	// spool holds every run's finished timelines when all are kept.
 	spool *spool
 }
@@ -363,7 +377,7 @@ func WithTTLs(ttls []time.Duration) Option {
 // NewAggregator returns an empty Aggregator. By default it keeps the first
 // 10 events' timelines.
 func NewAggregator(opts ...Option) *Aggregator {
-	a := &Aggregator{opts: options{timeline: 10}, index: map[runID]*Run{}}
+	a := &Aggregator{opts: options{timeline: 10}, index: map[runID]*Summary{}}
 	for _, o := range opts {
 		o(&a.opts)
 	}
@@ -404,7 +418,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &Run{
+		run = &Summary{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
 			reorder: newReorders(), spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
@@ -413,6 +427,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		a.runs = append(a.runs, run)
 	}
 	a.last = run
+	upgrade(&rec, run)
 	switch rec.Kind {
 	case simulator.KindRun:
 		if run.begun {
@@ -447,7 +462,7 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 }
 
 // Runs returns the runs seen so far, in the order they began.
-func (a *Aggregator) Runs() []*Run {
+func (a *Aggregator) Runs() []*Summary {
 	for _, r := range a.runs {
 		r.Incomplete = !r.ended
 		slices.SortStableFunc(r.kept, bySeq)
@@ -456,7 +471,7 @@ func (a *Aggregator) Runs() []*Run {
 	return a.runs
 }
 
-func (r *Run) begin(rec *simulator.Record) {
+func (r *Summary) begin(rec *simulator.Record) {
 	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
@@ -474,6 +489,11 @@ func (r *Run) begin(rec *simulator.Record) {
 	r.Timeout = seconds(rec.TimeoutS)
 	r.ManualRedelivery = seconds(rec.ManualS)
 	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.disableRuleWords = rec.DisableRule
+	r.DisableRule = policies.DisableRule{
+		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(seconds(rec.DisableS)),
+		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(seconds(rec.DisableForS)),
+	}
 	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
 	for i, s := range rec.ScheduleS {
 		r.Schedule[i] = seconds(s)
@@ -485,7 +505,7 @@ func (r *Run) begin(rec *simulator.Record) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *Run) attempt(rec *simulator.Record, keep int) error {
+func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq)
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
@@ -568,7 +588,7 @@ func (r *Run) attempt(rec *simulator.Record, keep int) error {
 
 // duplicate counts an arrival of an event the handler had taken in, by
 // why the provider sent it again.
-func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
+func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 	r.DuplicateArrivals++
 	if !ev.duplicated {
 		ev.duplicated = true
@@ -586,7 +606,7 @@ func (r *Run) duplicate(ev *eventAgg, rec *simulator.Record) {
 	}
 }
 
-func (r *Run) fate(rec *simulator.Record) error {
+func (r *Summary) fate(rec *simulator.Record) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
 	switch rec.Fate {
@@ -621,13 +641,10 @@ func (r *Run) fate(rec *simulator.Record) error {
 	return r.endTimeline(ev, rec)
 }
 
-// outageFault is the fault name of an injected outage in attempt records.
-const outageFault = "outage"
-
 // outage extends or closes the current outage span. Records come in
 // virtual-time order, so an attempt that met no outage ends the span.
-func (r *Run) outage(rec *simulator.Record) {
-	in := hasFault(rec.Fault, outageFault)
+func (r *Summary) outage(rec *simulator.Record) {
+	in := rec.Outage
 	n := len(r.Outages)
 	switch {
 	case in && n > 0 && r.inOutage:
@@ -640,24 +657,12 @@ func (r *Run) outage(rec *simulator.Record) {
 	}
 }
 
-// hasFault reports whether a record's faults ("a+b") include name.
-func hasFault(faults, name string) bool {
-	for faults != "" {
-		var f string
-		f, faults, _ = strings.Cut(faults, "+")
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *Run) end(rec *simulator.Record) {
+func (r *Summary) end(rec *simulator.Record) {
 	r.ended = true
 	r.Interrupted = rec.Interrupted
 	if rec.DisabledAt != nil {
 		r.DisabledAt = *rec.DisabledAt
-		r.DisabledBy = rec.DisabledBy
+		r.DisabledBy, r.DisabledCause = rec.DisabledBy, rec.DisabledCause
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time
@@ -666,7 +671,7 @@ func (r *Run) end(rec *simulator.Record) {
 	if r.EffectsKnown && r.Effects == nil {
 		r.Effects = map[string]int{}
 	}
-	r.EffectsError = rec.Error
+	r.EffectsProblem = rec.EffectsProblem
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
 	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
 	r.matchEffects()
@@ -674,11 +679,11 @@ func (r *Run) end(rec *simulator.Record) {
 
 // Percentile returns the p-th percentile (0..100) of the handler's response
 // times, nearest rank; 0 when there are none.
-func (r *Run) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
+func (r *Summary) Percentile(p float64) time.Duration { return r.latencies.percentile(p) }
 
 // noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the
 // events lost to the endpoint being disabled.
-func (r *Run) noteLostToDisable(rec *simulator.Record) {
+func (r *Summary) noteLostToDisable(rec *simulator.Record) {
 	i, _ := slices.BinarySearch(r.lostSeqs, rec.Seq)
 	if i >= MaxListedEvents {
 		return
@@ -693,4 +698,21 @@ func (r *Run) noteLostToDisable(rec *simulator.Record) {
 
 // reordered counts the pairs of events about one object that first reached
 // the handler in the opposite order to their creation (sequence order).
-func (r *Run) reordered() int { return r.reorder.pairs }
+func (r *Summary) reordered() int { return r.reorder.pairs }
+
+// Summarize folds a whole record stream, as simulator.Collect gathers it,
+// into its runs (one per policy, scenario and seed, in the order they
+// began): what a Go test asserts on. The stream being in memory already,
+// every timeline kept stays there too (nothing to Close).
+//
+//	runs, err := report.Summarize(records)
+//	if runs[0].Verdict() != report.Idempotent { t.Error(runs[0].VerdictLine()) }
+func Summarize(records []simulator.Record, opts ...Option) ([]*Summary, error) {
+	a := NewAggregator(append(opts, inMemory())...)
+	for _, r := range records {
+		if err := a.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	return a.Runs(), nil
+}

@@ -13,7 +13,7 @@ import (
 // Report is a whole report: every run of a stream and the options it is
 // rendered with.
 type Report struct {
-	Runs []*Run
+	Runs []*Summary
 	// TTLs are the TTL choices compared; nil means DefaultTTLs.
 	TTLs []time.Duration
 	// Timeline is how many events' timelines the text shows; 0 hides it.
@@ -37,6 +37,10 @@ type Report struct {
 	// Width is the width the text report wraps its lines to; 0 means
 	// DefaultWidth, and a negative width leaves every line whole.
 	Width int
+	// Spelling names the settings the report's advice names the way its
+	// reader sets them (nil: the Go way, Config.Effects; the retrysim
+	// command spells them as its flags).
+	Spelling simulator.Spelling
 }
 
 // RecommendedTTL is the largest recommendation over the runs.
@@ -69,7 +73,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(--verbose adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n")
+		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n", rep.words().of(SettingVerbose))
 	}
 	ew.fail(ww.flush())
 	return ew.err
@@ -84,7 +88,7 @@ func (rep *Report) width() int {
 }
 
 // headerLine names the run: policy, scenario, seed, events and their type.
-func headerLine(r *Run) string {
+func headerLine(r *Summary) string {
 	s := fmt.Sprintf("retrysim · %s · %s · %s · %s", r.policyWords(), r.scenarioWords(), r.seedWords(), r.plannedWords())
 	if r.EventType != "" {
 		s += " of type " + r.EventType
@@ -92,7 +96,7 @@ func headerLine(r *Run) string {
 	return s
 }
 
-func writeRunText(w *errWriter, rep *Report, r *Run) {
+func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	w.printf("%s\n", headerLine(r))
 	w.printf("target: %s\n", r.Target)
 	if r.Interrupted {
@@ -106,12 +110,12 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		w.printf("  %s\n", h) // the first thing to fix
 	}
 	// The verdict, the duplicates, what to change and the TTL come first.
-	w.printf("  side effects: %s\n", r.VerdictLine())
+	w.printf("  side effects: %s\n", rep.words().verdictLine(r))
 	w.printf("  duplicates: %s\n", duplicatesLine(r))
 	if c := causeLine(r); c != "" {
 		w.printf("  why the provider sent again: %s\n", c)
 	}
-	if advice := adviceLines(r, rep.Timeouts); len(advice) > 0 {
+	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("  what to change:\n")
 		for _, a := range advice {
 			w.printf("    - %s\n", a)
@@ -120,7 +124,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	t := r.TTL(rep.TTLs)
 	w.printf("  dedup TTL: %s\n", ttlHeadline(r, t))
 	if rep.Verbose {
-		writeRunTTL(w, t)
+		writeRunTTL(w, r, t)
 	}
 	// Then what else happened.
 	w.printf("  delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
@@ -138,7 +142,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 	if r.ReorderedPairs > 0 {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
-	w.printf("  signature check: %s\n", r.SignatureLine())
+	w.printf("  signature check: %s\n", rep.words().signatureLine(r))
 	if h := r.handshakeLine(); h != "" && !r.HandshakeFailed() {
 		w.printf("    %s\n", h)
 	}
@@ -172,7 +176,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 		}
 	}
 	if gates := GatesFor(rep.Gates, r); len(gates) > 0 {
-		w.printf("  CI gates (--fail-on):\n")
+		w.printf("  CI gates (%s):\n", rep.words().of(SettingGates))
 		for _, g := range gates {
 			w.printf("    %s %-18s %s\n", gateMark[g.Status], g.Gate, g.Message)
 		}
@@ -181,7 +185,7 @@ func writeRunText(w *errWriter, rep *Report, r *Run) {
 
 // duplicatesLine says how often the handler was reached and how many of
 // those arrivals were duplicates.
-func duplicatesLine(r *Run) string {
+func duplicatesLine(r *Summary) string {
 	s := fmt.Sprintf("your handler was reached %s by %s", timesWord(r.HandlerArrivals), counted(r.Attempts, "attempt", "attempts"))
 	if r.RefusedArrivals > 0 {
 		s += fmt.Sprintf(", refused %d (4xx)", r.RefusedArrivals)
@@ -204,12 +208,15 @@ func timesWord(n int) string {
 	return fmt.Sprintf("%d times", n)
 }
 
-var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnknown: "?"}
+var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnchecked: "?"}
 
 // disabledWords says what disabled the endpoint.
-func disabledWords(r *Run) string {
-	if r.DisabledBy != "" {
-		return strings.TrimPrefix(r.DisabledBy, "after ")
+func disabledWords(r *Summary) string {
+	switch {
+	case r.DisabledCause == simulator.DisabledByRule && r.DisableRule != (policies.DisableRule{}):
+		return r.DisableRule.Condition()
+	case r.DisabledBy != "":
+		return r.DisabledBy
 	}
 	s := fmt.Sprintf("%d consecutive failures", r.DisableAfter)
 	if r.DisableWithin > 0 {
@@ -232,7 +239,7 @@ var outcomeOrder = []simulator.Outcome{
 	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
 }
 
-func outcomeLine(r *Run) string {
+func outcomeLine(r *Summary) string {
 	var parts []string
 	for _, o := range outcomeOrder {
 		if n := r.Outcomes[o]; n > 0 {
@@ -257,7 +264,7 @@ var causeWords = map[simulator.Outcome]string{
 	simulator.Delivered:        "the provider delivered an already delivered event again",
 }
 
-func causeLine(r *Run) string {
+func causeLine(r *Summary) string {
 	var parts []string
 	for _, o := range outcomeOrder {
 		if n := r.Causes[o]; n > 0 {
@@ -310,7 +317,7 @@ func restartList(at []time.Duration) string {
 	return strings.Join(parts, ", ")
 }
 
-func effectsMark(r *Run, id string) string {
+func effectsMark(r *Summary, id string) string {
 	if !r.EffectsKnown {
 		return ""
 	}
@@ -391,7 +398,7 @@ func attemptLabel(a simulator.Record) string {
 }
 
 // ttlHeadline is the TTL recommendation first, then why.
-func ttlHeadline(r *Run, t TTLAnalysis) string {
+func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	s := "recommend " + dur(t.Recommended)
 	if t.WithManual > t.Recommended {
 		s += fmt.Sprintf(" (%s to also cover manual redelivery within %s)", dur(t.WithManual), dur(t.Manual))
@@ -404,7 +411,7 @@ func ttlHeadline(r *Run, t TTLAnalysis) string {
 	return s
 }
 
-func ttlReason(r *Run, t TTLAnalysis) string {
+func ttlReason(r *Summary, t TTLAnalysis) string {
 	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
 		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
 	if t.Manual > 0 {
@@ -414,62 +421,6 @@ func ttlReason(r *Run, t TTLAnalysis) string {
 		s += fmt.Sprintf(". Key on the %s", r.DedupField)
 	}
 	return s
-}
-
-func adviceLines(r *Run, timeouts []Timeout) []string {
-	out := append(r.handshakeAdvice(), r.refusalAdvice()...)
-	out = append(out, r.signatureAdvice()...)
-	if r.Verdict() == NotIdempotent {
-		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
-	}
-	if r.Causes[simulator.Timeout] > 0 {
-		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
-	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
-		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
-	}
-	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
-		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %s followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), counted(r.InjectedLateArrivals, "duplicate", "duplicates")))
-	}
-	if r.HandlerRedirects > 0 {
-		out = append(out, fmt.Sprintf("your endpoint answered %s with a redirect (3xx) and %s does not follow it, so %s even though the URL \"works with curl\": configure the final URL (scheme, host and trailing slash) at the provider", counted(r.HandlerRedirects, "time", "times"), r.Provider, plural(r.HandlerRedirects, "that delivery failed", "those deliveries failed")))
-	}
-	if n := r.Outcomes[simulator.HTTPError]; n > 0 && r.DuplicateArrivals > 0 && r.Causes[simulator.HTTPError] > 0 && r.HandlerDelivered > 0 {
-		out = append(out, "a non-2xx answer makes the provider deliver again: answer 2xx for events you have already processed")
-	}
-	if n := r.Outcomes[simulator.InvalidResponse]; n > 0 {
-		where := "your endpoint"
-		if r.Target != "" {
-			where = r.Target
-		}
-		out = append(out, fmt.Sprintf("your handler's answer was not valid HTTP %s (%s), and the provider counts that as a failure and sends again: whatever answers at %s must write a complete HTTP/1.1 status line and headers (is something writing to the raw socket, or another service or proxy on that port?)", counted(n, "time", "times"), answerFault(r.InvalidAnswer), where))
-	}
-	if r.TLSFailures > 0 && r.HandlerArrivals == 0 {
-		out = append(out, tlsAdvice(r))
-	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
-		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%s refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, counted(r.Unreachable, "attempt", "attempts")))
-	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
-		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
-	}
-	if r.LostNotRetried > 0 {
-		out = append(out, fmt.Sprintf("%s never delivered before the end of the schedule: %s does not retry the failure %s met, or your handler told it to stop (see 'retrysim policies show %s'); %s unless someone resends %s by hand", counted(r.LostNotRetried, "event was", "events were"), r.Policy, plural(r.LostNotRetried, "it", "they"), r.Policy, plural(r.LostNotRetried, "it is gone", "they are gone"), plural(r.LostNotRetried, "it", "them")))
-	}
-	if r.LostToDisable > 0 && r.DisableAfter > 0 {
-		out = append(out, fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before %s in a row", counted(r.LostToDisable, "event was", "events were"), counted(r.DisableAfter, "failure", "failures")))
-	}
-	return out
-}
-
-// answerFault says what was wrong with an answer that was not HTTP, without
-// the transport's preamble.
-func answerFault(err string) string {
-	for _, p := range []string{"net/http: HTTP/1.x transport connection broken: ", "net/http: "} {
-		err = strings.TrimPrefix(err, p)
-	}
-	if err == "" {
-		return "no detail recorded"
-	}
-	return err
 }
 
 // errWriter keeps the first write error, so the writers can print freely and

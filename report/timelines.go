@@ -19,7 +19,7 @@ func bySeq(x, y *EventTimeline) int { return cmp.Compare(x.Seq, y.Seq) }
 func entryBySeq(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) }
 
 // hold starts keeping the timeline of the event rec is the first attempt of.
-func (r *Run) hold(ev *eventAgg, rec *simulator.Record) {
+func (r *Summary) hold(ev *eventAgg, rec *simulator.Record) {
 	if r.spool != nil {
 		ev.spooled = &spoolTail{}
 	} else {
@@ -31,7 +31,7 @@ func (r *Run) hold(ev *eventAgg, rec *simulator.Record) {
 
 // keepRecord adds an attempt or attack record (by kind) to ev's timeline,
 // if ev's timeline is kept.
-func (r *Run) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
+func (r *Summary) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
 	switch {
 	case ev.spooled != nil:
 		return r.spool.add(ev.spooled, rec.Seq, kind, rec)
@@ -48,7 +48,7 @@ func (r *Run) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
 }
 
 // endTimeline gives ev's kept timeline its fate (rec's).
-func (r *Run) endTimeline(ev *eventAgg, rec *simulator.Record) error {
+func (r *Summary) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 	switch {
 	case ev.timeline != nil:
 		ev.timeline.Fate = rec.Fate
@@ -68,18 +68,18 @@ func (r *Run) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 
 // TimelineCount is how many events' timelines the run kept (see
 // WithTimeline): what Timelines yields.
-func (r *Run) TimelineCount() int { return len(r.closed) + r.open }
+func (r *Summary) TimelineCount() int { return len(r.closed) + r.open }
 
 // Timelines yields the kept events' timelines in Seq order (events that
 // share a Seq, which only a hand-made stream has, in the order they began).
 // Spooled timelines are read back one at a time, so ranging over every
 // event of a huge run holds one of them at once; a timeline that cannot be
 // read back is yielded as an error, and ends the sequence.
-func (r *Run) Timelines() iter.Seq2[*EventTimeline, error] { return r.timelines(nil) }
+func (r *Summary) Timelines() iter.Seq2[*EventTimeline, error] { return r.timelines(nil) }
 
 // timelines is Timelines without the timelines whose place in it want
 // refuses (want nil takes all): those are not even read back.
-func (r *Run) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] {
+func (r *Summary) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] {
 	return func(yield func(*EventTimeline, error) bool) {
 		if r.spool == nil {
 			slices.SortStableFunc(r.kept, bySeq)
@@ -120,7 +120,7 @@ func (r *Run) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] 
 
 // closedIndex returns the closed events' entries by Seq, those that share
 // one in the order they ended.
-func (r *Run) closedIndex() []spoolEntry {
+func (r *Summary) closedIndex() []spoolEntry {
 	if !r.closedSorted {
 		slices.SortStableFunc(r.closed, entryBySeq)
 		r.closedSorted = true
@@ -130,7 +130,7 @@ func (r *Run) closedIndex() []spoolEntry {
 
 // openIndex returns the entries of the events in flight whose timeline is
 // spooled, by Seq.
-func (r *Run) openIndex() []spoolEntry {
+func (r *Summary) openIndex() []spoolEntry {
 	var out []spoolEntry
 	for seq, ev := range r.live {
 		if ev.spooled != nil && ev.spooled.last != 0 {
@@ -142,7 +142,7 @@ func (r *Run) openIndex() []spoolEntry {
 }
 
 // FirstTimelines returns the first n timelines Timelines yields.
-func (r *Run) FirstTimelines(n int) ([]*EventTimeline, error) {
+func (r *Summary) FirstTimelines(n int) ([]*EventTimeline, error) {
 	var out []*EventTimeline
 	if n <= 0 {
 		return out, nil

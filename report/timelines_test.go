@@ -72,7 +72,7 @@ func interleave(a, b []simulator.Record) []simulator.Record {
 	return out
 }
 
-func collect(t *testing.T, r *Run) []*EventTimeline {
+func collect(t *testing.T, r *Summary) []*EventTimeline {
 	t.Helper()
 	var out []*EventTimeline
 	for ev, err := range r.Timelines() {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -57,14 +56,42 @@ type TTLAnalysis struct {
 	// duplicate arrivals one event can bring by itself.
 	Retries int
 	Choices []TTLChoice
-	// Advice holds one line for each piece of common advice that is wrong
-	// for this policy.
-	Advice []string
+	// WrongAdvice holds each common TTL that is too short for this
+	// policy's own retries, in the order reports name them.
+	WrongAdvice []WrongAdvice
+}
+
+// CommonTTL is a dedup TTL people are told to use.
+type CommonTTL string
+
+// The common TTLs the reports check.
+const (
+	// CommonTTLStandardWebhooks: keeping ids for 5 minutes, the Standard
+	// Webhooks spec's own suggestion.
+	CommonTTLStandardWebhooks CommonTTL = "standard_webhooks_5m"
+	// CommonTTLDayCache: a 24-hour cache.
+	CommonTTLDayCache CommonTTL = "cache_24h"
+)
+
+// commonAdvice is the dedup TTLs people are told to use.
+var commonAdvice = []struct {
+	name CommonTTL
+	ttl  time.Duration
+}{
+	{CommonTTLStandardWebhooks, 5 * time.Minute},
+	{CommonTTLDayCache, 24 * time.Hour},
+}
+
+// WrongAdvice is a common TTL too short for a policy: what it lets
+// through, in the worst case and in the run.
+type WrongAdvice struct {
+	Advice CommonTTL
+	Choice TTLChoice
 }
 
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
 // when none).
-func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
+func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 	if len(choices) == 0 {
 		choices = DefaultTTLs
 	}
@@ -77,8 +104,8 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 		a.Choices = append(a.Choices, r.choice(ttl))
 	}
 	for _, c := range commonAdvice {
-		if line := r.adviceFor(c.ttl, c.words); line != "" {
-			a.Advice = append(a.Advice, line)
+		if ch := r.choice(c.ttl); ch.WorstArrivals > 0 {
+			a.WrongAdvice = append(a.WrongAdvice, WrongAdvice{Advice: c.name, Choice: ch})
 		}
 	}
 	return a
@@ -86,7 +113,7 @@ func (r *Run) TTL(choices []time.Duration) TTLAnalysis {
 
 // choice works out what one TTL lets through. Arrivals strictly after
 // key+ttl leak.
-func (r *Run) choice(ttl time.Duration) TTLChoice {
+func (r *Summary) choice(ttl time.Duration) TTLChoice {
 	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
 	c.LeakedArrivals = r.afterKey.countAbove(ttl)
 	c.LeakedEvents = r.leakedEvents(ttl)
@@ -103,19 +130,19 @@ func (r *Run) choice(ttl time.Duration) TTLChoice {
 
 // LeakedAt is the number of arrivals of this run that a TTL of ttl would
 // have let through: the observed curve of the TTL comparison.
-func (r *Run) LeakedAt(ttl time.Duration) int { return r.afterKey.countAbove(ttl) }
+func (r *Summary) LeakedAt(ttl time.Duration) int { return r.afterKey.countAbove(ttl) }
 
 // WorstLeakedAt is the worst case for one event at ttl (see
 // TTLChoice.WorstArrivals).
-func (r *Run) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstArrivals }
+func (r *Summary) WorstLeakedAt(ttl time.Duration) int { return r.choice(ttl).WorstArrivals }
 
 // DuplicatesAfterKey is the number of arrivals in this run that came after
 // their event's key was stored: what a TTL of zero would let through.
-func (r *Run) DuplicatesAfterKey() int { return r.afterKey.len() }
+func (r *Summary) DuplicatesAfterKey() int { return r.afterKey.len() }
 
 // leakedEvents counts the events with an arrival later than ttl after their
 // key: ended events and those still open.
-func (r *Run) leakedEvents(ttl time.Duration) int {
+func (r *Summary) leakedEvents(ttl time.Duration) int {
 	n := r.eventNeed.countAbove(ttl)
 	for _, ev := range r.live {
 		if ev.need > ttl {
@@ -123,33 +150,6 @@ func (r *Run) leakedEvents(ttl time.Duration) int {
 		}
 	}
 	return n
-}
-
-// commonAdvice is the dedup TTLs people are told to use, and how the report
-// names them when they are too short.
-var commonAdvice = []struct {
-	ttl   time.Duration
-	words string
-}{
-	{5 * time.Minute, "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)"},
-	{24 * time.Hour, "a 24 h cache"},
-}
-
-// adviceFor returns one line when a TTL of ttl is too short for this
-// policy's own retries, "" when it is enough.
-func (r *Run) adviceFor(ttl time.Duration, words string) string {
-	c := r.choice(ttl)
-	if c.WorstArrivals == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("%s is too short for %s: it retries for %s", words, r.Policy, dur(r.Window))
-	if len(r.Schedule) > 1 {
-		s += fmt.Sprintf(", and %d of its %s can come later than %s", c.WorstArrivals, counted(len(r.Schedule)-1, "retry", "retries"), dur(ttl))
-	}
-	if c.LeakedArrivals > 0 {
-		s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))
-	}
-	return s
 }
 
 // ttlLadder is the readable TTL values a recommendation is rounded up to.

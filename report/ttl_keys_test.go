@@ -49,7 +49,7 @@ func records(t *testing.T, window time.Duration, events map[int][]struct {
 	at      time.Duration
 	outcome simulator.Outcome
 	handler int
-}) *Run {
+}) *Summary {
 	t.Helper()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +18,7 @@ type arrival struct {
 	fault   string
 }
 
-func stream(t *testing.T, schedule []float64, manual time.Duration, events map[int][]arrival) *report.Run {
+func stream(t *testing.T, schedule []float64, manual time.Duration, events map[int][]arrival) *report.Summary {
 	t.Helper()
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	start := t0
@@ -100,22 +99,22 @@ func TestCommonAdviceNamedOnlyWhenWrong(t *testing.T) {
 	cases := []struct {
 		name      string
 		schedule  []float64
-		wantLines []string
+		wantLines []report.CommonTTL
 	}{
-		{"3-day retries", []float64{0, 300, 3600, 259200}, []string{"5 minutes", "24 h cache"}},
-		{"8-hour retries", []float64{0, 600, 28800}, []string{"5 minutes"}},
+		{"3-day retries", []float64{0, 300, 3600, 259200}, []report.CommonTTL{report.CommonTTLStandardWebhooks, report.CommonTTLDayCache}},
+		{"8-hour retries", []float64{0, 600, 28800}, []report.CommonTTL{report.CommonTTLStandardWebhooks}},
 		{"seconds of retries", []float64{0, 1, 2}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := stream(t, c.schedule, 0, map[int][]arrival{0: {{0, simulator.Delivered, 200, ""}}})
-			advice := r.TTL(nil).Advice
+			advice := r.TTL(nil).WrongAdvice
 			if len(advice) != len(c.wantLines) {
-				t.Fatalf("advice = %q, want %d lines naming %q", advice, len(c.wantLines), c.wantLines)
+				t.Fatalf("advice = %+v, want %d naming %q", advice, len(c.wantLines), c.wantLines)
 			}
 			for i, w := range c.wantLines {
-				if !strings.Contains(advice[i], w) {
-					t.Errorf("advice line %d = %q, want it to name %q", i, advice[i], w)
+				if advice[i].Advice != w || advice[i].Choice.WorstArrivals == 0 {
+					t.Errorf("advice %d = %+v, want %s, too short", i, advice[i], w)
 				}
 			}
 		})

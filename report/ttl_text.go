@@ -12,14 +12,14 @@ const worstCaseWords = "worst case: the handler did the work at the first attemp
 // writeRunTTL writes the detail of one run's dedup-TTL section: for each
 // TTL choice the duplicates it lets through, in this run and in the
 // policy's worst case.
-func writeRunTTL(w *errWriter, t TTLAnalysis) {
+func writeRunTTL(w *errWriter, r *Summary, t TTLAnalysis) {
 	var tb table
 	for _, row := range ttlChoiceRows(t) {
 		tb.add(row...)
 	}
 	tb.write(w, "    ")
 	w.printf("    (%s)\n", worstCaseWords)
-	for _, a := range t.Advice {
+	for _, a := range wrongAdviceLines(r, t) {
 		w.printf("    ✗ %s\n", a)
 	}
 }
@@ -94,18 +94,18 @@ func writeTTLCompare(w *errWriter, rep *Report) {
 	}
 	var tb table
 	tb.add(head...)
-	row := func(name string, cell func(r *Run, t TTLAnalysis) string) {
+	row := func(name string, cell func(r *Summary, t TTLAnalysis) string) {
 		cells := []string{name}
 		for i, r := range rep.Runs {
 			cells = append(cells, cell(r, ttls[i]))
 		}
 		tb.add(cells...)
 	}
-	row("worst-case retry span", func(_ *Run, t TTLAnalysis) string { return dur(t.Window) })
-	row("longest key-to-duplicate wait seen", func(_ *Run, t TTLAnalysis) string { return dur(t.Observed) })
-	row("manual redelivery window", func(_ *Run, t TTLAnalysis) string { return orNone(t.Manual) })
-	row("recommended TTL", func(_ *Run, t TTLAnalysis) string { return dur(t.Recommended) })
-	row("  with manual redelivery", func(_ *Run, t TTLAnalysis) string { return dur(t.WithManual) })
+	row("worst-case retry span", func(_ *Summary, t TTLAnalysis) string { return dur(t.Window) })
+	row("longest key-to-duplicate wait seen", func(_ *Summary, t TTLAnalysis) string { return dur(t.Observed) })
+	row("manual redelivery window", func(_ *Summary, t TTLAnalysis) string { return orNone(t.Manual) })
+	row("recommended TTL", func(_ *Summary, t TTLAnalysis) string { return dur(t.Recommended) })
+	row("  with manual redelivery", func(_ *Summary, t TTLAnalysis) string { return dur(t.WithManual) })
 	w.printf("\n")
 	tb.write(w, "  ")
 
@@ -125,7 +125,7 @@ func writeTTLCompare(w *errWriter, rep *Report) {
 	w.printf("  (%s)\n", worstCaseWords)
 	first := true
 	for i := range rep.Runs {
-		for _, a := range ttls[i].Advice {
+		for _, a := range wrongAdviceLines(rep.Runs[i], ttls[i]) {
 			if first {
 				w.printf("\n  common advice that is wrong here:\n")
 				first = false
@@ -188,4 +188,28 @@ func writeOverall(w *errWriter, rep *Report) {
 		w.printf("; %s to also cover manual redelivery", dur(man))
 	}
 	w.printf("\n")
+}
+
+// commonAdviceWords names each common TTL as people hear it.
+var commonAdviceWords = map[CommonTTL]string{
+	CommonTTLStandardWebhooks: "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)",
+	CommonTTLDayCache:         "a 24 h cache",
+}
+
+// wrongAdviceLines says, one line each, why the common TTLs of t's
+// WrongAdvice are too short for r's policy.
+func wrongAdviceLines(r *Summary, t TTLAnalysis) []string {
+	var out []string
+	for _, a := range t.WrongAdvice {
+		c := a.Choice
+		s := fmt.Sprintf("%s is too short for %s: it retries for %s", commonAdviceWords[a.Advice], r.Policy, dur(r.Window))
+		if len(r.Schedule) > 1 {
+			s += fmt.Sprintf(", and %d of its %s can come later than %s", c.WorstArrivals, counted(len(r.Schedule)-1, "retry", "retries"), dur(c.TTL))
+		}
+		if c.LeakedArrivals > 0 {
+			s += fmt.Sprintf(" (in this run: %d duplicate %s in %d %s)", c.LeakedArrivals, plural(c.LeakedArrivals, "arrival", "arrivals"), c.LeakedEvents, plural(c.LeakedEvents, "event", "events"))
+		}
+		out = append(out, s)
+	}
+	return out
 }

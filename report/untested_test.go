@@ -28,7 +28,7 @@ func answered(status int) *recStream {
 // nothing, or no duplicate reached it. Every format says so, and the
 // duplicate-effects gate cannot pass.
 func TestVerdictWhenNothingWasTested(t *testing.T) {
-	secretHint := "does it verify with the secret retrysim printed (or the one you passed with --secret)? Is its clock right?"
+	secretHint := "does it verify with the secret retrysim printed (or the one you passed with Config.Secret)? Is its clock right?"
 	for _, tc := range []struct {
 		name       string
 		recs       []simulator.Record
@@ -38,7 +38,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 		text       []string // in the text; the first is the verdict detail
 		absent     []string // in no format
 	}{
-		{"wrong secret: every delivery answered 401", answered(401).end(map[string]int{}, false), report.Unknown, 6, 0,
+		{"wrong secret: every delivery answered 401", answered(401).end(map[string]int{}, false), report.NoVerdict, 6, 0,
 			[]string{
 				"UNKNOWN — your handler accepted none of the 6 deliveries (401 ×6): nothing was processed, so idempotency was not tested — " + secretHint,
 				"your handler was reached 6 times by 6 attempts, refused 6 (4xx) → 0 duplicate arrivals",
@@ -46,28 +46,28 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				"? duplicate-effects  cannot be checked: your handler accepted none of the 6 deliveries",
 			},
 			[]string{"IDEMPOTENT (", "absorbed", "answer 2xx for events you have already processed", "why the provider sent again"}},
-		{"wrong path: every delivery answered 404", answered(404).end(map[string]int{}, false), report.Unknown, 6, 0,
+		{"wrong path: every delivery answered 404", answered(404).end(map[string]int{}, false), report.NoVerdict, 6, 0,
 			[]string{
-				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in --url",
-				"- check the path in --url: your handler answered 404 to all 6 deliveries",
+				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in Config.URL",
+				"- check the path in Config.URL: your handler answered 404 to all 6 deliveries",
 				"? duplicate-effects  cannot be checked",
 			},
-			[]string{"IDEMPOTENT (", "answer 2xx for events you have already processed", "--secret"}},
-		{"a handler that fails every delivery", answered(500).end(map[string]int{}, false), report.Unknown, 0, 4,
+			[]string{"IDEMPOTENT (", "answer 2xx for events you have already processed", "Config.Secret"}},
+		{"a handler that fails every delivery", answered(500).end(map[string]int{}, false), report.NoVerdict, 0, 4,
 			[]string{
 				"UNKNOWN — your handler answered none of the 6 deliveries with 2xx (500 ×6): it accepted nothing, so idempotency was not tested",
 				"your handler was reached 6 times by 6 attempts → 4 duplicate arrivals in 2 events",
 				"? duplicate-effects  cannot be checked: your handler answered none of the 6 deliveries with 2xx",
 				"- your handler accepted none of the 6 deliveries (500 ×6): it fails on every request, so look at its log",
 			},
-			[]string{"IDEMPOTENT (", "--secret", "check the path", "answer 2xx for events you have already processed"}},
+			[]string{"IDEMPOTENT (", "Config.Secret", "check the path", "answer 2xx for events you have already processed"}},
 		{"no duplicate reached the handler", func() []simulator.Record {
 			s := newRecStream(2)
 			s.attempt(0, 1, 0, simulator.ConnectionFailed, 0, false, 0).
 				attempt(0, 2, 5*time.Minute, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered)
 			return s.attempt(1, 1, 0, simulator.Delivered, 200, true, ms).fate(1, simulator.FateDelivered).
 				end(map[string]int{"evt_a": 1, "evt_b": 1}, false)
-		}(), report.Unknown, 0, 0,
+		}(), report.NoVerdict, 0, 0,
 			[]string{
 				"UNKNOWN — every event processed at most once, but no duplicate reached your handler, so this run did not test idempotency",
 				"? duplicate-effects  cannot be checked: every event processed at most once, but no duplicate reached your handler",
@@ -86,7 +86,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 				"your handler was reached 4 times by 4 attempts, refused 1 (4xx) → 1 duplicate arrival in 1 event",
 				"✓ duplicate-effects  no event was processed more than once (1 duplicate arrival absorbed)",
 			},
-			[]string{"--secret", "your handler answered with an error status"}},
+			[]string{"Config.Secret", "your handler answered with an error status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)
@@ -104,7 +104,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			if got := r.VerdictLine(); got != tc.text[0] && !strings.HasPrefix(got, tc.text[0]) {
 				t.Errorf("verdict line %q, want %q", got, tc.text[0])
 			}
-			wantGate := map[report.Verdict]report.GateStatus{report.Idempotent: report.GatePass, report.Unknown: report.GateUnknown}[tc.verdict]
+			wantGate := map[report.Verdict]report.GateStatus{report.Idempotent: report.GatePass, report.NoVerdict: report.GateUnchecked}[tc.verdict]
 			if g := rep.Gates[0]; g.Status != wantGate {
 				t.Errorf("duplicate-effects gate %s, want %s: %s", g.Status, wantGate, g.Message)
 			}
@@ -139,7 +139,7 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			if j.Verdict != tc.verdict || j.Detail != r.VerdictLine() || j.Gates[0].Status != string(wantGate) {
 				t.Errorf("JSON verdict %q (%q), gate %s; want %q, gate %s", j.Verdict, j.Detail, j.Gates[0].Status, tc.verdict, wantGate)
 			}
-			if (j.Summary.Duplicates == nil) != (tc.verdict == report.Unknown) {
+			if (j.Summary.Duplicates == nil) != (tc.verdict == report.NoVerdict) {
 				t.Errorf("JSON duplicate_effects %v for verdict %s: a run that tested nothing has no count", j.Summary.Duplicates, tc.verdict)
 			}
 			if j.Summary.Arrivals != tc.duplicates || j.Summary.Refused != tc.refused || r.DuplicateArrivals != tc.duplicates || r.RefusedArrivals != tc.refused {

@@ -45,46 +45,46 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			[]string{"1 event processed more than once (2 extra side effects) ✗ NOT IDEMPOTENT: evt_b ×3", "✗ duplicate-effects  1 event of 2 processed more than once: evt_b processed 3 times"}, report.GateFail, nil},
 		{"idempotent, handler calls still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 2, false), report.Idempotent, 0.0, nil,
 			[]string{"✓ IDEMPOTENT (1 duplicate arrival absorbed); 2 handler calls were still running when the effects were read; the verdict may miss their effects",
-				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnknown, nil},
+				"? duplicate-effects  cannot be vouched for: 2 handler calls were still running"}, report.GateUnchecked, nil},
 		// Counts still moving when retrysim stopped reading them vouch for
 		// nothing: no verdict, and the gate cannot pass.
-		{"effects still changing: unknown", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.Unknown, nil, nil,
+		{"effects still changing: unknown", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 1}), 0, true), report.NoVerdict, nil, nil,
 			[]string{"UNKNOWN — your handler's effects were still changing when retrysim stopped reading them",
-				"? duplicate-effects  cannot be checked: your handler's effects were still changing"}, report.GateUnknown, []string{"IDEMPOTENT"}},
+				"? duplicate-effects  cannot be checked: your handler's effects were still changing"}, report.GateUnchecked, []string{"IDEMPOTENT"}},
 		{"not idempotent, effects still changing: the duplicates stand", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 2}), 0, true), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 2}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×2; your handler's effects were still changing", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
-		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.Unknown, nil, nil,
-			[]string{"pass --effects-url to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
-		{"unknown", recs(nil), report.Unknown, nil, nil,
-			[]string{"duplicates reached your handler; effects UNKNOWN", "pass --effects-url to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnknown, nil},
+		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.NoVerdict, nil, nil,
+			[]string{"pass Config.Effects to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
+		{"unknown", recs(nil), report.NoVerdict, nil, nil,
+			[]string{"duplicates reached your handler; effects UNKNOWN", "pass Config.Effects to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
 		// An oracle that answers for none of the delivered events cannot
 		// vouch for the handler: a stub, all zeros, or another key.
-		{"oracle knows no event", recs(map[string]int{}), report.Unknown, nil, nil,
-			[]string{blind, `e.g. {"evt_a": 1}`, "? duplicate-effects  cannot be checked: the effects oracle knows none of the 2 delivered events"}, report.GateUnknown, []string{"IDEMPOTENT"}},
-		{"oracle knows no event, a handler call still running: no verdict to qualify", caveat(recs(map[string]int{}), 1, false), report.Unknown, nil, nil,
-			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "handler call was still running"}},
-		{"oracle counts every event 0", recs(map[string]int{"evt_a": 0, "evt_b": 0}), report.Unknown, nil, nil,
-			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT"}},
-		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.Unknown, nil, nil,
-			[]string{blind}, report.GateUnknown, []string{"IDEMPOTENT", "ord_1"}},
+		{"oracle knows no event", recs(map[string]int{}), report.NoVerdict, nil, nil,
+			[]string{blind, `e.g. {"evt_a": 1}`, "? duplicate-effects  cannot be checked: the effects oracle knows none of the 2 delivered events"}, report.GateUnchecked, []string{"IDEMPOTENT"}},
+		{"oracle knows no event, a handler call still running: no verdict to qualify", caveat(recs(map[string]int{}), 1, false), report.NoVerdict, nil, nil,
+			[]string{blind}, report.GateUnchecked, []string{"IDEMPOTENT", "handler call was still running"}},
+		{"oracle counts every event 0", recs(map[string]int{"evt_a": 0, "evt_b": 0}), report.NoVerdict, nil, nil,
+			[]string{blind}, report.GateUnchecked, []string{"IDEMPOTENT"}},
+		{"oracle keyed by another id", recs(map[string]int{"ord_1": 2, "ord_2": 1}), report.NoVerdict, nil, nil,
+			[]string{blind}, report.GateUnchecked, []string{"IDEMPOTENT", "ord_1"}},
 		// IDEMPOTENT needs every accepted event reported: a partial oracle
 		// (an in-memory store emptied by a restart) vouches for nothing
 		// about the rest.
-		{"oracle knows some events: unknown", recs(map[string]int{"evt_b": 1}), report.Unknown, nil, nil,
+		{"oracle knows some events: unknown", recs(map[string]int{"evt_b": 1}), report.NoVerdict, nil, nil,
 			[]string{"UNKNOWN — the effects oracle does not report 1 of the 2 events your handler answered 2xx",
-				"? duplicate-effects  cannot be checked: the effects oracle does not report 1 of the 2"}, report.GateUnknown, []string{"IDEMPOTENT"}},
-		{"oracle failed", failed, report.Unknown, nil, nil,
+				"? duplicate-effects  cannot be checked: the effects oracle does not report 1 of the 2"}, report.GateUnchecked, []string{"IDEMPOTENT"}},
+		{"oracle failed", failed, report.NoVerdict, nil, nil,
 			[]string{"UNKNOWN — the effects oracle did not answer as expected (GET http://127.0.0.1:9/effects: 501 Not Implemented): it must answer 200 with {",
-				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnknown,
-			[]string{"effects oracle: effects oracle", "--effects-url"}},
-		{"dry run, named anyhow", dryRun, report.Unknown, nil, nil,
-			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
-			[]string{"--effects-url"}},
-		{"modelled run", modelled, report.Unknown, nil, nil,
-			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnknown,
-			[]string{"--effects-url"}},
+				"? duplicate-effects  cannot be checked: the effects oracle did not answer as expected (GET"}, report.GateUnchecked,
+			[]string{"effects oracle: effects oracle", "Config.Effects"}},
+		{"dry run, named anyhow", dryRun, report.NoVerdict, nil, nil,
+			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnchecked,
+			[]string{"Config.Effects"}},
+		{"modelled run", modelled, report.NoVerdict, nil, nil,
+			[]string{"side effects: none to judge: this run only modelled your handler and sent nothing, so no side effect happened"}, report.GateUnchecked,
+			[]string{"Config.Effects"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, err := report.Summarize(tc.recs)
@@ -107,8 +107,8 @@ func TestVerdictInEveryFormat(t *testing.T) {
 			}
 			for _, want := range []string{
 				"**Verdict: " + report.VerdictWords(tc.verdict) + "**",
-				"### CI gates (--fail-on)",
-				"| `duplicate-effects` | " + map[report.GateStatus]string{report.GatePass: "✓", report.GateFail: "✗", report.GateUnknown: "?"}[tc.gate] + " " + string(tc.gate) + " |",
+				"### CI gates (CheckGates)",
+				"| `duplicate-effects` | " + map[report.GateStatus]string{report.GatePass: "✓", report.GateFail: "✗", report.GateUnchecked: "?"}[tc.gate] + " " + string(tc.gate) + " |",
 			} {
 				if !strings.Contains(md.String(), want) {
 					t.Errorf("markdown lacks %q:\n%s", want, md.String())

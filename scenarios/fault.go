@@ -67,6 +67,9 @@ type Effect struct {
 	// Drop means the request never reaches the handler: the connection is
 	// refused.
 	Drop bool
+	// Outage says an outage window is what dropped it (the reports show
+	// outages as spans of time).
+	Outage bool
 	// BlackHole means the request goes nowhere and nothing answers: the
 	// provider waits out its timeout. The handler is not reached.
 	BlackHole bool

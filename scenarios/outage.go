@@ -21,6 +21,7 @@ func init() { Register("outage", func() Kind { return &outage{} }) }
 
 func (o *outage) Apply(a *Action, c *Context) {
 	if c.At >= o.Start.D() && c.At < o.Start.D()+o.Duration.D() {
+		a.Outage = a.Outage || !a.Drop // an attempt already dropped met no outage
 		a.Drop = true
 	}
 }

@@ -215,6 +215,7 @@ func (e *engine) probe(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	e.res.DisabledAt = e.cfg.Start
+	e.disabledCause = DisabledByProbe
 	e.disabledBy = fmt.Sprintf("%s removed the endpoint: it answered the provider's invalid-signature probe with %s, not %d", e.cfg.Policy.Name, attackAnswerWords(res.a), rule.Expect)
 	return true, nil
 }

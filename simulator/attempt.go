@@ -21,6 +21,7 @@ type outcome struct {
 	latency       time.Duration
 	added         time.Duration
 	fault         string
+	outage        bool // an injected outage applied
 	err           string
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
@@ -54,7 +55,7 @@ func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scena
 // deliver carries out one attempt under the action act, writing what it
 // came to in o. The faults take effect at the points of fault.go.
 func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action, o *outcome) {
-	*o = outcome{fault: act.Fault(), added: act.Latency}
+	*o = outcome{fault: act.Fault(), outage: act.Outage, added: act.Latency}
 	if e.beforeSend(act, o) {
 		return
 	}

@@ -135,9 +135,13 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 	}
 	read, err := e.readRunEffects(ctx)
 	if err != nil {
+		end.EffectsProblem = err.Error()
+		if ee := (*EffectsError)(nil); errors.As(err, &ee) {
+			end.EffectsProblem = ee.Problem
+		}
 		end.Error = err.Error()
 		if !errors.Is(err, ErrEffects) {
-			end.Error = "effects oracle: " + end.Error
+			end.Error = ErrEffects.Error() + ": " + end.Error
 		}
 		return nil
 	}

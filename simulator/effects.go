@@ -15,6 +15,27 @@ import (
 // {"<dedup id>": <times processed>}.
 var ErrEffects = errors.New("effects oracle")
 
+// EffectsError is an effects oracle that did not answer as expected:
+// Problem says what was wrong. It matches ErrEffects (and Err, the error
+// behind it, if any).
+type EffectsError struct {
+	Problem string
+	Err     error
+}
+
+func (e *EffectsError) Error() string { return ErrEffects.Error() + ": " + e.Problem }
+
+// Unwrap returns ErrEffects and the error behind the problem.
+func (e *EffectsError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrEffects}
+	}
+	return []error{ErrEffects, e.Err}
+}
+
+// effectsFailed is the EffectsError of err, which says the problem.
+func effectsFailed(err error) error { return &EffectsError{Problem: err.Error(), Err: err} }
+
 // maxEffects bounds an oracle's answer.
 const maxEffects = 64 << 20
 
@@ -30,11 +51,11 @@ func EffectsURL(url string, client *http.Client) EffectsFunc {
 	return func(ctx context.Context) (map[string]int, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrEffects, err)
+			return nil, effectsFailed(err)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrEffects, err)
+			return nil, effectsFailed(err)
 		}
 		defer resp.Body.Close()
 		return decodeEffects("GET "+url, resp)
@@ -55,15 +76,15 @@ func EffectsFromHandler(h http.Handler, path string) EffectsFunc {
 
 func decodeEffects(what string, resp *http.Response) (map[string]int, error) {
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%w: %s: %s", ErrEffects, what, resp.Status)
+		return nil, &EffectsError{Problem: what + ": " + resp.Status}
 	}
 	var m map[string]int
 	body := &io.LimitedReader{R: resp.Body, N: maxEffects + 1}
 	if err := json.NewDecoder(body).Decode(&m); err != nil {
 		if body.N <= 0 {
-			return nil, fmt.Errorf("%w: %s: the answer is larger than %d MiB", ErrEffects, what, maxEffects>>20)
+			return nil, &EffectsError{Problem: fmt.Sprintf("%s: the answer is larger than %d MiB", what, maxEffects>>20)}
 		}
-		return nil, fmt.Errorf(`%w: %s: expected {"<dedup id>": <times processed>}: %w`, ErrEffects, what, err)
+		return nil, &EffectsError{Problem: fmt.Sprintf(`%s: expected {"<dedup id>": <times processed>}: %s`, what, err), Err: err}
 	}
 	if m == nil {
 		m = map[string]int{}

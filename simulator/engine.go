@@ -138,8 +138,10 @@ type engine struct {
 	target       string  // the URL signed and sent to
 	base         Record
 	res          Result
-	// disabledBy says, in words, what disabled the endpoint.
-	disabledBy string
+	// disabledBy says, in words, what disabled the endpoint; disabledCause
+	// which kind of thing.
+	disabledBy    string
+	disabledCause DisableCause
 	// dec decides the attempts performed on the engine's own goroutine
 	// (a serial run); sch performs them concurrently.
 	dec *scenarios.Decider
@@ -254,7 +256,7 @@ func (e *engine) finish(ctx context.Context) error {
 	if !e.res.DisabledAt.IsZero() {
 		t := e.res.DisabledAt
 		end.DisabledAt = &t
-		end.DisabledBy = e.disabledBy
+		end.DisabledBy, end.DisabledCause = e.disabledBy, e.disabledCause
 	}
 	// The handler calls the provider cut off may still be running: give
 	// them their time before their effects are read and Run returns.

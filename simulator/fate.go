@@ -113,9 +113,9 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 	switch {
 	case nx.disable:
 		disabled = true
-		e.disabledBy = nx.signal
+		e.disabledBy, e.disabledCause = nx.signal, DisabledBySignal
 	case disabled:
-		e.disabledBy = e.cfg.Policy.Disable.String()
+		e.disabledBy, e.disabledCause = e.cfg.Policy.Disable.String(), DisabledByRule
 	}
 	e.res.Delivered += nx.delivered
 	e.res.Lost += nx.lost

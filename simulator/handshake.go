@@ -59,6 +59,7 @@ func (e *engine) handshake(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	e.res.DisabledAt = e.cfg.Start
+	e.disabledCause = DisabledByHandshake
 	e.disabledBy = fmt.Sprintf("%s never enabled the endpoint: its %s handshake %s; it expects %s", e.cfg.Policy.Name, hs.Name, problem, hs.Expect)
 	return true, nil
 }

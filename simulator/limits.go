@@ -8,20 +8,6 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
-// Setting names a bounded setting of a run or a replay, for a LimitError.
-type Setting string
-
-// The bounded settings.
-const (
-	SettingEvents      Setting = "events"
-	SettingOver        Setting = "over"
-	SettingSeed        Setting = "seed"
-	SettingConcurrency Setting = "concurrency"
-	SettingSettle      Setting = "settle"
-	SettingTimes       Setting = "times"
-	SettingMaxRPS      Setting = "max requests per second"
-)
-
 // LimitError says a setting's value is outside the range the engine takes.
 // It carries the figures, so that a caller which took the value from
 // somewhere else (a command-line flag, a config key) can say so in its own

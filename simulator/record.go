@@ -68,6 +68,24 @@ const (
 	KindHandshake = "handshake"
 )
 
+// DisableCause is what disabled the endpoint, in end records.
+type DisableCause string
+
+// The causes of an endpoint being disabled.
+const (
+	// DisabledByRule: the policy's endpoint-disable rule (Record.DisableRule).
+	DisabledByRule DisableCause = "rule"
+	// DisabledByProbe: the handler failed the provider's invalid-signature
+	// probe.
+	DisabledByProbe DisableCause = "probe"
+	// DisabledByHandshake: the handler failed the provider's handshake, so
+	// the endpoint was never enabled.
+	DisabledByHandshake DisableCause = "handshake"
+	// DisabledBySignal: the handler's answer told the provider to disable
+	// the endpoint.
+	DisabledBySignal DisableCause = "signal"
+)
+
 // Fates of an event, in KindEvent records.
 const (
 	FateDelivered   = "delivered"   // an attempt was delivered
@@ -128,6 +146,9 @@ type Record struct {
 	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
 	Error string `json:"error,omitempty"`
+	// Outage says an injected outage (a fault of type outage) applied to
+	// the attempt.
+	Outage bool `json:"outage,omitempty"`
 	// TLS says what was wrong with the target's certificate when the
 	// connection failed in its TLS handshake ("" otherwise).
 	TLS TLSProblem `json:"tls_problem,omitempty"`
@@ -185,9 +206,14 @@ type Record struct {
 	ManualS    float64 `json:"manual_redelivery_seconds,omitempty"`
 	DisableN   int     `json:"disable_consecutive_failures,omitempty"`
 	DisableS   float64 `json:"disable_within_seconds,omitempty"`
-	// DisableRule is the policy's endpoint-disable rule in words.
-	DisableRule string `json:"disable_rule,omitempty"`
-	DedupField  string `json:"dedup_field,omitempty"`
+	// DisableRule is the policy's endpoint-disable rule in words;
+	// DisableRate, DisableMinAttempts and DisableForS its other forms'
+	// figures (policies.DisableRule), besides DisableN and DisableS.
+	DisableRule        string  `json:"disable_rule,omitempty"`
+	DisableRate        float64 `json:"disable_failure_rate,omitempty"`
+	DisableMinAttempts int     `json:"disable_min_attempts,omitempty"`
+	DisableForS        float64 `json:"disable_failing_for_seconds,omitempty"`
+	DedupField         string  `json:"dedup_field,omitempty"`
 	// EventType is the type of the events the run delivers (run records).
 	EventType string `json:"event_type,omitempty"`
 	// OutagesS are the scenario's outage windows, [from, to] in seconds
@@ -214,10 +240,16 @@ type Record struct {
 	// End records.
 	Interrupted bool       `json:"interrupted,omitempty"`
 	DisabledAt  *time.Time `json:"disabled_at,omitempty"`
-	// DisabledBy says what disabled the endpoint, in words.
-	DisabledBy    string `json:"disabled_by,omitempty"`
-	EffectsKnown  bool   `json:"effects_known,omitempty"`
-	EffectsSource string `json:"effects_source,omitempty"`
+	// DisabledBy says what disabled the endpoint, in words; DisabledCause
+	// says which kind of thing it was.
+	DisabledBy    string       `json:"disabled_by,omitempty"`
+	DisabledCause DisableCause `json:"disabled_cause,omitempty"`
+	EffectsKnown  bool         `json:"effects_known,omitempty"`
+	// EffectsProblem is what was wrong with the effects oracle's answer
+	// when it did not answer as expected (EffectsError.Problem); Error
+	// says the same after "effects oracle: ".
+	EffectsProblem string `json:"effects_problem,omitempty"`
+	EffectsSource  string `json:"effects_source,omitempty"`
 	// HandlersRunning counts the in-process handler calls still running
 	// when the effects were read and the run ended: calls the provider cut
 	// off that did not return within one more timeout. The effects, and so

@@ -37,6 +37,8 @@ func (e *engine) runRecord() Record {
 		r.DisableN = p.Disable.ConsecutiveFailures
 		r.DisableS = p.Disable.Within.D().Seconds()
 		r.DisableRule = p.Disable.String()
+		r.DisableRate, r.DisableMinAttempts = p.Disable.FailureRate, p.Disable.MinAttempts
+		r.DisableForS = p.Disable.FailingFor.D().Seconds()
 	}
 	start := e.cfg.Start
 	r.Start = &start
@@ -61,7 +63,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error, r.TLS = o.fault, o.err, o.tls
+	r.Fault, r.Error, r.TLS, r.Outage = o.fault, o.err, o.tls, o.outage
 	r.Signal = signal
 	if err := e.cfg.Sink(r); err != nil {
 		return err

@@ -5,18 +5,19 @@ import (
 	"strings"
 )
 
-// Statuses of a ReplayCheck.
+// Statuses of a ReplayCheck: CheckUnverified when there was no oracle to
+// check the writes with ("unknown").
 const (
-	CheckPass    = "pass"
-	CheckFail    = "fail"
-	CheckUnknown = "unknown"
+	CheckPass       = "pass"
+	CheckFail       = "fail"
+	CheckUnverified = "unknown"
 )
 
 // ReplayCheck is one thing a careful engineer checks by hand after sending
 // the same delivery again: did the first call write, did the others answer
 // 2xx, did they leave the data alone.
 type ReplayCheck struct {
-	// Status is CheckPass, CheckFail or CheckUnknown (no oracle).
+	// Status is CheckPass, CheckFail or CheckUnverified (no oracle).
 	Status string `json:"status"`
 	// What says what was checked and what was seen, in words.
 	What string `json:"what"`
@@ -42,28 +43,32 @@ func (r *ReplayResult) ExpectedWrites() int {
 
 // Verdict is VerdictIdempotent when the handler wrote what it should (once
 // in all, or not at all for an event it already had), VerdictNotIdempotent
-// when it wrote more, and VerdictUnknown without an oracle, when the
+// when it wrote more, and VerdictNone without an oracle, when the
 // handler never processed the event, or when a write of a cut-off handler
 // may still be missing from the count.
 func (r *ReplayResult) Verdict() Verdict {
 	w := r.Writes()
 	switch {
 	case w < 0:
-		return VerdictUnknown
+		return VerdictNone
 	case w > r.ExpectedWrites():
 		return VerdictNotIdempotent
 	case w == 0 && r.Before == 0:
-		return VerdictUnknown
+		return VerdictNone
 	case r.HandlersRunning > 0 || r.EffectsUnsettled:
-		return VerdictUnknown // a write may still be missing from the count
+		return VerdictNone // a write may still be missing from the count
 	}
 	return VerdictIdempotent
 }
 
 // VerdictLine says the verdict in one line, with what to do when it is
-// unknown, and how long the effects took to settle.
-func (r *ReplayResult) VerdictLine() string {
-	line := r.verdictLine()
+// unknown, and how long the effects took to settle; it names settings the
+// Go way (see SpellVerdictLine).
+func (r *ReplayResult) VerdictLine() string { return r.SpellVerdictLine(nil) }
+
+// SpellVerdictLine is VerdictLine naming settings as sp spells them.
+func (r *ReplayResult) SpellVerdictLine(sp Spelling) string {
+	line := r.verdictLine(sp)
 	switch {
 	case r.SettleS == 0 || !r.EffectsKnown:
 	case r.EffectsUnsettled:
@@ -74,7 +79,7 @@ func (r *ReplayResult) VerdictLine() string {
 	return line
 }
 
-func (r *ReplayResult) verdictLine() string {
+func (r *ReplayResult) verdictLine(sp Spelling) string {
 	n := len(r.Sends)
 	switch r.Verdict() {
 	case VerdictIdempotent:
@@ -90,7 +95,7 @@ func (r *ReplayResult) verdictLine() string {
 	case r.EffectsError != "":
 		return "UNKNOWN: the effects oracle failed (" + r.EffectsError + ")"
 	case !r.EffectsKnown:
-		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url for a verdict`
+		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass ` + sp.Of(SettingEffects) + ` for a verdict`
 	case r.HandlersRunning > 0:
 		return fmt.Sprintf("UNKNOWN: %d handler call(s) cut off by the %s timeout were still running one timeout later, so their writes may be missing; make your handler finish (or give up on its request's context) within the timeout",
 			r.HandlersRunning, r.Policy)
@@ -101,13 +106,17 @@ func (r *ReplayResult) verdictLine() string {
 	return "UNKNOWN: the handler never processed the event; see its answers above"
 }
 
-// Checks lists the checks, in the order an engineer makes them.
-func (r *ReplayResult) Checks() []ReplayCheck {
+// Checks lists the checks, in the order an engineer makes them, naming
+// settings the Go way (see SpellChecks).
+func (r *ReplayResult) Checks() []ReplayCheck { return r.SpellChecks(nil) }
+
+// SpellChecks is Checks naming settings as sp spells them.
+func (r *ReplayResult) SpellChecks(sp Spelling) []ReplayCheck {
 	if len(r.Sends) == 0 {
 		return nil
 	}
 	if r.Concurrent {
-		return r.concurrentChecks()
+		return r.concurrentChecks(sp)
 	}
 	var out []ReplayCheck
 	first := &r.Sends[0]
@@ -119,7 +128,7 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 		c.Status = CheckFail
 		c.What += refusalHint(first)
 	case first.Writes < 0:
-		c.Status = CheckUnknown
+		c.Status = CheckUnverified
 	case first.Writes != want:
 		c.Status = CheckFail
 	}
@@ -163,7 +172,7 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 	}
 	switch {
 	case unknown:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: span + ": writes unknown (no effects oracle; pass --effects-url)"})
+		out = append(out, ReplayCheck{Status: CheckUnverified, What: span + ": writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case writes == 0:
 		out = append(out, ReplayCheck{Status: CheckPass, What: span + " wrote nothing"})
 	default:
@@ -172,7 +181,7 @@ func (r *ReplayResult) Checks() []ReplayCheck {
 	return out
 }
 
-func (r *ReplayResult) concurrentChecks() []ReplayCheck {
+func (r *ReplayResult) concurrentChecks(sp Spelling) []ReplayCheck {
 	n := len(r.Sends)
 	var bad []string
 	for i := range r.Sends {
@@ -189,7 +198,7 @@ func (r *ReplayResult) concurrentChecks() []ReplayCheck {
 	w, want := r.Writes(), r.ExpectedWrites()
 	switch {
 	case w < 0:
-		out = append(out, ReplayCheck{Status: CheckUnknown, What: "writes unknown (no effects oracle; pass --effects-url)"})
+		out = append(out, ReplayCheck{Status: CheckUnverified, What: "writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
 	case w == want:
 		out = append(out, ReplayCheck{Status: CheckPass, What: fmt.Sprintf("the %d overlapping calls wrote %s in all", n, times(w))})
 	default:

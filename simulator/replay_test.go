@@ -142,8 +142,8 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 			t.Errorf("send %d virtual time +%gs, want +%gs", s.N, got, want[i])
 		}
 	}
-	if res.Verdict() != simulator.VerdictUnknown || !strings.Contains(res.VerdictLine(), "--effects-url") {
-		t.Errorf("without an oracle: verdict %s, %q; want unknown, naming --effects-url", res.Verdict(), res.VerdictLine())
+	if res.Verdict() != simulator.VerdictNone || !strings.Contains(res.VerdictLine(), "Config.Effects") {
+		t.Errorf("without an oracle: verdict %s, %q; want unknown, naming Config.Effects", res.Verdict(), res.VerdictLine())
 	}
 }
 
@@ -238,7 +238,7 @@ func TestReplayWithoutSecretKeepsTheCapturedSignature(t *testing.T) {
 	if checks[0].Status != simulator.CheckFail || !strings.Contains(checks[0].What, "Re-sign") {
 		t.Errorf("first check %+v, want a failure suggesting re-signing", checks[0])
 	}
-	if res.Verdict() != simulator.VerdictUnknown {
+	if res.Verdict() != simulator.VerdictNone {
 		t.Errorf("verdict %s, want unknown: the handler never processed the event", res.Verdict())
 	}
 }
@@ -282,7 +282,7 @@ func TestReplayRefuses(t *testing.T) {
 		is   error
 		msg  string
 	}{
-		{"a remote target", simulator.ReplayConfig{Capture: c, URL: "http://192.0.2.10/webhooks/stripe"}, simulator.ErrRemoteTarget, "--allow-remote"},
+		{"a remote target", simulator.ReplayConfig{Capture: c, URL: "http://192.0.2.10/webhooks/stripe"}, simulator.ErrRemoteTarget, "Config.AllowRemote"},
 		{"the capture's own remote URL", simulator.ReplayConfig{Capture: c}, simulator.ErrRemoteTarget, "api.example.com"},
 		{"a policy of another provider", simulator.ReplayConfig{Capture: c, Policy: github, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "stripe's signature headers, but policy github"},
 		{"an unsigned capture with no policy", simulator.ReplayConfig{Capture: unsigned, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "cannot tell the provider"},

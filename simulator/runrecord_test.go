@@ -24,3 +24,41 @@ func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
 		t.Errorf("outage windows %v, want [[600 7800]]", run.OutagesS)
 	}
 }
+
+// The records state as facts what the reports decide on: which attempts met
+// an outage, what disabled the endpoint and by which rule, so that no
+// report reads a fault's name or the engine's words.
+func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "svix"), Scenario: scenariotest.Lookup(t, "outage-6h"), DryRun: true, Events: 3})
+	run, end := recs[0], recs[len(recs)-1]
+	if run.DisableForS != 5*86400 || run.DisableN != 0 {
+		t.Errorf("svix's rule: failing for %gs, %d in a row; want 5 days, none", run.DisableForS, run.DisableN)
+	}
+	met, inWindow := 0, 0
+	for _, r := range recs {
+		if r.Kind != KindAttempt {
+			continue
+		}
+		at := r.Time.Sub(*run.Start).Seconds()
+		in := len(run.OutagesS) > 0 && at >= run.OutagesS[0][0] && at < run.OutagesS[0][1]
+		if in {
+			inWindow++
+		}
+		if r.Outage {
+			met++
+			if !in || r.Outcome != ConnectionFailed {
+				t.Errorf("attempt at +%gs (%s) met an outage outside its window %v", at, r.Outcome, run.OutagesS)
+			}
+		}
+	}
+	if met == 0 || met != inWindow {
+		t.Errorf("%d attempts say they met the outage, %d fell in its window", met, inWindow)
+	}
+	if end.DisabledAt != nil {
+		t.Errorf("svix disabled the endpoint in a 6-hour outage: %s", end.DisabledBy)
+	}
+	recs, _ = collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "black-hole"), DryRun: true, Events: 12})
+	if end := recs[len(recs)-1]; end.DisabledAt == nil || end.DisabledCause != DisabledByRule {
+		t.Errorf("shopify into a black hole: disabled at %v by %q (%s), want by the rule", end.DisabledAt, end.DisabledCause, end.DisabledBy)
+	}
+}

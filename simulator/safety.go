@@ -53,23 +53,70 @@ func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !ip.Unmap().IsLoopback() {
-			return fmt.Errorf("%w: %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host)
+			return &RemoteTargetError{Host: host}
 		}
 		return nil
 	}
 	addrs, err := r.LookupNetIP(ctx, "ip", host)
 	if err != nil {
-		return fmt.Errorf("%w: cannot resolve %s, so cannot tell it is this machine (%w); use 127.0.0.1, or pass --allow-remote", ErrRemoteTarget, host, err)
+		return &RemoteTargetError{Host: host, Lookup: err}
 	}
 	if len(addrs) == 0 {
-		return fmt.Errorf("%w: %s resolves to no address", ErrRemoteTarget, host)
+		return &RemoteTargetError{Host: host, NoAddress: true}
 	}
 	for _, a := range addrs {
 		if !a.Unmap().IsLoopback() {
-			return fmt.Errorf("%w: %s resolves to %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, host, a)
+			return &RemoteTargetError{Host: host, Addr: a}
 		}
 	}
 	return nil
+}
+
+// RemoteTargetError is why a target was refused as not on this machine,
+// as figures; it wraps ErrRemoteTarget (and Lookup). Its Error names the
+// setting that allows the target the Go way; Spell names it the caller's.
+type RemoteTargetError struct {
+	// Host is the URL's host, or the address a connection was refused to.
+	Host string
+	// Addr is the first address Host resolves to that is not loopback;
+	// the zero Addr when Host is an address itself or did not resolve.
+	Addr netip.Addr
+	// Lookup is why Host could not be resolved (nil when it was).
+	Lookup error
+	// NoAddress says Host resolves to no address.
+	NoAddress bool
+	// Dial says a connection was refused when it was opened (a redirect,
+	// or a name that resolved differently later), not the URL: the engine
+	// writes it in the attempt's record, so it names no setting.
+	Dial bool
+}
+
+func (e *RemoteTargetError) Error() string { return e.Spell(nil) }
+
+// Unwrap returns ErrRemoteTarget and, when the host did not resolve, why.
+func (e *RemoteTargetError) Unwrap() []error {
+	if e.Lookup != nil {
+		return []error{ErrRemoteTarget, e.Lookup}
+	}
+	return []error{ErrRemoteTarget}
+}
+
+// Spell says why the target was refused and, where a setting allows it,
+// names that setting as sp spells it.
+func (e *RemoteTargetError) Spell(sp Spelling) string {
+	allow := sp.Of(SettingAllowRemote)
+	switch {
+	case e.Dial:
+		// In an attempt's record, read by every report: no setting named.
+		return fmt.Sprintf("%s: refusing to connect to %s (remote targets not allowed)", ErrRemoteTarget, e.Host)
+	case e.Lookup != nil:
+		return fmt.Sprintf("%s: cannot resolve %s, so cannot tell it is this machine (%s); use 127.0.0.1, or pass %s", ErrRemoteTarget, e.Host, e.Lookup, allow)
+	case e.NoAddress:
+		return fmt.Sprintf("%s: %s resolves to no address", ErrRemoteTarget, e.Host)
+	case e.Addr.IsValid():
+		return fmt.Sprintf("%s: %s resolves to %s (pass %s to send to another machine)", ErrRemoteTarget, e.Host, e.Addr, allow)
+	}
+	return fmt.Sprintf("%s: %s (pass %s to send to another machine)", ErrRemoteTarget, e.Host, allow)
 }
 
 // loopbackOnly is a net.Dialer Control that refuses any connection to an
@@ -81,7 +128,7 @@ func loopbackOnly(_, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("%w: %s", ErrRemoteTarget, address)
 	}
 	if !ap.Addr().Unmap().IsLoopback() {
-		return fmt.Errorf("%w: refusing to connect to %s (pass --allow-remote to send to another machine)", ErrRemoteTarget, ap.Addr())
+		return &RemoteTargetError{Host: ap.Addr().String(), Dial: true}
 	}
 	return nil
 }

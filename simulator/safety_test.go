@@ -48,7 +48,7 @@ func TestCheckTarget(t *testing.T) {
 		{url: "http://app.localhost:3000/"},
 		{url: "http://loopback2.test/"},
 		{url: "http://rebind.test/"},
-		{url: "http://example.com/", want: ErrRemoteTarget, says: "example.com resolves to 93.184.215.14 (pass --allow-remote"},
+		{url: "http://example.com/", want: ErrRemoteTarget, says: "example.com resolves to 93.184.215.14 (pass Config.AllowRemote"},
 		{url: "http://half.test/", want: ErrRemoteTarget, says: "resolves to 10.0.0.8"},
 		{url: "http://unknown.test/", want: ErrRemoteTarget, says: "cannot resolve unknown.test"},
 		{url: "http://nowhere.test/", want: ErrRemoteTarget, says: "resolves to no address"},

@@ -57,7 +57,7 @@ func TestTLSFailuresSayWhatFailed(t *testing.T) {
 			if err := report.WriteText(&out, &report.Report{Runs: runs, Width: -1}); err != nil { // unwrapped: sentences whole
 				t.Fatal(err)
 			}
-			for _, want := range []string{tc.says, "--ca FILE", "--insecure"} {
+			for _, want := range []string{tc.says, "Config.TLS (RootCAs)", "Config.TLS (InsecureSkipVerify)"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("report lacks %q:\n%s", want, out.String())
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -28,7 +29,7 @@ func (g *gateFlags) add(fl *pflag.FlagSet) {
 // junit says --format junit was asked for, which needs a gate to report.
 func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []error) {
 	var errs []error
-	var opts report.GateOptions
+	opts := report.GateOptions{Spelling: advice.Flag}
 	gates, err := report.ParseGates(g.failOn)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--fail-on: %w", err))

@@ -45,7 +45,12 @@ Examples:
 					return err
 				}
 			}
-			return report.WritePolicies(cmd.OutOrStdout(), all, format, full)
+			if err := report.WritePolicies(cmd.OutOrStdout(), all, format, full); err != nil || full || format == report.FormatJSON || format == report.FormatMarkdown {
+				return err
+			}
+			// Under the overview alone, where the details are.
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), "\n'retrysim policies show NAME' prints a policy's worked schedule and sources; --all prints them all.")
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(report.PolicyFormats, ", "))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
@@ -145,7 +146,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	res, err := simulator.Replay(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, simulator.ErrConfig) || errors.Is(err, simulator.ErrRemoteTarget) {
-			return badInput(err)
+			return badInput(advice.Target(err))
 		}
 		return err
 	}
@@ -159,14 +160,14 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	for i := range res.Sends {
 		res.Sends[i].Error = printable(res.Sends[i].Error)
 	}
-	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target); err != nil {
+	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err
 	}
 	if interrupted(ctx) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
 	}
 	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {
-		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.VerdictLine())}
+		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.SpellVerdictLine(advice.Flag))}
 	}
 	return nil
 }
@@ -284,12 +285,12 @@ func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 	var errs []error
 	if f.url != "" {
 		if err := simulator.CheckTarget(cmd.Context(), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", err))
+			errs = append(errs, fmt.Errorf("--url: %w", advice.Target(err)))
 		}
 	}
 	if f.effectsURL != "" {
 		if err := simulator.CheckTarget(cmd.Context(), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
+			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
 	}
 	return badInput(errors.Join(errs...))

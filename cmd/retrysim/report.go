@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -309,7 +310,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts()}
+	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts(), Spelling: advice.Flag}
 	gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
 	write := out.write

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
@@ -212,12 +213,12 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	}
 	if f.url != "" && !f.dryRun {
 		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), err))
+			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
 		}
 	}
 	if f.effectsURL != "" && !f.dryRun {
 		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", err))
+			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
 	}
 	var overErr error
@@ -378,7 +379,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts()}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
 	p.out.secrets = secretsOf(cmd.Context())

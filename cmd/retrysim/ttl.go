@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
@@ -133,7 +134,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		}
 	}
 	stopProgress()
-	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls, Spelling: advice.Flag}
 	// The charts first, so the Markdown can show them; then the tables.
 	for _, file := range files {
 		if !report.IsChart(file.format) {

@@ -17,7 +17,7 @@ import (
 // returns the run's summary. With inProcess the requests go through
 // h.ServeHTTP with no socket; otherwise through an httptest server on
 // loopback.
-func verdict(t testing.TB, h http.Handler, inProcess bool, events int) *report.Run {
+func verdict(t testing.TB, h http.Handler, inProcess bool, events int) *report.Summary {
 	t.Helper()
 	stripe, err := policies.Lookup("stripe")
 	if err != nil {

@@ -28,7 +28,7 @@ func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler
 
 // runAgainst runs a policy and scenario against h in process and returns
 // the run's summary and its records.
-func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Run, []simulator.Record) {
+func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
 	t.Helper()
 	pol, err := policies.Lookup(policy)
 	if err != nil {
@@ -65,9 +65,9 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 				// none reached it, no verdict, and the report says why.
 				want := report.Idempotent
 				if run.DuplicateArrivals == 0 {
-					want = report.Unknown
+					want = report.NoVerdict
 				}
-				if run.Verdict() != want || (want == report.Unknown) != (run.Untested() != "") {
+				if run.Verdict() != want || (want == report.NoVerdict) != (run.Untested() != "") {
 					t.Errorf("verdict %s, want %s (%d duplicate arrivals): %s", run.Verdict(), want, run.DuplicateArrivals, run.VerdictLine())
 				}
 				// Every event that reached the handler was processed, once.

@@ -1,0 +1,77 @@
+// Package advice turns the library's reasons into the retrysim command's
+// advice: report and simulator name a setting for what it is
+// (simulator.Setting) and the command spells it as the flag that sets it.
+// It is the one place below main that knows the flags' names, so that the
+// reports the command writes and the report package's golden files say the
+// same.
+package advice
+
+import (
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Flag spells s as the flag that sets it (with its argument, where the
+// advice names one): a simulator.Spelling. A setting the command has no
+// flag for is spelled the Go way.
+func Flag(s simulator.Setting) string {
+	switch s {
+	case simulator.SettingEffects:
+		return "--effects-url"
+	case simulator.SettingAllowRemote:
+		return "--allow-remote"
+	case simulator.SettingURL:
+		return "--url"
+	case simulator.SettingSecret:
+		return "--secret"
+	case simulator.SettingTrustCA:
+		return "--ca FILE"
+	case simulator.SettingInsecure:
+		return "--insecure"
+	case simulator.SettingEvents:
+		return "--events"
+	case simulator.SettingOver:
+		return "--over"
+	case simulator.SettingSeed:
+		return "--seed"
+	case simulator.SettingConcurrency:
+		return "--concurrency"
+	case simulator.SettingSettle:
+		return "--settle"
+	case simulator.SettingTimes:
+		return "--times"
+	case simulator.SettingMaxRPS:
+		return "--max-rps"
+	case simulator.SettingForgedScenario:
+		return "--scenario forged"
+	case simulator.SettingFlakyScenario:
+		return "--scenario flaky-network"
+	case report.SettingTTLConfigured:
+		return "--ttl-configured"
+	case report.SettingVerbose:
+		return "--verbose"
+	case report.SettingGates:
+		return "--fail-on"
+	}
+	return string(s)
+}
+
+// Target says why a target was refused in the command's words: a
+// *simulator.RemoteTargetError (as CheckTarget returns it) names
+// --allow-remote; any other error is returned as it is. The result still matches what err matched.
+func Target(err error) error {
+	rt, ok := err.(*simulator.RemoteTargetError)
+	if !ok {
+		return err
+	}
+	return &spelled{err: err, msg: rt.Spell(Flag)}
+}
+
+// spelled is an error said in the command's words.
+type spelled struct {
+	err error
+	msg string
+}
+
+func (e *spelled) Error() string { return e.msg }
+func (e *spelled) Unwrap() error { return e.err }

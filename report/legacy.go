@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// Streams written by older versions of retrysim lack facts their records
+// now carry. upgrade fills each in from what those streams said instead,
+// before the record is folded into its run, so that every decision reads a
+// field. This is the one place that reads the engine's words, and only
+// for a record that lacks the field.
+func upgrade(rec *simulator.Record, run *Summary) {
+	switch rec.Kind {
+	case simulator.KindRun:
+		// A dry run's target was its only mark.
+		if !rec.DryRun && strings.HasPrefix(rec.Target, "model (") {
+			rec.DryRun = true
+		}
+	case simulator.KindAttempt:
+		// An outage was known by its fault's type.
+		if !rec.Outage && hasFault(rec.Fault, "outage") {
+			rec.Outage = true
+		}
+	case simulator.KindEnd:
+		// The oracle's problem was only in Error, after one or more
+		// "effects oracle: ".
+		if rec.EffectsProblem == "" && rec.Error != "" && !rec.EffectsKnown {
+			p := rec.Error
+			for strings.HasPrefix(p, "effects oracle: ") {
+				p = strings.TrimPrefix(p, "effects oracle: ")
+			}
+			rec.EffectsProblem = p
+		}
+		// The disable rule was known by its words.
+		if rec.DisabledCause == "" && rec.DisabledBy != "" && rec.DisabledBy == run.disableRuleWords {
+			rec.DisabledCause = simulator.DisabledByRule
+		}
+	}
+}
+
+// hasFault reports whether a record's faults ("a+b") include name.
+func hasFault(faults, name string) bool {
+	for faults != "" {
+		var f string
+		f, faults, _ = strings.Cut(faults, "+")
+		if f == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,140 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// The words of the gates (gates.go decides how each came out): the
+// message of each result, with its figures.
+
+// gateMessage says what a gate saw, and why a gate that would pass cannot
+// be vouched for.
+func (w words) gateMessage(g *GateResult, opts GateOptions) string {
+	msg := w.gateSeen(g, opts)
+	switch g.unvouched {
+	case unvouchedCaveat:
+		return "cannot be vouched for: " + caveatWords(g.Run.Judge())
+	case unvouchedCut:
+		return "the results stream stops before the run's end record (cut off), so this cannot be vouched for: " + msg
+	case unvouchedInterrupted:
+		return "the run was interrupted before its end, so this cannot be vouched for: " + msg
+	}
+	return msg
+}
+
+// gateSeen says what the gate saw in the run.
+func (w words) gateSeen(g *GateResult, opts GateOptions) string {
+	r := g.Run
+	switch g.Gate {
+	case GateDuplicateEffects:
+		return w.duplicateEffectsSeen(r)
+	case GateLostEvents:
+		return lostEventsSeen(r)
+	case GateSlowResponses:
+		return slowResponsesSeen(r, opts)
+	case GateRedirects:
+		if g.Status == GatePass {
+			return "no delivery failed on a redirect"
+		}
+		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.Outcomes[simulator.Redirect], "attempt", "attempts"), r.Provider)
+	case GateTTLTooShort:
+		return w.ttlSeen(r, opts)
+	case GateForgedAccepted:
+		if g.Status == GateUnchecked && g.unvouched == vouched {
+			return "cannot be checked: " + w.signatureSeen(r)
+		}
+		return w.signatureSeen(r)
+	}
+	return fmt.Sprintf("unknown gate (valid: %s)", GateNames())
+}
+
+func (w words) duplicateEffectsSeen(r *Summary) string {
+	j := r.Judge()
+	switch j.Verdict {
+	case Idempotent:
+		return fmt.Sprintf("no event was processed more than once (%s absorbed)", counted(j.Duplicates, "duplicate arrival", "duplicate arrivals"))
+	case NotIdempotent:
+		off := r.OffenderCounts()
+		parts := make([]string, 0, 5)
+		for _, o := range off[:min(5, len(off))] {
+			parts = append(parts, fmt.Sprintf("%s processed %d times", o.ID, o.Times))
+		}
+		more := ""
+		if len(off) > 5 {
+			more = fmt.Sprintf(", and %d more", len(off)-5)
+		}
+		return fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
+	}
+	if j.Reason == ReasonNoOracle {
+		return `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass ` + w.of(simulator.SettingEffects)
+	}
+	return "cannot be checked: " + w.unknown(r, j)
+}
+
+func lostEventsSeen(r *Summary) string {
+	if r.Lost == 0 {
+		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
+	}
+	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
+	if r.LostToDisable > 0 {
+		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
+	}
+	return msg + "; " + r.Provider + " gives up on an event after its last retry"
+}
+
+func slowResponsesSeen(r *Summary, opts GateOptions) string {
+	if r.Modelled() {
+		return "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
+	}
+	own := r.Headroom(nil)[0]
+	figures := "no answer was measured"
+	if r.Answers() > 0 {
+		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
+	}
+	if own.Over == 0 {
+		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
+		if own.Verdict != HeadroomUnmeasured {
+			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
+		}
+		if slow := r.tooSlowFor(opts.Timeouts); len(slow) > 0 {
+			msg += "; too slow for " + strings.Join(slow, ", ")
+		}
+		return msg
+	}
+	// The percentiles leave out the attempts the timeout cut off, which
+	// are the slow ones: name those first.
+	var parts []string
+	if r.HandlerTimeouts > 0 {
+		parts = append(parts, fmt.Sprintf("%d got no answer within %s", r.HandlerTimeouts, dur(r.Timeout)))
+	}
+	if late := own.Over - r.HandlerTimeouts; late > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s slower than that", late, plural(late, "was answered", "were answered")))
+	}
+	if r.Answers() > 0 {
+		figures = "the answers that came had " + figures
+	}
+	return fmt.Sprintf("%d of %s that reached the handler waited past %s's %s timeout (%s; %s): the provider gave up and will deliver again while the handler still works",
+		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
+}
+
+func (w words) ttlSeen(r *Summary, opts GateOptions) string {
+	ttl := opts.TTLConfigured
+	if ttl <= 0 {
+		return "cannot be checked: give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)
+	}
+	a := r.TTL([]time.Duration{ttl})
+	need := max(a.Window, a.Observed)
+	if ttl >= need {
+		return fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
+	}
+	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
+		dur(ttl), dur(need), r.Policy, dur(a.Window), dur(a.Observed))
+	if leaked := a.Choices[0].LeakedArrivals; leaked > 0 {
+		msg += fmt.Sprintf("; %d duplicate arrivals in this run came after it", leaked)
+	}
+	return msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
+}
