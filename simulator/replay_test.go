@@ -286,7 +286,7 @@ func TestReplayRefuses(t *testing.T) {
 		{"the capture's own remote URL", simulator.ReplayConfig{Capture: c}, simulator.ErrRemoteTarget, "api.example.com"},
 		{"a policy of another provider", simulator.ReplayConfig{Capture: c, Policy: github, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "stripe's signature headers, but policy github"},
 		{"an unsigned capture with no policy", simulator.ReplayConfig{Capture: unsigned, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "cannot tell the provider"},
-		{"too many times", simulator.ReplayConfig{Capture: c, URL: "http://127.0.0.1:1/", Times: simulator.MaxReplayTimes + 1}, simulator.ErrConfig, "times must be"},
+		{"too many times", simulator.ReplayConfig{Capture: c, URL: "http://127.0.0.1:1/", Times: simulator.MaxReplayTimes + 1}, simulator.ErrConfig, "ReplayConfig.Times must be 1..10000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := simulator.Replay(context.Background(), tc.cfg)
