@@ -37,9 +37,9 @@ func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string, sp s
 		target = r.Target
 	}
 	fmt.Fprintf(&b, "target: %s\n", target)
-	how := fmt.Sprintf("%d sends on %s's retry schedule, in virtual time", r.Times, r.Policy)
+	how := fmt.Sprintf("%s on %s's retry schedule, in virtual time", counted(r.Times, "send", "sends"), r.Policy)
 	if r.Concurrent {
-		how = fmt.Sprintf("%d sends at once, overlapping in the handler", r.Times)
+		how = fmt.Sprintf("%s at once, overlapping in the handler", counted(r.Times, "send", "sends"))
 	}
 	switch {
 	case r.Resigned:

@@ -84,12 +84,12 @@ func (r *ReplayResult) verdictLine(sp Spelling) string {
 	switch r.Verdict() {
 	case VerdictIdempotent:
 		if r.Before > 0 {
-			return fmt.Sprintf("IDEMPOTENT: no write for %d deliveries of %s, which had been processed before", n, r.DedupID)
+			return fmt.Sprintf("IDEMPOTENT: no write for %d %s of %s, which had been processed before", n, plural(n, "delivery", "deliveries"), r.DedupID)
 		}
-		return fmt.Sprintf("IDEMPOTENT: one write for %d deliveries of %s", n, r.DedupID)
+		return fmt.Sprintf("IDEMPOTENT: one write for %d %s of %s", n, plural(n, "delivery", "deliveries"), r.DedupID)
 	case VerdictNotIdempotent:
 		w := r.Writes()
-		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d deliveries of one event (%s)", w, n, r.DedupID)
+		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d %s of one event (%s)", w, n, plural(n, "delivery", "deliveries"), r.DedupID)
 	}
 	switch {
 	case r.EffectsError != "":
