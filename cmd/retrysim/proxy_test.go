@@ -298,3 +298,18 @@ func TestProxyNamesForwardTo(t *testing.T) {
 		}
 	}
 }
+
+// proxy cannot restart a handler it did not start: a scenario with restarts
+// is refused with that reason, not with advice to pass a flag proxy lacks.
+func TestProxyRefusesRestarts(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"proxy", "--provider", "stripe", "--secret", "stripe=whsec_" + strings.Repeat("k", 32),
+		"--forward-to", "http://127.0.0.1:9/webhooks/stripe", "--scenario", "crash-restart"}, strings.NewReader(""), &out, &errb)
+	if code != exitBadInput {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, errb.String())
+	}
+	msg := errb.String()
+	if !strings.Contains(msg, "proxy forwards to a handler it did not start") || strings.Contains(msg, "add --exec") {
+		t.Errorf("stderr\n%s\nwant it to say proxy cannot restart the handler, without advising --exec on proxy", msg)
+	}
+}

@@ -203,6 +203,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	switch restarts := sc.Restarts(); {
 	case f.exec != "" && f.url == "":
 		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
+	case len(restarts) > 0 && f.urlFlag != "":
+		// proxy forwards to a handler it did not start, so it cannot restart it.
+		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s), and proxy forwards to a handler it did not start: choose a scenario without restarts, or test restarts with 'retrysim run --exec CMD'", sc.Name, policies.FormatDuration(restarts[0])))
 	case len(restarts) > 0 && f.url != "" && f.exec == "":
 		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
 	}
