@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,36 +52,19 @@ func BenchmarkHTTPStripe(b *testing.B) {
 		client := &http.Client{Transport: &http.Transport{MaxIdleConns: concurrency, MaxIdleConnsPerHost: concurrency, DisableCompression: true}, Timeout: p.Timeout.D()}
 		cpu := cpuTime()
 		for b.Loop() {
-			var wg sync.WaitGroup
-			work := make(chan int)
-			for range concurrency {
-				wg.Go(func() {
-					for i := range work {
-						t := strconv.Itoa(i)
-						m := hmac.New(sha256.New, []byte(secret))
-						m.Write([]byte(t + "."))
-						m.Write(body)
-						req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
-						req.Header.Set("Content-Type", "application/json; charset=utf-8")
-						req.Header.Set("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
-						req.Header.Set("Accept", "*/*; q=0.5, application/xml")
-						req.Header.Set("Cache-Control", "no-cache")
-						req.Header.Set("Stripe-Signature", "t="+t+",v1="+hex.EncodeToString(m.Sum(nil)))
-						resp, err := client.Do(req)
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						io.Copy(io.Discard, resp.Body)
-						resp.Body.Close()
-					}
-				})
-			}
-			for i := range events {
-				work <- i
-			}
-			close(work)
-			wg.Wait()
+			plainPosts(b, client, events, concurrency, func(i int) *http.Request {
+				t := strconv.Itoa(i)
+				m := hmac.New(sha256.New, []byte(secret))
+				m.Write([]byte(t + "."))
+				m.Write(body)
+				req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json; charset=utf-8")
+				req.Header.Set("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
+				req.Header.Set("Accept", "*/*; q=0.5, application/xml")
+				req.Header.Set("Cache-Control", "no-cache")
+				req.Header.Set("Stripe-Signature", "t="+t+",v1="+hex.EncodeToString(m.Sum(nil)))
+				return req
+			})
 		}
 		reportRate(b, events*b.N, cpuTime()-cpu)
 	})

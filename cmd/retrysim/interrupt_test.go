@@ -59,15 +59,7 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 				t.Errorf("stderr does not say the report is partial:\n%s", errText)
 			}
 
-			f, err := os.Open(results)
-			if err != nil {
-				t.Fatalf("no results file: %v", err)
-			}
-			defer f.Close()
-			var recs []simulator.Record
-			if err := report.ReadJSONL(f, func(r simulator.Record) error { recs = append(recs, r); return nil }); err != nil {
-				t.Fatalf("results file does not parse: %v", err)
-			}
+			recs := readResults(t, results)
 			if len(recs) < 3 || recs[0].Kind != simulator.KindRun {
 				t.Fatalf("results file has %d records, starting with %q; want a run record first", len(recs), recs[0].Kind)
 			}
