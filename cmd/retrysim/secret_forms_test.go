@@ -56,16 +56,7 @@ func TestSecretsInEveryFormat(t *testing.T) {
 // TestReplayMasksURLPassword: replay shows its target with the userinfo's
 // password masked, in text and JSON, though it sends it.
 func TestReplayMasksURLPassword(t *testing.T) {
-	ar, err := txtar.ParseFile("testdata/script/replay.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "stripe.http" {
-			os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644)
-		}
-	}
+	dir := replayCaptureDir(t)
 	var sent atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, p, ok := r.BasicAuth(); ok {
@@ -92,16 +83,7 @@ func TestReplayMasksURLPassword(t *testing.T) {
 // TestReplayTextIsPrintable: an effects oracle's reason phrase with
 // terminal escapes reaches replay's report escaped.
 func TestReplayTextIsPrintable(t *testing.T) {
-	ar, err := txtar.ParseFile("testdata/script/replay.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "stripe.http" {
-			os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644)
-		}
-	}
+	dir := replayCaptureDir(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			c, buf, _ := w.(http.Hijacker).Hijack()
@@ -118,4 +100,25 @@ func TestReplayTextIsPrintable(t *testing.T) {
 			t.Errorf("%s: the handler's terminal escapes reach the output: %q", format, out+errs)
 		}
 	}
+}
+
+// replayCaptureDir is a fresh directory holding stripe.http, the captured
+// delivery of the replay script (testdata/script/replay.txtar).
+func replayCaptureDir(t *testing.T) string {
+	t.Helper()
+	ar, err := txtar.ParseFile("testdata/script/replay.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "stripe.http" {
+			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}
+	}
+	t.Fatal("testdata/script/replay.txtar holds no stripe.http")
+	return ""
 }
