@@ -53,12 +53,12 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 // junitFormat handles --format junit, which run and report write to stdout
 // besides the report formats: the other output flags are checked as for
 // text, and every --out file is written as for any format.
-func junitFormat(of *outputFlags) (junit bool, errs []error) {
+func junitFormat(of *outputFlags) (junit bool) {
 	if of.format != report.FormatJUnit {
-		return false, nil
+		return false
 	}
 	of.format = report.FormatText
-	return true, errs
+	return true
 }
 
 // addConfiguredTTL adds the dedup TTL the handler uses (--ttl-configured)

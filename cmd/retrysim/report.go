@@ -279,9 +279,8 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 		return err
 	}
 	of := o.outputFlags
-	junit, errs := junitFormat(&of)
-	out, outErrs := of.validate()
-	errs = append(errs, outErrs...)
+	junit := junitFormat(&of)
+	out, errs := of.validate()
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)

@@ -170,8 +170,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
-	p.junit, outErrs = junitFormat(&of)
-	errs = append(errs, outErrs...)
+	p.junit = junitFormat(&of)
 	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
 	var polErrs []error
