@@ -88,13 +88,13 @@ func hmacBase64(secret string, parts ...[]byte) string {
 // them.
 func unixSeconds(dst []byte, t time.Time) []byte { return strconv.AppendInt(dst, t.Unix(), 10) }
 
-// checkTimestamp rejects a signature timestamp more than tolerance away from
-// now, as the providers' own verifiers do.
 // ErrStaleSignature is returned, wrapped with ErrBadSignature, by
 // Wire.Verify for a signature whose timestamp is further from now than the
 // scheme's tolerance: a replay, or a delivery held back too long.
 var ErrStaleSignature = errors.New("stale")
 
+// checkTimestamp rejects a signature timestamp more than tolerance away from
+// now, as the providers' own verifiers do.
 func checkTimestamp(ts string, now time.Time, tolerance time.Duration) error {
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {

@@ -20,7 +20,7 @@ type outage struct {
 func init() { Register("outage", func() Kind { return &outage{} }) }
 
 func (o *outage) Apply(a *Action, c *Context) {
-	if c.At >= o.Start.D() && c.At < o.Start.D()+o.Duration.D() {
+	if w := o.window(); c.At >= w.From && c.At < w.To {
 		a.Outage = a.Outage || !a.Drop // an attempt already dropped met no outage
 		a.Drop = true
 	}

@@ -40,15 +40,15 @@ func (e *engine) readBaseline(ctx context.Context) {
 }
 
 // noteEffects follows the records that tell which ids the oracle must
-// answer for: the events the handler accepted, and the attacks sent.
+// answer for: here the attacks sent (noteAttempt takes the events the
+// handler accepted).
 func (e *engine) noteEffects(r *Record) {
 	if e.cfg.Effects == nil {
 		return
 	}
-	switch {
-	case r.Kind == KindAttempt:
-		e.noteAttempt(r.Seq, r.HandlerStatus)
-	case r.Kind == KindAttack && r.NotApplicable == "" && r.Event != "":
+	// Attempt records do not come here: recordAttempt writes them to the
+	// sink itself and calls noteAttempt.
+	if r.Kind == KindAttack && r.NotApplicable == "" && r.Event != "" {
 		e.fx.attacks = append(e.fx.attacks, attackID{seq: r.Seq, id: r.Event})
 	}
 }

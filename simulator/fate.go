@@ -171,9 +171,6 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	return e.emitRef(&r)
 }
 
-// drain ends every event still pending with fate. With all set, events that
-// have not started yet end too (the endpoint is gone: they are lost);
-// otherwise only the events in flight do.
 // endTime is when the run stopped, in virtual time: its last attempt (or the
 // disable moment, or its start when nothing was sent). Unlike the clock, it
 // does not depend on the order answers came back in.
@@ -188,6 +185,9 @@ func (e *engine) endTime() time.Time {
 	return t
 }
 
+// drain ends every event still pending with fate. With all set, events that
+// have not started yet end too (the endpoint is gone: they are lost);
+// otherwise only the events in flight do.
 func (e *engine) drain(fate string, all bool) error {
 	at := e.endTime()
 	if fate == FateDisabled {
