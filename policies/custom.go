@@ -244,11 +244,7 @@ func splitKey(msg string) (path, rest string) {
 func traceChanges(p *Policy, from, where string, changed []string) {
 	set := func(k string) bool { return slices.Contains(changed, k) }
 	if !set("summary") && (set("schedule") || set("retries")) {
-		attempts := "attempts"
-		if p.MaxAttempts() == 1 {
-			attempts = "attempt"
-		}
-		p.Summary = fmt.Sprintf("%d %s over %s", p.MaxAttempts(), attempts, FormatDuration(p.Window()))
+		p.Summary = Counted(p.MaxAttempts(), "attempt", "attempts") + " over " + FormatDuration(p.Window())
 	}
 	if !set("summary") && len(changed) > 0 && from == p.Name {
 		// The summary heads every report: a run on a changed built-in says

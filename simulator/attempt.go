@@ -115,7 +115,7 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 			o.err = fmt.Sprintf("still a redirect after %d followed: %s follows at most %d (too many redirects)", a.redirects, p.Name, p.FollowRedirects)
 		default:
 			// doFollowing stopped early: the answer named nowhere to go.
-			o.err = fmt.Sprintf("a %d answer %s cannot follow (no Location, or not a status a provider follows) after %d %s followed", a.status, p.Name, a.redirects, plural(a.redirects, "redirect", "redirects"))
+			o.err = fmt.Sprintf("a %d answer %s cannot follow (no Location, or not a status a provider follows) after %d %s followed", a.status, p.Name, a.redirects, policies.Plural(a.redirects, "redirect", "redirects"))
 		}
 	}
 }

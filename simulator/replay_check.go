@@ -3,6 +3,8 @@ package simulator
 import (
 	"fmt"
 	"strings"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // Statuses of a ReplayCheck: CheckUnverified when there was no oracle to
@@ -84,12 +86,12 @@ func (r *ReplayResult) verdictLine(sp Spelling) string {
 	switch r.Verdict() {
 	case VerdictIdempotent:
 		if r.Before > 0 {
-			return fmt.Sprintf("IDEMPOTENT: no write for %d %s of %s, which had been processed before", n, plural(n, "delivery", "deliveries"), r.DedupID)
+			return fmt.Sprintf("IDEMPOTENT: no write for %d %s of %s, which had been processed before", n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
 		}
-		return fmt.Sprintf("IDEMPOTENT: one write for %d %s of %s", n, plural(n, "delivery", "deliveries"), r.DedupID)
+		return fmt.Sprintf("IDEMPOTENT: one write for %d %s of %s", n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
 	case VerdictNotIdempotent:
 		w := r.Writes()
-		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d %s of one event (%s)", w, n, plural(n, "delivery", "deliveries"), r.DedupID)
+		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d %s of one event (%s)", w, n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
 	}
 	switch {
 	case r.EffectsError != "":

@@ -197,7 +197,7 @@ func (in *intake) typeOf(seq int) string {
 func (in *intake) summary() string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, plural(in.taken, "delivery", "deliveries"))
+	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, policies.Plural(in.taken, "delivery", "deliveries"))
 	var parts []string
 	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread} {
 		if n := in.refused[why]; n > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -36,16 +37,8 @@ func (l *eventLines) add(r simulator.Record) {
 		}
 		dups := "no duplicate"
 		if n > 1 {
-			dups = fmt.Sprintf("%d %s reached your handler", n-1, plural(n-1, "duplicate", "duplicates"))
+			dups = fmt.Sprintf("%d %s reached your handler", n-1, policies.Plural(n-1, "duplicate", "duplicates"))
 		}
-		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", r.Event, typ, r.N, plural(r.N, "attempt", "attempts"), r.Fate, dups)
+		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", r.Event, typ, r.N, policies.Plural(r.N, "attempt", "attempts"), r.Fate, dups)
 	}
-}
-
-// plural picks the word for n things.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -222,6 +222,6 @@ func (st *settings) redactGiven(ctx context.Context, w io.Writer, flagPairs []st
 		}
 	}
 	for _, prov := range slices.Sorted(maps.Keys(short)) {
-		fmt.Fprintf(w, "retrysim: the %s secret is %d %s long: too short to be safe, and too short to redact from the output (under %d characters it would garble ordinary words); it is used as given\n", prov, short[prov], plural(short[prov], "character", "characters"), minRedacted)
+		fmt.Fprintf(w, "retrysim: the %s secret is %d %s long: too short to be safe, and too short to redact from the output (under %d characters it would garble ordinary words); it is used as given\n", prov, short[prov], policies.Plural(short[prov], "character", "characters"), minRedacted)
 	}
 }
