@@ -10,6 +10,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -55,7 +56,12 @@ func badInput(err error) error {
 	return &exitError{code: exitBadInput, err: err}
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	floor := newHeapFloor()
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	runtime.KeepAlive(floor)
+	os.Exit(code)
+}
 
 // run executes the command line and returns the exit code. Everything it
 // writes goes through a redactor, so no secret given on the command line
