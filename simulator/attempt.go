@@ -131,15 +131,21 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 		SignedAt: signedAt, RetryReason: st.reason,
 	}
-	req, err := newRequest(e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, e.virtual(d.at))
+	// In-flight attempts finish even when the run is interrupted. The
+	// request is made with the exchange's context, rather than copied
+	// into it (as the function exchange does).
+	follow := e.cfg.Policy.FollowRedirects
+	ctx, cancel := exchangeContext(ctx, e.client, follow)
+	defer cancel()
+	t, ctx := newTracer(ctx, e.cfg.WallClock)
+	req, err := newRequest(ctx, e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, e.virtual(d.at))
 	if err != nil {
 		return answer{err: err}
 	}
 	if st.in != nil {
 		resend(req, st.in, e.wire)
 	}
-	// In-flight attempts finish even when the run is interrupted.
-	return exchange(ctx, e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)
+	return t.exchange(e.client, req, follow)
 }
 
 func (e *engine) sendURL() string {

@@ -68,36 +68,70 @@ type answer struct {
 // exchange sends one request, following up to follow redirects as the
 // provider does (see doFollowing), and reads at most maxBody of the answer.
 // The client's timeout bounds the whole exchange, redirects included.
-func exchange(ctx context.Context, client *http.Client, wall interface {
+func exchange(ctx context.Context, client *http.Client, wall wallClock, req *http.Request, follow int) answer {
+	ctx, cancel := exchangeContext(ctx, client, follow)
+	defer cancel()
+	t, ctx := newTracer(ctx, wall)
+	return t.exchange(client, req.WithContext(ctx), follow)
+}
+
+// wallClock is what an exchange reads of the wall clock.
+type wallClock interface {
 	Since(time.Time) time.Duration
 	Now() time.Time
-}, req *http.Request, follow int) answer {
+}
+
+// exchangeContext is ctx bounded by the client's timeout when redirects may
+// be followed: the client's own timeout bounds each request, and the
+// provider's bounds the whole exchange.
+func exchangeContext(ctx context.Context, client *http.Client, follow int) (context.Context, context.CancelFunc) {
 	if follow > 0 && client.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, client.Timeout)
-		defer cancel()
+		return context.WithTimeout(ctx, client.Timeout)
 	}
-	var wrote atomic.Bool
-	var wroteAt atomic.Int64 // when the first request was written, in wall-clock nanoseconds
+	return ctx, func() {}
+}
+
+// tracer follows the requests of one exchange as net/http writes them and
+// their answers begin to arrive. Its state and hooks are made together, once
+// an exchange: the engine makes one for every attempt.
+type tracer struct {
+	trace  httptrace.ClientTrace
+	wall   wallClock
+	notify func() // see withWrote; nil when no one asked
+	wrote  atomic.Bool
+	// wroteAt is when the first request was written, in wall-clock
+	// nanoseconds.
+	wroteAt atomic.Int64
 	// answering says the answer to the latest request (of a redirect
 	// chain) had begun to arrive: an error after that is in the answer.
-	var answering atomic.Bool
-	notify, _ := ctx.Value(wroteKey{}).(func())
-	trace := &httptrace.ClientTrace{
-		GetConn: func(string) { answering.Store(false) },
+	answering atomic.Bool
+}
+
+// newTracer returns a tracer for one exchange and ctx carrying its hooks:
+// the requests of the exchange are to be made with that context.
+func newTracer(ctx context.Context, wall wallClock) (*tracer, context.Context) {
+	t := &tracer{wall: wall}
+	t.notify, _ = ctx.Value(wroteKey{}).(func())
+	t.trace = httptrace.ClientTrace{
+		GetConn: func(string) { t.answering.Store(false) },
 		WroteRequest: func(i httptrace.WroteRequestInfo) {
 			if i.Err == nil {
-				wroteAt.CompareAndSwap(0, wall.Now().UnixNano())
-				wrote.Store(true)
-				if notify != nil {
-					notify()
+				t.wroteAt.CompareAndSwap(0, t.wall.Now().UnixNano())
+				t.wrote.Store(true)
+				if t.notify != nil {
+					t.notify()
 				}
 			}
 		},
-		GotFirstResponseByte: func() { answering.Store(true) },
+		GotFirstResponseByte: func() { t.answering.Store(true) },
 	}
-	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
-	start := wall.Now()
+	return t, httptrace.WithClientTrace(ctx, &t.trace)
+}
+
+// exchange sends req, made with the tracer's context, as the function
+// exchange does.
+func (t *tracer) exchange(client *http.Client, req *http.Request, follow int) answer {
+	start := t.wall.Now()
 	resp, hops, err := doFollowing(client, req, follow)
 	a := answer{redirects: hops}
 	if err == nil {
@@ -114,18 +148,18 @@ func exchange(ctx context.Context, client *http.Client, wall interface {
 	// The handler's response time runs from the request written to the end
 	// of the answer: connecting (a new connection, a TLS handshake) is the
 	// network's time, not the handler's.
-	if at := wroteAt.Load(); at != 0 {
+	if at := t.wroteAt.Load(); at != 0 {
 		start = time.Unix(0, at)
 	}
-	a.latency = wall.Since(start)
-	a.reached = wrote.Load()
+	a.latency = t.wall.Since(start)
+	a.reached = t.wrote.Load()
 	if err != nil {
 		a.err = err
 		a.timeout = isTimeout(err)
 		if a.timeout {
 			a.status = 0
 		}
-		a.invalid = !a.timeout && a.status == 0 && answering.Load()
+		a.invalid = !a.timeout && a.status == 0 && t.answering.Load()
 	}
 	return a
 }
@@ -164,8 +198,8 @@ func isTimeout(err error) bool {
 
 // newRequest builds attempt n of an event: the payload, the provider's signed
 // headers and the virtual-time header.
-func newRequest(target string, ev *policies.Event, body []byte, contentType string, d policies.Delivery, wire policies.Wire, virtual time.Time) (*http.Request, error) {
-	req, err := http.NewRequest(http.MethodPost, target, bytes.NewReader(body))
+func newRequest(ctx context.Context, target string, ev *policies.Event, body []byte, contentType string, d policies.Delivery, wire policies.Wire, virtual time.Time) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
