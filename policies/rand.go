@@ -101,13 +101,22 @@ func (r *Rand) AppendAlnum(dst []byte, n int) []byte {
 }
 
 // UUID returns a version-4 UUID in its usual text form.
-func (r *Rand) UUID() string {
+func (r *Rand) UUID() string { return string(r.AppendUUID(make([]byte, 0, 36))) }
+
+// AppendUUID appends what UUID returns to dst.
+func (r *Rand) AppendUUID(dst []byte) []byte {
+	const digits = "0123456789abcdef"
 	var b [16]byte
 	r.fill(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			dst = append(dst, '-')
+		}
+		dst = append(dst, digits[c>>4], digits[c&0x0f])
+	}
+	return dst
 }
 
 func (r *Rand) fill(b []byte) {

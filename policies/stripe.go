@@ -61,23 +61,28 @@ func (stripeWire) EventTypes() []string { return stripeTypes }
 func (stripeWire) APIVersions() []string { return []string{stripeVersion, stripeLegacyVersion} }
 
 func (stripeWire) Body(ev Event) ([]byte, string) {
-	r := Key(ev.Seed, 4, 0)
-	reqID := r.alnumID("req_", 14)
-	key := r.UUID()
+	const ctype = "application/json; charset=utf-8"
 	e := stripeEvent{
 		ID: ev.ID, Object: "event", APIVersion: stripeVersion, Created: ev.Created.Unix(),
-		PendingWebhooks: 1, Request: stripeRequest{ID: &reqID, IdempotencyKey: &key}, Type: ev.Type,
+		PendingWebhooks: 1, Type: ev.Type,
 	}
 	if ev.Version == stripeLegacyVersion {
 		e.APIVersion, e.Data.Object = stripeLegacyVersion, stripeObject2024(ev)
 	} else {
 		e.Data.Object = stripeObject(ev)
 	}
-	w := jsonw{b: make([]byte, 0, 1024)}
-	if e.appendTo(&w) {
-		return w.b, "application/json; charset=utf-8"
+	// The request's id and idempotency key are drawn from their own Rand,
+	// in this order.
+	r := Key(ev.Seed, 4, 0)
+	if obj, ok := e.Data.Object.(stripeAppender); ok {
+		w := jsonw{b: make([]byte, 0, 1024)}
+		e.appendTo(&w, obj, &r)
+		return w.b, ctype
 	}
-	return marshalBody(e), "application/json; charset=utf-8"
+	reqID := r.alnumID("req_", 14)
+	key := r.UUID()
+	e.Request = stripeRequest{ID: &reqID, IdempotencyKey: &key}
+	return marshalBody(e), ctype
 }
 
 func (stripeWire) Header(h http.Header, d Delivery) {

@@ -7,11 +7,10 @@ package policies
 // stripeAppender is a Stripe object that writes itself as data.object.
 type stripeAppender interface{ appendTo(w *jsonw) }
 
-func (e *stripeEvent) appendTo(w *jsonw) bool {
-	obj, ok := e.Data.Object.(stripeAppender)
-	if !ok {
-		return false
-	}
+// appendTo writes the event with obj as its data.object and its request's
+// id and idempotency key drawn from r (as Body draws them for the
+// encoding/json path), straight into the body: neither is made a string.
+func (e *stripeEvent) appendTo(w *jsonw, obj stripeAppender, r *Rand) {
 	w.open("")
 	w.str("id", e.ID)
 	w.str("object", e.Object)
@@ -25,20 +24,14 @@ func (e *stripeEvent) appendTo(w *jsonw) bool {
 	w.bool("livemode", e.Livemode)
 	w.int("pending_webhooks", int64(e.PendingWebhooks))
 	w.open("request")
-	optStr(w, "id", e.Request.ID)
-	optStr(w, "idempotency_key", e.Request.IdempotencyKey)
+	// Letters, digits and dashes: nothing to escape.
+	w.key("id")
+	w.b = append(r.AppendAlnum(append(w.b, `"req_`...), 14), '"')
+	w.key("idempotency_key")
+	w.b = append(r.AppendUUID(append(w.b, '"')), '"')
 	w.close()
 	w.str("type", e.Type)
 	w.close()
-	return true
-}
-
-func optStr(w *jsonw, k string, v *string) {
-	if v == nil {
-		w.null(k)
-		return
-	}
-	w.str(k, *v)
 }
 
 func (o stripeInvoice) appendTo(w *jsonw) {

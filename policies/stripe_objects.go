@@ -108,8 +108,10 @@ type stripeInvoiceParent struct {
 }
 
 type stripeSubscriptionDetails struct {
-	Metadata     map[string]string `json:"metadata"`
-	Subscription string            `json:"subscription"`
+	// Metadata is always empty ({}): the subscription's metadata as
+	// Stripe writes it when none was set, without a map to allocate.
+	Metadata     struct{} `json:"metadata"`
+	Subscription string   `json:"subscription"`
 }
 
 type stripePaymentIntent struct {
@@ -225,7 +227,7 @@ func stripeObject(ev Event) any {
 			AttemptCount: 1, BillingReason: "subscription_cycle", Created: x.created - 3600, Currency: "usd",
 			Customer: x.cus, Status: status,
 			Parent: stripeInvoiceParent{Type: "subscription_details",
-				SubscriptionDetails: stripeSubscriptionDetails{Metadata: map[string]string{}, Subscription: x.sub}},
+				SubscriptionDetails: stripeSubscriptionDetails{Subscription: x.sub}},
 		}
 	case "payment_intent":
 		status, received := "succeeded", x.amount
