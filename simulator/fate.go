@@ -159,7 +159,8 @@ func (e *engine) unsent(d *due) {
 
 // end emits an event's fate and forgets it.
 func (e *engine) end(event int, fate string, at time.Time) error {
-	r := e.base
+	r := &e.out
+	*r = e.base
 	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
 	if st := e.live.get(event); st != nil {
 		r.Event, r.N = st.id(), int(st.attempts)
@@ -168,7 +169,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	} else {
 		r.Event = e.work.event(event).ID
 	}
-	return e.emitRef(&r)
+	return e.emitOut()
 }
 
 // endTime is when the run stopped, in virtual time: its last attempt (or the
