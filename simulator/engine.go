@@ -157,9 +157,10 @@ type engine struct {
 	// sentAfterDisable counts attempts found sent after the endpoint was
 	// disabled: the lookahead promises none.
 	sentAfterDisable int
-	// lastAt is the virtual time of the latest attempt committed: when an
-	// interruption or the end of the run happens, in virtual time.
-	lastAt time.Time
+	// lastAt is the virtual time of the latest attempt committed (as
+	// due.at: from the start; 0 before any): when an interruption or the
+	// end of the run happens, in virtual time.
+	lastAt int64
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int

@@ -93,9 +93,7 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 // the endpoint is now disabled.
 func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
-	if at.After(e.lastAt) {
-		e.lastAt = at
-	}
+	e.lastAt = max(e.lastAt, d.at)
 	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
 		return false, err
 	}
@@ -176,10 +174,7 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 // disable moment, or its start when nothing was sent). Unlike the clock, it
 // does not depend on the order answers came back in.
 func (e *engine) endTime() time.Time {
-	t := e.cfg.Start
-	if e.lastAt.After(t) {
-		t = e.lastAt
-	}
+	t := e.virtual(e.lastAt)
 	if e.res.DisabledAt.After(t) {
 		t = e.res.DisabledAt
 	}
