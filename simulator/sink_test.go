@@ -29,17 +29,26 @@ func TestSinksThatBreakTheLoanAreCaught(t *testing.T) {
 			}
 		}
 	})
-	t.Run("changed", func(t *testing.T) {
-		defer func() {
-			if p := recover(); p == nil || !strings.Contains(p.(string), "changed the attempt record") {
-				t.Fatalf("a sink that changed an attempt record: %v, want the engine to panic naming it", p)
-			}
-		}()
-		Run(context.Background(), cfg(func(r *Record) error {
-			if r.Kind == KindAttempt {
-				r.Fault = "edited"
-			}
-			return nil
-		}))
-	})
+	for _, tc := range []struct {
+		name, kind string
+		change     func(r *Record)
+	}{
+		{"a field", KindAttempt, func(r *Record) { r.Fault = "edited" }},
+		{"what a slice holds", KindRun, func(r *Record) { r.ScheduleS[1] = 0 }},
+		{"what a pointer points to", KindRun, func(r *Record) { *r.Start = r.Start.Add(1) }},
+	} {
+		t.Run("changed "+tc.name, func(t *testing.T) {
+			defer func() {
+				if p := recover(); p == nil || !strings.Contains(p.(string), "changed the "+tc.kind+" record") {
+					t.Fatalf("a sink that changed %s of the %s record: %v, want the engine to panic naming it", tc.name, tc.kind, p)
+				}
+			}()
+			Run(context.Background(), cfg(func(r *Record) error {
+				if r.Kind == tc.kind {
+					tc.change(r)
+				}
+				return nil
+			}))
+		})
+	}
 }
