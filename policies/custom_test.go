@@ -80,6 +80,7 @@ func TestExtendErrors(t *testing.T) {
 		{"a new policy's missing key", "acme:\n  provider: stripe\n  schedule: {delays: [1m]}\n", []string{"cfg.yaml:1: policies.acme.timeout: missing: a new policy needs provider, schedule and timeout"}},
 		{"a problem points at its key's line", "acme:\n  provider: stripe\n  timeout: 0s\n  schedule: {offsets: [1m]}\n", []string{"cfg.yaml:3: policies.acme.timeout: must be positive, got 0s", "cfg.yaml:4: policies.acme.schedule: offsets must start at 0"}},
 		{"a nested key's problem", "shopify:\n  timeout: 5s\n  disable: {failure_rate: 2, within: 1h}\n", []string{"cfg.yaml:3: policies.shopify.disable.failure_rate: must be between 0 and 1"}},
+		{"a rate that is not a number", "shopify: {disable: {failure_rate: .nan, within: 1h}}\n", []string{"policies.shopify.disable.failure_rate: must be between 0 and 1", "NaN"}},
 		{"unknown base", "acme: {base: strpe}\n", []string{"policies.acme.base", `"strpe"`}},
 		{"bad disable", "shopify: {disable: {failure_rate: 2}}\n", []string{"policies.shopify", "failure_rate", "2"}},
 		{"not a map", "stripe: fast\n", []string{"policies.stripe", `"fast"`}},

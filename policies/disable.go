@@ -34,7 +34,7 @@ func (r *DisableRule) validate() []error {
 	}
 	if r.FailureRate != 0 {
 		forms++
-		if r.FailureRate <= 0 || r.FailureRate >= 1 {
+		if !(r.FailureRate > 0 && r.FailureRate < 1) { // NaN too
 			errs = append(errs, fmt.Errorf("disable.failure_rate must be between 0 and 1 (0.95 for 95 %%), got %g", r.FailureRate))
 		}
 		if r.Within <= 0 {

@@ -3,6 +3,7 @@ package policies
 import (
 	"encoding/hex"
 	"math"
+	"slices"
 )
 
 // Rand is a tiny deterministic random source (SplitMix64). Every random
@@ -94,10 +95,12 @@ func (r *Rand) alnumID(prefix string, n int) string {
 // AppendAlnum appends what Alnum(n) returns to dst.
 func (r *Rand) AppendAlnum(dst []byte, n int) []byte {
 	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	for range n {
-		dst = append(dst, chars[r.IntN(len(chars))])
+	dst = slices.Grow(dst, n)
+	out := dst[len(dst) : len(dst)+n]
+	for i := range out {
+		out[i] = chars[r.IntN(len(chars))]
 	}
-	return dst
+	return dst[:len(dst)+n]
 }
 
 // UUID returns a version-4 UUID in its usual text form.

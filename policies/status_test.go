@@ -2,6 +2,7 @@ package policies
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -162,6 +163,7 @@ func TestDisableRuleValidation(t *testing.T) {
 		{DisableRule{}, false},
 		{DisableRule{FailureRate: 0.95}, false},
 		{DisableRule{FailureRate: 1.5, Within: Duration(time.Hour)}, false},
+		{DisableRule{FailureRate: math.NaN(), Within: Duration(time.Hour)}, false},
 		{DisableRule{ConsecutiveFailures: 3, FailingFor: Duration(Day)}, false},
 		{DisableRule{ConsecutiveFailures: 3, MinAttempts: 5}, false},
 	} {

@@ -139,7 +139,7 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 		t.Fatal(err)
 	}
 	processed := map[string]int{}
-	sink := func(rec simulator.Record) error {
+	sink := func(rec *simulator.Record) error {
 		switch rec.Kind {
 		case simulator.KindAttempt:
 			if rec.Reached && rec.HandlerStatus/100 == 2 {
@@ -149,11 +149,13 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 			ids := slices.Sorted(maps.Keys(processed))
 			for _, id := range ids {
 				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Event: id, Effects: processed[id], Time: rec.Time}
-				if err := agg.Add(e); err != nil {
+				if err := agg.Add(&e); err != nil {
 					return err
 				}
 			}
-			rec.EffectsKnown = true
+			end := *rec // the record is lent: change a copy
+			end.EffectsKnown = true
+			return agg.Add(&end)
 		}
 		return agg.Add(rec)
 	}

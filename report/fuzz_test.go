@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/retrysim/retrysim/simulator"
 )
 
 // FuzzReadJSONL: no results stream makes the reader or the aggregator
@@ -21,7 +19,7 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"kind":"end"}` + "\n" + `{"kind":"attempt","event":"x","seq":99999999}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		agg := NewAggregator(WithTimeline(3))
-		err := ReadJSONL(strings.NewReader(string(data)), func(r simulator.Record) error { return agg.Add(r) })
+		err := ReadJSONL(strings.NewReader(string(data)), agg.Add)
 		if err != nil && strings.HasPrefix(err.Error(), "invalid character") {
 			t.Fatalf("a parse error does not name its line: %v", err)
 		}

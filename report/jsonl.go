@@ -26,7 +26,7 @@ func NewJSONLWriter(w io.Writer) *JSONLWriter {
 }
 
 // Add writes one record as one line.
-func (j *JSONLWriter) Add(r simulator.Record) error { return j.enc.Encode(r) }
+func (j *JSONLWriter) Add(r *simulator.Record) error { return j.enc.Encode(r) }
 
 // Flush writes any buffered lines.
 func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
@@ -35,21 +35,23 @@ func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
 // bytes, so a longer line is not a results stream.
 const MaxLine = 16 << 20
 
-// ReadJSONL reads a results stream and passes each record to add, in order.
+// ReadJSONL reads a results stream and passes each record to add, in order,
+// as a simulator.Sink: the record is lent for the call.
 // Blank lines and records of kinds it does not know (a later version's)
 // are skipped. A malformed line, a line over MaxLine, or an attempt with an
 // outcome it does not know is an error naming its line number.
-func ReadJSONL(r io.Reader, add func(simulator.Record) error) error {
+func ReadJSONL(r io.Reader, add simulator.Sink) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	line := 0
+	var rec simulator.Record
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		var rec simulator.Record
+		rec = simulator.Record{}
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
@@ -59,7 +61,7 @@ func ReadJSONL(r io.Reader, add func(simulator.Record) error) error {
 		if (rec.Kind == simulator.KindAttempt || rec.Outcome != "") && !rec.Outcome.Known() {
 			return fmt.Errorf("line %d: unknown outcome %q (valid: %s)", line, rec.Outcome, outcomeNames())
 		}
-		if err := add(rec); err != nil {
+		if err := add(&rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 	}

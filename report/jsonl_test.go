@@ -89,7 +89,7 @@ func TestStreamReaderSkipsAndRefuses(t *testing.T) {
 	}
 
 	long := lines[0] + strings.Repeat("x", MaxLine+1) + "\n"
-	err = ReadJSONL(strings.NewReader(long), func(simulator.Record) error { return nil })
+	err = ReadJSONL(strings.NewReader(long), func(*simulator.Record) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "line 2: longer than 16 MiB") {
 		t.Errorf("an over-long line: %v", err)
 	}

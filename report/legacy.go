@@ -7,21 +7,33 @@ import (
 )
 
 // Streams written by older versions of retrysim lack facts their records
-// now carry. upgrade fills each in from what those streams said instead,
+// now carry. upgraded fills each in from what those streams said instead,
 // before the record is folded into its run, so that every decision reads a
 // field. This is the one place that reads the engine's words, and only
 // for a record that lacks the field.
-func upgrade(rec *simulator.Record, run *Summary) {
+//
+// The record is lent (a simulator.Sink's), so it is never changed: when a
+// fact is missing, upgraded returns a filled-in copy in spare, and
+// otherwise rec itself.
+func upgraded(rec *simulator.Record, run *Summary, spare *simulator.Record) *simulator.Record {
+	out := rec
+	copied := func() *simulator.Record {
+		if out == rec {
+			*spare = *rec
+			out = spare
+		}
+		return out
+	}
 	switch rec.Kind {
 	case simulator.KindRun:
 		// A dry run's target was its only mark.
 		if !rec.DryRun && strings.HasPrefix(rec.Target, "model (") {
-			rec.DryRun = true
+			copied().DryRun = true
 		}
 	case simulator.KindAttempt:
 		// An outage was known by its fault's type.
 		if !rec.Outage && hasFault(rec.Fault, "outage") {
-			rec.Outage = true
+			copied().Outage = true
 		}
 	case simulator.KindEnd:
 		// The oracle's problem was only in Error, after one or more
@@ -31,13 +43,14 @@ func upgrade(rec *simulator.Record, run *Summary) {
 			for strings.HasPrefix(p, "effects oracle: ") {
 				p = strings.TrimPrefix(p, "effects oracle: ")
 			}
-			rec.EffectsProblem = p
+			copied().EffectsProblem = p
 		}
 		// The disable rule was known by its words.
 		if rec.DisabledCause == "" && rec.DisabledBy != "" && rec.DisabledBy == run.disableRuleWords {
-			rec.DisabledCause = simulator.DisabledByRule
+			copied().DisabledCause = simulator.DisabledByRule
 		}
 	}
+	return out
 }
 
 // hasFault reports whether a record's faults ("a+b") include name.

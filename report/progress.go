@@ -32,7 +32,7 @@ type Progress struct {
 }
 
 // Add folds one record into the progress.
-func (p *Progress) Add(rec simulator.Record) {
+func (p *Progress) Add(rec *simulator.Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch rec.Kind {

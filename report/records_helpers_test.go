@@ -126,7 +126,7 @@ func (s *sigStream) run(t *testing.T) *report.Summary {
 	t.Helper()
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	for _, r := range s.recs {
-		if err := agg.Add(r); err != nil {
+		if err := agg.Add(&r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -136,11 +136,11 @@ func (s *sigStream) run(t *testing.T) *report.Summary {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if err := agg.Add(simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, Effects: s.effects[id]}); err != nil {
+		if err := agg.Add(&simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, Effects: s.effects[id]}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := agg.Add(simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EffectsKnown: s.known, Time: streamStart}); err != nil {
+	if err := agg.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EffectsKnown: s.known, Time: streamStart}); err != nil {
 		t.Fatal(err)
 	}
 	return agg.Runs()[0]

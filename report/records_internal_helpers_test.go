@@ -68,7 +68,7 @@ func aggregate(t *testing.T, recs []simulator.Record, opts ...Option) *Aggregato
 		}
 	})
 	for _, r := range recs {
-		if err := a.Add(r); err != nil {
+		if err := a.Add(&r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,7 +15,7 @@ func feedBlackHole(b *testing.B, a *Aggregator, n int) {
 	b.Helper()
 	add := func(r simulator.Record) {
 		r.Provider, r.Policy, r.Scenario, r.Seed = "stripe", "stripe", "black-hole", 1
-		if err := a.Add(r); err != nil {
+		if err := a.Add(&r); err != nil {
 			b.Fatal(err)
 		}
 	}

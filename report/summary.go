@@ -333,6 +333,8 @@ type Aggregator struct {
 	last  *Summary // the run of the last record, the likely run of the next
 	// spool holds every run's finished timelines when all are kept.
 	spool *spool
+	// spare holds a lent record's upgraded copy (see upgraded).
+	spare simulator.Record
 }
 
 // runID tells the runs of a mixed stream apart.
@@ -408,7 +410,7 @@ func (o *options) marks() []time.Duration {
 }
 
 // Add folds one record into its run.
-func (a *Aggregator) Add(rec simulator.Record) error {
+func (a *Aggregator) Add(rec *simulator.Record) error {
 	run := a.last
 	if run == nil || run.Policy != rec.Policy || run.Scenario != rec.Scenario || run.Seed != rec.Seed || rec.Kind == simulator.KindRun {
 		run = a.index[runID{rec.Policy, rec.Scenario, rec.Seed}]
@@ -427,17 +429,17 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 		a.runs = append(a.runs, run)
 	}
 	a.last = run
-	upgrade(&rec, run)
+	rec = upgraded(rec, run, &a.spare)
 	switch rec.Kind {
 	case simulator.KindRun:
 		if run.begun {
 			return fmt.Errorf("a second run record for %s · %s · seed %d: the stream holds this run twice (two streams joined?)", rec.Policy, rec.Scenario, rec.Seed)
 		}
-		run.begin(&rec)
+		run.begin(rec)
 	case simulator.KindAttempt:
-		return run.attempt(&rec, a.opts.timeline)
+		return run.attempt(rec, a.opts.timeline)
 	case simulator.KindEvent:
-		return run.fate(&rec)
+		return run.fate(rec)
 	case simulator.KindEffects:
 		if run.Effects == nil {
 			run.Effects = map[string]int{}
@@ -450,13 +452,13 @@ func (a *Aggregator) Add(rec simulator.Record) error {
 			run.effectsBefore[rec.Event] = rec.EffectsBefore
 		}
 	case simulator.KindEnd:
-		run.end(&rec)
+		run.end(rec)
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
-		return run.addAttack(&rec, a.opts.timeline)
+		return run.addAttack(rec, a.opts.timeline)
 	case simulator.KindHandshake:
-		run.addHandshake(&rec)
+		run.addHandshake(rec)
 	}
 	return nil
 }
@@ -709,8 +711,8 @@ func (r *Summary) reordered() int { return r.reorder.pairs }
 //	if runs[0].Verdict() != report.Idempotent { t.Error(runs[0].VerdictLine()) }
 func Summarize(records []simulator.Record, opts ...Option) ([]*Summary, error) {
 	a := NewAggregator(append(opts, inMemory())...)
-	for _, r := range records {
-		if err := a.Add(r); err != nil {
+	for i := range records {
+		if err := a.Add(&records[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -160,7 +160,7 @@ func TestSpoolHoldsOnlyEventsInFlight(t *testing.T) {
 			defer a.Close()
 			peakLive := 0
 			for _, r := range recs {
-				if err := a.Add(r); err != nil {
+				if err := a.Add(&r); err != nil {
 					t.Fatal(err)
 				}
 				peakLive = max(peakLive, len(a.runs[0].live))
@@ -187,7 +187,7 @@ func TestCloseRemovesSpool(t *testing.T) {
 	dir := t.TempDir()
 	a := NewAggregator(WithTimeline(-1), WithSpoolDir(dir))
 	for _, r := range stream("p", 50, 5, 0) {
-		if err := a.Add(r); err != nil {
+		if err := a.Add(&r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -205,7 +205,7 @@ func TestCloseRemovesSpool(t *testing.T) {
 		break
 	}
 	rec := stream("p", 1, 1, 0)[1]
-	if err := a.Add(rec); !errors.Is(err, ErrClosed) {
+	if err := a.Add(&rec); !errors.Is(err, ErrClosed) {
 		t.Errorf("Add after Close: err = %v, want ErrClosed", err)
 	}
 	if err := a.Close(); err != nil {
@@ -220,7 +220,7 @@ func TestSpoolDirMissing(t *testing.T) {
 	defer a.Close()
 	var err error
 	for _, r := range stream("p", 3, 3, 0) {
-		if err = a.Add(r); err != nil {
+		if err = a.Add(&r); err != nil {
 			break
 		}
 	}

@@ -16,7 +16,7 @@ func feeder(t *testing.T) (*Aggregator, func(simulator.Record)) {
 	return a, func(r simulator.Record) {
 		t.Helper()
 		r.Policy, r.Scenario, r.Seed = "p", "s", 1
-		if err := a.Add(r); err != nil {
+		if err := a.Add(&r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -44,7 +44,7 @@ func stream(t *testing.T, schedule []float64, manual time.Duration, events map[i
 	end.Kind = simulator.KindEnd
 	recs = append(recs, end)
 	for _, r := range recs {
-		if err := agg.Add(r); err != nil {
+		if err := agg.Add(&r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -112,7 +112,7 @@ func runAttack(t *testing.T, provider, src string, h *attackHandler, events int)
 	r := runFault(t, providerPolicy(t, provider), scenariotest.Faults(t, src), h, events, func(c *simulator.Config) {
 		c.Effects = h.oracle
 		sink := c.Sink
-		c.Sink = func(rec simulator.Record) error { all = append(all, rec); return sink(rec) }
+		c.Sink = func(rec *simulator.Record) error { all = append(all, *rec); return sink(rec) }
 	})
 	out := &attackResult{result: r, ids: map[string]bool{}}
 	for _, rec := range all {

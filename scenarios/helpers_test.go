@@ -126,14 +126,14 @@ func runFault(t *testing.T, p policies.Policy, s scenarios.Scenario, h http.Hand
 	cfg := simulator.Config{
 		Policy: p, Scenario: s, URL: srv.URL + "/webhooks/github", Events: events, Over: time.Hour, Seed: 7,
 		Secret: "test-secret",
-		Sink: func(r simulator.Record) error {
+		Sink: func(r *simulator.Record) error {
 			switch r.Kind {
 			case simulator.KindAttempt:
-				out.attempts = append(out.attempts, r)
+				out.attempts = append(out.attempts, *r)
 			case simulator.KindEvent:
-				out.events = append(out.events, r)
+				out.events = append(out.events, *r)
 			case simulator.KindRestart:
-				out.restarts = append(out.restarts, r)
+				out.restarts = append(out.restarts, *r)
 			}
 			return nil
 		},

@@ -117,9 +117,9 @@ func (d *Decider) Decide(seed uint64, c Context) *Action {
 		}
 		d.r = r
 		d.c.Rand = &d.r
-		before := *a
+		before := a.Effect
 		f.Kind.Apply(a, &d.c)
-		if !before.same(a) {
+		if a.Effect != before {
 			a.Faults = append(a.Faults, f.Type)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 func stream(tb testing.TB, cfg Config) ([]string, *Result) {
 	tb.Helper()
 	var recs []Record
-	cfg.Sink = func(r Record) error { recs = append(recs, r); return nil }
+	cfg.Sink = func(r *Record) error { recs = append(recs, *r); return nil }
 	if err := cfg.providerDefaults(); err != nil {
 		tb.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import "sync"
 // so that the same sink may be shared by runs on several goroutines.
 func Collect(records *[]Record) Sink {
 	var mu sync.Mutex
-	return func(r Record) error {
+	return func(r *Record) error {
 		mu.Lock()
-		*records = append(*records, r)
+		*records = append(*records, *r)
 		mu.Unlock()
 		return nil
 	}
@@ -24,7 +24,7 @@ func Collect(records *[]Record) Sink {
 // Tee returns a Sink that passes every record to each sink in turn and stops
 // at the first error.
 func Tee(sinks ...Sink) Sink {
-	return func(r Record) error {
+	return func(r *Record) error {
 		for _, s := range sinks {
 			if s == nil {
 				continue

@@ -22,7 +22,7 @@ func BenchmarkEffects(b *testing.B) {
 			return m, nil
 		}
 		n := 0
-		sink := func(r Record) error {
+		sink := func(r *Record) error {
 			switch r.Kind {
 			case KindEvent:
 				ids = append(ids, r.Event)

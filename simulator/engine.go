@@ -137,7 +137,12 @@ type engine struct {
 	restarts     []int64 // restart moments still to come, sorted, as due.at
 	target       string  // the URL signed and sent to
 	base         Record
-	res          Result
+	// out and att are the records handed to the sink, which may not keep
+	// them: out for every kind but attempts, att for attempts only, so
+	// that att's fields after the attempt's own are always zero.
+	out Record
+	att Record
+	res Result
 	// disabledBy says, in words, what disabled the endpoint; disabledCause
 	// which kind of thing.
 	disabledBy    string
@@ -152,9 +157,10 @@ type engine struct {
 	// sentAfterDisable counts attempts found sent after the endpoint was
 	// disabled: the lookahead promises none.
 	sentAfterDisable int
-	// lastAt is the virtual time of the latest attempt committed: when an
-	// interruption or the end of the run happens, in virtual time.
-	lastAt time.Time
+	// lastAt is the virtual time of the latest attempt committed (as
+	// due.at: from the start; 0 before any): when an interruption or the
+	// end of the run happens, in virtual time.
+	lastAt int64
 	// unstarted are events whose first attempt an interruption kept from
 	// being sent, after they were started.
 	unstarted []int
@@ -206,13 +212,17 @@ func newEngine(cfg Config) *engine {
 	return e
 }
 
-func (e *engine) emit(r Record) error { return e.emitRef(&r) }
+// emit sends r to the sink, through the engine's own record: a record
+// handed to a sink by pointer must not escape to the heap.
+func (e *engine) emit(r Record) error {
+	e.out = r
+	return e.emitOut()
+}
 
-// emitRef is emit without copying r on the way in; the sink gets its own
-// copy, so r may be reused.
-func (e *engine) emitRef(r *Record) error {
-	e.noteEffects(r)
-	return e.cfg.Sink(*r)
+// emitOut sends the record already built in e.out.
+func (e *engine) emitOut() error {
+	e.noteEffects(&e.out)
+	return e.sink(&e.out)
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {

@@ -269,7 +269,7 @@ func TestInterruptedRun(t *testing.T) {
 			var recs []Record
 			cfg := Config{
 				Policy: mustPolicy(t, "stripe"), URL: srv.URL, Events: 10, Concurrency: concurrency,
-				Sink: func(r Record) error { recs = append(recs, r); return nil },
+				Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 			}
 			res, err := Run(ctx, cfg)
 			if err != nil {

@@ -93,9 +93,7 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 // the endpoint is now disabled.
 func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
-	if at.After(e.lastAt) {
-		e.lastAt = at
-	}
+	e.lastAt = max(e.lastAt, d.at)
 	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
 		return false, err
 	}
@@ -159,7 +157,8 @@ func (e *engine) unsent(d *due) {
 
 // end emits an event's fate and forgets it.
 func (e *engine) end(event int, fate string, at time.Time) error {
-	r := e.base
+	r := &e.out
+	*r = e.base
 	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
 	if st := e.live.get(event); st != nil {
 		r.Event, r.N = st.id(), int(st.attempts)
@@ -168,17 +167,14 @@ func (e *engine) end(event int, fate string, at time.Time) error {
 	} else {
 		r.Event = e.work.event(event).ID
 	}
-	return e.emitRef(&r)
+	return e.emitOut()
 }
 
 // endTime is when the run stopped, in virtual time: its last attempt (or the
 // disable moment, or its start when nothing was sent). Unlike the clock, it
 // does not depend on the order answers came back in.
 func (e *engine) endTime() time.Time {
-	t := e.cfg.Start
-	if e.lastAt.After(t) {
-		t = e.lastAt
-	}
+	t := e.virtual(e.lastAt)
 	if e.res.DisabledAt.After(t) {
 		t = e.res.DisabledAt
 	}

@@ -60,7 +60,7 @@ func TestFaultsAreTheSameAtAnyConcurrency(t *testing.T) {
 					Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider, Events: 60, Seed: 11, RunID: "test",
 					Concurrency: concurrency, Secret: "test-secret",
 					Restart: func(context.Context) error { return nil },
-					Sink:    func(r simulator.Record) error { recs = append(recs, r); return nil },
+					Sink:    func(r *simulator.Record) error { recs = append(recs, *r); return nil },
 				})
 				if err != nil {
 					t.Fatal(err)

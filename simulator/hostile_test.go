@@ -435,7 +435,7 @@ func TestHostileHandlers(t *testing.T) {
 				res, err := Run(context.Background(), Config{
 					Policy: hostilePolicy(t, tc.follow, timeout), URL: tg.url, TLS: tg.tls,
 					Events: events, Over: time.Second, Secret: "whsec_hostile",
-					Sink: func(r Record) error { recs = append(recs, r); return nil },
+					Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 				})
 				if err != nil {
 					t.Fatalf("run did not complete: %v", err)

@@ -84,7 +84,7 @@ func TestIncomingDeliveriesAreRetriedAndResigned(t *testing.T) {
 			var recs []simulator.Record
 			res, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: firstAnswerLost(t), Handler: h, Secret: secret, Incoming: in,
-				Sink: func(r simulator.Record) error { recs = append(recs, r); return nil },
+				Sink: func(r *simulator.Record) error { recs = append(recs, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
@@ -13,9 +14,9 @@ import (
 func TestAttemptRecordsCarryTheBase(t *testing.T) {
 	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7}
 	var attempts []Record
-	cfg.Sink = func(r Record) error {
+	cfg.Sink = func(r *Record) error {
 		if r.Kind == KindAttempt {
-			attempts = append(attempts, r)
+			attempts = append(attempts, *r)
 		}
 		return nil
 	}
@@ -47,4 +48,75 @@ func TestAttemptRecordsCarryTheBase(t *testing.T) {
 	if attempts[0].Provider != "stripe" || attempts[0].Seed != 7 {
 		t.Errorf("attempt record provider %q seed %d, want stripe 7", attempts[0].Provider, attempts[0].Seed)
 	}
+}
+
+// The engine lends the sink one attempt record and refills it for each
+// attempt: every field an attempt has must be set afresh, or an attempt
+// would carry what the one before it said (an error, a fault, a status).
+func TestAttemptRecordsCarryNothingOfTheLast(t *testing.T) {
+	attempts := func(stale bool) []Record {
+		cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), DryRun: true, Events: 40, Seed: 3, RunID: "reuse"}
+		var recs []Record
+		cfg.Sink = func(r *Record) error {
+			if r.Kind == KindAttempt {
+				recs = append(recs, *r)
+			}
+			return nil
+		}
+		if err := cfg.providerDefaults(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := cfg.withDefaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(c)
+		defer e.release()
+		if stale {
+			fillAttemptFields(t, &e.att)
+		}
+		if _, err := e.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	fresh, stale := attempts(false), attempts(true)
+	if len(fresh) == 0 || len(fresh) != len(stale) {
+		t.Fatalf("%d attempts from a fresh record, %d from a stale one", len(fresh), len(stale))
+	}
+	for i := range fresh {
+		if !reflect.DeepEqual(fresh[i], stale[i]) {
+			t.Fatalf("attempt %d carries the record's old contents:\n got %+v\nwant %+v", i, stale[i], fresh[i])
+		}
+	}
+}
+
+// fillAttemptFields sets every field an attempt record has (those up to
+// Signal, the last of them) to a value no attempt of a run has.
+func fillAttemptFields(t *testing.T, r *Record) {
+	t.Helper()
+	v := reflect.ValueOf(r).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("stale")
+		case reflect.Int:
+			f.SetInt(-7)
+		case reflect.Uint64:
+			f.SetUint(1 << 60)
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Float64:
+			f.SetFloat(-1.5)
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(time.Unix(1, 0)))
+		default:
+			t.Fatalf("fillAttemptFields does not know the kind of Record.%s", v.Type().Field(i).Name)
+		}
+		if v.Type().Field(i).Name == "Signal" {
+			return
+		}
+	}
+	t.Fatal("Record has no Signal field")
 }

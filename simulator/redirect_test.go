@@ -69,7 +69,7 @@ func TestFollowedRedirectKeepsThePost(t *testing.T) {
 			pol := slackPolicy(t)
 			res, err := Run(context.Background(), Config{
 				Policy: pol, URL: url + "/hop0", Events: 2, Secret: secret, WallClock: wall,
-				Sink: func(r Record) error { recs = append(recs, r); return nil },
+				Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +146,7 @@ func TestRedirectLoopEndsAsTooManyRedirects(t *testing.T) {
 			var recs []Record
 			res, err := Run(context.Background(), Config{
 				Policy: pol, URL: url + "/loop", Events: 1, Secret: "loop-secret",
-				Sink: func(r Record) error { recs = append(recs, r); return nil },
+				Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)

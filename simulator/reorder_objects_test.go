@@ -122,7 +122,7 @@ func TestReorderedPairsAreStaleInThePayload(t *testing.T) {
 			_, err = simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: sc, Handler: handler, Events: 24, Over: tc.over, Seed: 9, Concurrency: 1,
 				EventType: tc.eventType, Secret: policies.GenerateSecret(pol.Provider, 9),
-				Sink: func(r simulator.Record) error {
+				Sink: func(r *simulator.Record) error {
 					if r.Kind == simulator.KindAttempt && r.Object != "" {
 						objectOf[r.Event] = r.Object
 					}

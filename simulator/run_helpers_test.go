@@ -26,7 +26,7 @@ func mustPolicy(tb testing.TB, name string) policies.Policy {
 func collect(tb testing.TB, cfg Config) ([]Record, *Result) {
 	tb.Helper()
 	var recs []Record
-	cfg.Sink = func(r Record) error { recs = append(recs, r); return nil }
+	cfg.Sink = func(r *Record) error { recs = append(recs, *r); return nil }
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -79,7 +79,7 @@ func runWith(t *testing.T, pol policies.Policy, h http.Handler, events int, over
 	var recs []Record
 	res, err := Run(context.Background(), Config{
 		Policy: pol, Handler: h, Events: events, Over: over, Seed: 3, RunID: "test", Concurrency: concurrency, Secret: "s",
-		Sink: func(r Record) error { recs = append(recs, r); return nil },
+		Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -132,7 +132,7 @@ func TestTwilioRetryPolicy(t *testing.T) {
 	var recs []Record
 	res, err := Run(context.Background(), Config{
 		Policy: pol, URL: srv + "/sms#rc=3&rp=all&tt=5000", Events: 3, Seed: 3, Secret: "s",
-		Sink: func(r Record) error { recs = append(recs, r); return nil },
+		Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -145,7 +145,7 @@ func readResults(t *testing.T, path string) []simulator.Record {
 	}
 	defer f.Close()
 	var recs []simulator.Record
-	if err := report.ReadJSONL(f, func(r simulator.Record) error { recs = append(recs, r); return nil }); err != nil {
+	if err := report.ReadJSONL(f, func(r *simulator.Record) error { recs = append(recs, *r); return nil }); err != nil {
 		t.Fatalf("results file does not parse: %v", err)
 	}
 	return recs

@@ -96,7 +96,7 @@ func TestOutputToFIFO(t *testing.T) {
 	}
 	stream := waitFor(t, got, "the FIFO's reader")
 	var kinds []string
-	if err := report.ReadJSONL(bytes.NewReader(stream), func(r simulator.Record) error { kinds = append(kinds, r.Kind); return nil }); err != nil {
+	if err := report.ReadJSONL(bytes.NewReader(stream), func(r *simulator.Record) error { kinds = append(kinds, r.Kind); return nil }); err != nil {
 		t.Fatalf("the stream read from the FIFO: %v", err)
 	}
 	if len(kinds) == 0 || kinds[len(kinds)-1] != simulator.KindEnd {

@@ -48,7 +48,7 @@ func runProviders(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, d
 	errs := make([]error, len(cfgs))
 	var wg sync.WaitGroup
 	for i := range cfgs {
-		cfgs[i].Sink = func(r simulator.Record) error { return rl.add(i, r) }
+		cfgs[i].Sink = func(r *simulator.Record) error { return rl.add(i, r) }
 		wg.Go(func() {
 			errs[i] = runSim(ctx, cfgs[i])
 			if err := rl.finish(i); errs[i] == nil {
@@ -81,15 +81,15 @@ func newRelay(n int, deliver simulator.Sink) *relay {
 	return &relay{deliver: deliver, held: make([][]simulator.Record, n), over: make([]bool, n)}
 }
 
-// add takes one record of run i.
-func (r *relay) add(i int, rec simulator.Record) error {
+// add takes one record of run i; one that must wait is copied.
+func (r *relay) add(i int, rec *simulator.Record) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
 		return r.err
 	}
 	if i != r.turn {
-		r.held[i] = append(r.held[i], rec)
+		r.held[i] = append(r.held[i], *rec)
 		return nil
 	}
 	r.err = r.deliver(rec)
@@ -107,9 +107,9 @@ func (r *relay) finish(i int) error {
 		if r.turn == len(r.over) {
 			break
 		}
-		for _, rec := range r.held[r.turn] {
+		for k := range r.held[r.turn] {
 			if r.err == nil {
-				r.err = r.deliver(rec)
+				r.err = r.deliver(&r.held[r.turn][k])
 			}
 		}
 		r.held[r.turn] = nil

@@ -19,10 +19,10 @@ import (
 // wait for the earlier runs, then follow them.
 func TestRelayKeepsRunOrder(t *testing.T) {
 	var got []string
-	rl := newRelay(3, func(r simulator.Record) error { got = append(got, r.Provider+"/"+r.Kind); return nil })
+	rl := newRelay(3, func(r *simulator.Record) error { got = append(got, r.Provider+"/"+r.Kind); return nil })
 	add := func(i int, provider, kind string) {
 		t.Helper()
-		if err := rl.add(i, simulator.Record{Provider: provider, Kind: kind}); err != nil {
+		if err := rl.add(i, &simulator.Record{Provider: provider, Kind: kind}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,11 +54,11 @@ func TestRelayKeepsRunOrder(t *testing.T) {
 // next record gets the error, so all of them stop.
 func TestRelayStopsEveryRunOnAWriteError(t *testing.T) {
 	broken := errors.New("disk full")
-	rl := newRelay(2, func(simulator.Record) error { return broken })
-	if err := rl.add(0, simulator.Record{}); !errors.Is(err, broken) {
+	rl := newRelay(2, func(*simulator.Record) error { return broken })
+	if err := rl.add(0, &simulator.Record{}); !errors.Is(err, broken) {
 		t.Fatalf("run 0: %v, want the sink's error", err)
 	}
-	if err := rl.add(1, simulator.Record{}); !errors.Is(err, broken) {
+	if err := rl.add(1, &simulator.Record{}); !errors.Is(err, broken) {
 		t.Fatalf("run 1: %v, want the sink's error", err)
 	}
 }

@@ -22,7 +22,7 @@ func newEventLines(w io.Writer, in *intake) *eventLines {
 	return &eventLines{w: w, in: in, reached: map[int]int{}}
 }
 
-func (l *eventLines) add(r simulator.Record) {
+func (l *eventLines) add(r *simulator.Record) {
 	switch r.Kind {
 	case simulator.KindAttempt:
 		if r.Reached {

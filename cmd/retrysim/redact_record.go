@@ -31,43 +31,65 @@ func (s *secretSet) replace(v string) string {
 	return string(b)
 }
 
-// redactRecord replaces the secrets in every text field of r, before
-// any report escapes them for its format (markdown's \_, XML's &amp;),
-// which would hide them from a redactor of the rendered text. What a
-// handler controls is made printable too (see printable). It runs once
-// per record, so the common case (no secret to look for) stays cheap.
-func (s *secretSet) redactRecord(r *simulator.Record) {
+// redactRecord returns r with the secrets replaced in every text field,
+// before any report escapes them for its format (markdown's \_, XML's
+// &amp;), which would hide them from a redactor of the rendered text. What
+// a handler controls is made printable too (see printable). r is lent by
+// the engine and never changed: it is returned as it is when nothing needs
+// replacing (nearly always), and otherwise a changed copy in spare. It runs
+// once per record, so the common case (no secret to look for) stays cheap.
+func (s *secretSet) redactRecord(r, spare *simulator.Record) *simulator.Record {
 	if len(s.snapshot()) == 0 {
 		// No secret to look for (a dry run of a million events, say): only
 		// the fields a handler's answer can reach need a look.
-		r.Error, r.Signal = printable(r.Error), printable(r.Signal)
-		return
+		e, sig := printable(r.Error), printable(r.Signal)
+		if e == r.Error && sig == r.Signal {
+			return r
+		}
+		*spare = *r
+		spare.Error, spare.Signal = e, sig
+		return spare
 	}
-	s.redactFields(r)
+	return s.redactFields(r, spare)
 }
 
-// redactFields is redactRecord's every field, by reflection on a copy (so
-// that the caller's record stays off the heap).
-func (s *secretSet) redactFields(r *simulator.Record) {
-	c := *r
-	v := reflect.ValueOf(&c).Elem()
+// redactFields is redactRecord's every field, by reflection, copying r
+// into spare at the first field that changes.
+func (s *secretSet) redactFields(r, spare *simulator.Record) *simulator.Record {
+	out := r
+	field := func(i int) reflect.Value {
+		if out == r {
+			*spare = *r
+			out = spare
+		}
+		return reflect.ValueOf(out).Elem().Field(i)
+	}
+	v := reflect.ValueOf(r).Elem()
 	for i := range v.NumField() {
 		f := v.Field(i)
 		switch f.Kind() {
 		case reflect.String:
 			if f.Len() > 0 {
-				f.SetString(printable(s.replace(f.String())))
+				if c := printable(s.replace(f.String())); c != f.String() {
+					field(i).SetString(c)
+				}
 			}
 		case reflect.Slice:
-			if f.Type().Elem().Kind() == reflect.String {
-				for j := range f.Len() {
-					e := f.Index(j)
-					e.SetString(printable(s.replace(e.String())))
+			if f.Type().Elem().Kind() != reflect.String {
+				continue
+			}
+			for j := range f.Len() {
+				if c := printable(s.replace(f.Index(j).String())); c != f.Index(j).String() {
+					o := field(i)
+					if o.Pointer() == f.Pointer() { // the copy's own slice, once
+						o.Set(reflect.AppendSlice(reflect.MakeSlice(f.Type(), 0, f.Len()), f))
+					}
+					o.Index(j).SetString(c)
 				}
 			}
 		}
 	}
-	*r = c
+	return out
 }
 
 // displayURL is rawURL as reports show it: a password in its userinfo is

@@ -49,7 +49,7 @@ func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, e
 }
 
 // Add writes one record.
-func (r *resultsSink) Add(rec simulator.Record) error {
+func (r *resultsSink) Add(rec *simulator.Record) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -57,10 +57,10 @@ func (r *resultsSink) Add(rec simulator.Record) error {
 	}
 	switch rec.Kind {
 	case simulator.KindRun:
-		r.open = append(r.open, rec)
+		r.open = append(r.open, *rec)
 	case simulator.KindEnd:
-		for i, o := range r.open {
-			if sameRun(o, rec) {
+		for i := range r.open {
+			if sameRun(&r.open[i], rec) {
 				r.open = append(r.open[:i], r.open[i+1:]...)
 				break
 			}
@@ -69,7 +69,7 @@ func (r *resultsSink) Add(rec simulator.Record) error {
 	return r.jw.Add(rec)
 }
 
-func sameRun(a, b simulator.Record) bool {
+func sameRun(a, b *simulator.Record) bool {
 	return a.Provider == b.Provider && a.Policy == b.Policy && a.Scenario == b.Scenario && a.Seed == b.Seed
 }
 
@@ -111,7 +111,7 @@ func (r *resultsSink) exitNow() {
 		return
 	}
 	for _, o := range r.open {
-		r.jw.Add(simulator.Record{Kind: simulator.KindEnd, Provider: o.Provider, Policy: o.Policy, Scenario: o.Scenario, Seed: o.Seed, Interrupted: true})
+		r.jw.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: o.Provider, Policy: o.Policy, Scenario: o.Scenario, Seed: o.Seed, Interrupted: true})
 	}
 	r.open = nil
 	r.finish()

@@ -486,9 +486,10 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // recordSink redacts each record of a run and sends it to the results
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
-func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(simulator.Record)) simulator.Sink {
-	return func(r simulator.Record) error {
-		sec.redactRecord(&r)
+func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
+	var spare simulator.Record
+	return func(r *simulator.Record) error {
+		r = sec.redactRecord(r, &spare)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))

@@ -120,7 +120,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	for _, pol := range pols {
 		cfg := simulator.Config{
 			Policy: pol, Scenario: sc, DefaultScenario: defaultScenario, Events: f.events, Over: over, Seed: f.seed, DryRun: true,
-			Sink: func(r simulator.Record) error { prog.Add(r); return agg.Add(r) },
+			Sink: func(r *simulator.Record) error { prog.Add(r); return agg.Add(r) },
 		}
 		if _, err := simulator.Run(ctx, cfg); err != nil {
 			stopProgress()

@@ -69,9 +69,10 @@ func TestSlackHandshakeAsSlackGoShowsIt(t *testing.T) {
 		res, err := simulator.Run(context.Background(), simulator.Config{
 			Policy: pol, URL: srv.URL + "/webhooks/slack", Events: 2, Over: time.Minute, Seed: 5, Secret: secret,
 			EventType: typ, Handshake: true,
-			Sink: func(r simulator.Record) error {
+			Sink: func(r *simulator.Record) error {
 				if r.Kind == simulator.KindHandshake {
-					hs = &r
+					c := *r // the record is lent for the call
+					hs = &c
 				}
 				return nil
 			},

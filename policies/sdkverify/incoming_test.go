@@ -47,7 +47,7 @@ func TestOfficialVerifiersAcceptResentRealDeliveries(t *testing.T) {
 			var records []simulator.Record
 			res, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, URL: target, Secret: secret, Incoming: in,
-				Sink: func(r simulator.Record) error { records = append(records, r); return nil },
+				Sink: func(r *simulator.Record) error { records = append(records, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)

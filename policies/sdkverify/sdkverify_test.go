@@ -38,7 +38,7 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			res, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: sc, URL: srv.URL + "/webhooks/" + pol.Provider + tc.fragment,
 				Events: 12, Seed: seed, Secret: secret,
-				Sink: func(r simulator.Record) error { records = append(records, r); return nil },
+				Sink: func(r *simulator.Record) error { records = append(records, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +133,7 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 			_, err = simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: forged, URL: srv.URL + "/webhooks/" + pol.Provider + tc.fragment,
 				Events: 4, Seed: 3, Secret: secret,
-				Sink: func(r simulator.Record) error { records = append(records, r); return nil },
+				Sink: func(r *simulator.Record) error { records = append(records, *r); return nil },
 			})
 			if err != nil {
 				t.Fatal(err)
