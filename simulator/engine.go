@@ -142,7 +142,11 @@ type engine struct {
 	// that att's fields after the attempt's own are always zero.
 	out Record
 	att Record
-	res Result
+	// unixStart says virtual may add offsets to the start's Unix time,
+	// startSec and startNsec.
+	unixStart           bool
+	startSec, startNsec int64
+	res                 Result
 	// disabledBy says, in words, what disabled the endpoint; disabledCause
 	// which kind of thing.
 	disabledBy    string
@@ -209,6 +213,7 @@ func newEngine(cfg Config) *engine {
 		e.rate = newRateLimiter(cfg.MaxRPS, cfg.WallClock)
 	}
 	e.base = Record{Provider: e.wire.Name(), Policy: cfg.Policy.Name, Scenario: cfg.Scenario.Name, Seed: cfg.Seed}
+	e.unixStart, e.startSec, e.startNsec = plainUTC(cfg.Start), cfg.Start.Unix(), int64(cfg.Start.Nanosecond())
 	return e
 }
 
