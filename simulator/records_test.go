@@ -12,37 +12,20 @@ import (
 // An attempt record is built field by field rather than copied from the
 // run's base record: it must still carry every field the base sets.
 func TestAttemptRecordsCarryTheBase(t *testing.T) {
-	cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7}
-	var attempts []Record
-	cfg.Sink = func(r *Record) error {
-		if r.Kind == KindAttempt {
-			attempts = append(attempts, *r)
-		}
-		return nil
-	}
-	if err := cfg.providerDefaults(); err != nil {
-		t.Fatal(err)
-	}
-	c, err := cfg.withDefaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newEngine(c)
-	defer e.release()
-	if _, err := e.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	var base Record
+	attempts := engineAttempts(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7},
+		nil, func(e *engine) { base = e.base })
 	if len(attempts) == 0 {
 		t.Fatal("no attempt records")
 	}
-	base := reflect.ValueOf(e.base)
-	for i := range base.NumField() {
-		if base.Field(i).IsZero() {
+	bv := reflect.ValueOf(base)
+	for i := range bv.NumField() {
+		if bv.Field(i).IsZero() {
 			continue
 		}
-		name := base.Type().Field(i).Name
-		if got := reflect.ValueOf(attempts[0]).Field(i); !reflect.DeepEqual(got.Interface(), base.Field(i).Interface()) {
-			t.Errorf("attempt record's %s = %v, the base's is %v", name, got, base.Field(i))
+		name := bv.Type().Field(i).Name
+		if got := reflect.ValueOf(attempts[0]).Field(i); !reflect.DeepEqual(got.Interface(), bv.Field(i).Interface()) {
+			t.Errorf("attempt record's %s = %v, the base's is %v", name, got, bv.Field(i))
 		}
 	}
 	if attempts[0].Provider != "stripe" || attempts[0].Seed != 7 {
@@ -56,29 +39,11 @@ func TestAttemptRecordsCarryTheBase(t *testing.T) {
 func TestAttemptRecordsCarryNothingOfTheLast(t *testing.T) {
 	attempts := func(stale bool) []Record {
 		cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), DryRun: true, Events: 40, Seed: 3, RunID: "reuse"}
-		var recs []Record
-		cfg.Sink = func(r *Record) error {
-			if r.Kind == KindAttempt {
-				recs = append(recs, *r)
-			}
-			return nil
-		}
-		if err := cfg.providerDefaults(); err != nil {
-			t.Fatal(err)
-		}
-		c, err := cfg.withDefaults()
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newEngine(c)
-		defer e.release()
+		var prepare func(*engine)
 		if stale {
-			fillAttemptFields(t, &e.att)
+			prepare = func(e *engine) { fillAttemptFields(t, &e.att) }
 		}
-		if _, err := e.run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		return recs
+		return engineAttempts(t, cfg, prepare, nil)
 	}
 	fresh, stale := attempts(false), attempts(true)
 	if len(fresh) == 0 || len(fresh) != len(stale) {
@@ -119,4 +84,37 @@ func fillAttemptFields(t *testing.T, r *Record) {
 		}
 	}
 	t.Fatal("Record has no Signal field")
+}
+
+// engineAttempts runs cfg on an engine of its own and returns the attempt
+// records; prepare, if not nil, is called on the engine before the run and
+// after, if not nil, once it is over.
+func engineAttempts(t *testing.T, cfg Config, prepare, after func(*engine)) []Record {
+	t.Helper()
+	var recs []Record
+	cfg.Sink = func(r *Record) error {
+		if r.Kind == KindAttempt {
+			recs = append(recs, *r)
+		}
+		return nil
+	}
+	if err := cfg.providerDefaults(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cfg.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(c)
+	defer e.release()
+	if prepare != nil {
+		prepare(e)
+	}
+	if _, err := e.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if after != nil {
+		after(e)
+	}
+	return recs
 }
