@@ -104,9 +104,6 @@ func (a *Action) Fault() string { return strings.Join(a.Faults, "+") }
 // (a redirect may still stop it, depending on the provider).
 func (a *Action) Reaches() bool { return !a.Drop && !a.BlackHole && a.EdgeStatus == 0 }
 
-// same reports whether two actions do the same thing to the attempt.
-func (a *Action) same(b *Action) bool { return a.Effect == b.Effect }
-
 // envelopeLimiter is implemented by kinds that accept only some envelope
 // keys (a restart happens at moments, not to attempts).
 type envelopeLimiter interface {
