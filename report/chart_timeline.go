@@ -230,7 +230,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				if givenUp(ev.Fate) {
 					gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
 				}
-				if n := row.run.Effects[ev.ID]; row.run.EffectsKnown && n > 1 {
+				if n := row.run.ProcessedMoreThanOnce(ev.ID); n > 0 {
 					reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
 				}
 			}

@@ -287,18 +287,34 @@ type eventAgg struct {
 // (see Judge, which decides it and says why).
 func (r *Summary) Verdict() Verdict { return r.Judge().Verdict }
 
-// Offenders lists the events the handler processed more than once, by id,
-// at least once of them during the run: a replay no signature can tell from
-// a retry counts as one.
+// Offenders lists the events the handler processed more than once, by id
+// (see ProcessedMoreThanOnce).
 func (r *Summary) Offenders() []string {
 	var out []string
-	for id, n := range r.Effects {
-		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
+	for id := range r.Effects {
+		if r.ProcessedMoreThanOnce(id) > 0 {
 			out = append(out, id)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ProcessedMoreThanOnce is how many times in all the handler processed
+// event id, by the oracle, when that was more than once and at least once
+// during the run (an event processed once before the run and once during
+// it counts); 0 otherwise, and when the effects are not known. A request
+// of an attack counts only when it was a replay no signature can tell
+// from a retry. Every writer that marks an event as processed again asks
+// this.
+func (r *Summary) ProcessedMoreThanOnce(id string) int {
+	if !r.EffectsKnown || r.Effects[id] == 0 || (r.attackIDs[id] && !r.retryLike[id]) {
+		return 0
+	}
+	if n := r.Times(id); n > 1 {
+		return n
+	}
+	return 0
 }
 
 // Times is how often the handler processed event id in all, by the

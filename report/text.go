@@ -303,10 +303,7 @@ func restartList(at []time.Duration) string {
 }
 
 func effectsMark(r *Summary, id string) string {
-	if !r.EffectsKnown {
-		return ""
-	}
-	if n := r.Times(id); n > 1 && r.Effects[id] > 0 {
+	if n := r.ProcessedMoreThanOnce(id); n > 0 {
 		return fmt.Sprintf("  ✗ processed %d times", n)
 	}
 	return ""
