@@ -277,7 +277,7 @@ type eventAgg struct {
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
 	prevReached       bool           // the event's last attempt reached the handler
-	engaged           bool           // an arrival was not turned away with a 4xx
+	arrived           EventArrivals  // which arrivals were duplicates
 	duplicated        bool           // a duplicate arrival came
 	timeline          *EventTimeline // the timeline kept in memory, if any
 	spooled           *spoolTail     // where the spooled timeline is, if any
@@ -581,14 +581,12 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	} else {
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
-	refused := rec.HandlerStatus >= 400 && rec.HandlerStatus < 500
-	switch {
-	case !ev.engaged && refused:
+	switch ev.arrived.Arrive(rec.HandlerStatus) {
+	case ArrivalRefused:
 		r.RefusedArrivals++
-	case ev.engaged:
+	case ArrivalDuplicate:
 		r.duplicate(ev, rec)
 	}
-	ev.engaged = ev.engaged || !refused
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
 	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
