@@ -529,29 +529,35 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 }
 
 // validateGates reads --fail-on and --ttl-configured, and refuses a gate
-// that could never be checked on this run.
+// that could never be checked on this run: report decides which.
 func (f *runFlags) validateGates(p *plan) []error {
 	gates, opts, errs := f.gateFlags.parse(p.junit)
 	p.gates, p.gateOpts = gates, opts
-	switch {
-	case slices.Contains(gates, report.GateDuplicateEffects) && f.dryRun:
-		errs = append(errs, errors.New("--fail-on duplicate-effects: a dry run sends nothing, so there are no side effects to judge: drop --dry-run"))
-	case slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && f.url != "":
-		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+	probes := false
+	for _, pol := range p.policies {
+		probes = probes || pol.SignatureProbe != nil
 	}
-	if slices.Contains(gates, report.GateSlowResponses) && f.dryRun {
-		errs = append(errs, errors.New("--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run"))
+	planned := report.GatePlan{
+		Modelled: f.dryRun,
+		NoOracle: f.effectsURL == "" && f.url != "",
+		NoAttack: p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 && !probes,
 	}
-	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
-		probes := false
-		for _, pol := range p.policies {
-			probes = probes || pol.SignatureProbe != nil
+	for _, g := range report.Gates() {
+		if !slices.Contains(gates, g) {
+			continue
 		}
-		switch {
-		case f.dryRun:
-			errs = append(errs, errors.New("--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run"))
-		case !probes:
-			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
+		switch planned.Uncheckable(g) {
+		case "":
+		case report.GateModelled: // the verdict's ReasonModelled too
+			errs = append(errs, fmt.Errorf("--fail-on %s: a dry run sends nothing, so %s: drop --dry-run", g, map[report.Gate]string{
+				report.GateDuplicateEffects: "there are no side effects to judge",
+				report.GateSlowResponses:    "no response time is measured",
+				report.GateForgedAccepted:   "no forged request is answered",
+			}[g]))
+		case report.GateReason(report.ReasonNoOracle):
+			errs = append(errs, fmt.Errorf(`--fail-on %s: retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass --effects-url`, g))
+		case report.GateReason(report.SigNoAttack):
+			errs = append(errs, fmt.Errorf("--fail-on %s: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", g, p.scenario.Name))
 		}
 	}
 	return errs
