@@ -418,7 +418,7 @@ func (a *Aggregator) Close() error {
 
 // marks are the TTLs whose leaks are counted exactly.
 func (o *options) marks() []time.Duration {
-	m := slices.Concat(DefaultTTLs, o.ttls)
+	m := slices.Concat(DefaultTTLs(), o.ttls)
 	for _, c := range commonAdvice {
 		m = append(m, c.ttl)
 	}
@@ -595,7 +595,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 		r.afterKey.add(after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
 		ev.need = max(ev.need, after)
-	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
+	} else if policies.Is2xx(rec.HandlerStatus) {
 		ev.key, ev.hasKey = at, true
 		r.noteKeyed(rec.Event)
 	}

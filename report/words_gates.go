@@ -70,7 +70,7 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 		return fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
 	}
 	if j.Reason == ReasonNoOracle {
-		return `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass ` + w.of(simulator.SettingEffects)
+		return "cannot be checked: " + w.noOracle()
 	}
 	return "cannot be checked: " + w.unknown(r, j)
 }

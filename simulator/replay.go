@@ -100,7 +100,7 @@ type ReplaySend struct {
 }
 
 // OK reports whether the handler answered 2xx.
-func (s *ReplaySend) OK() bool { return s.Status >= 200 && s.Status < 300 }
+func (s *ReplaySend) OK() bool { return policies.Is2xx(s.Status) }
 
 // ReplayResult is everything a replay observed.
 type ReplayResult struct {

@@ -266,7 +266,7 @@ Examples:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (junit reports the --fail-on gates)")
-	fl.StringVar(&o.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&o.ttls, "ttl", "", ttlChoicesUsage())
 	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	o.outputFlags.add(fl)
 	o.gateFlags.add(fl)
