@@ -229,7 +229,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	}
 	r.start = cfg.Start
 	if r.start.IsZero() {
-		r.start = DefaultStart
+		r.start = DefaultStart()
 	}
 	r.clock = clockwork.NewFakeClockAt(r.start)
 	r.res = ReplayResult{

@@ -102,7 +102,7 @@ func TestLibraryNamesNoFlag(t *testing.T) {
 // advice may name as one of its own flags.
 func TestEverySettingIsAFlag(t *testing.T) {
 	flags := commandFlags()
-	for _, s := range report.Settings {
+	for _, s := range report.Settings() {
 		spelled := advice.Flag(s)
 		name, _, _ := strings.Cut(strings.TrimPrefix(spelled, "--"), " ")
 		if !strings.HasPrefix(spelled, "--") || !slices.Contains(flags, name) {

@@ -103,7 +103,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults, ", ")+"; see 'retrysim policies')")
+	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults(), ", ")+"; see 'retrysim policies')")
 	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
@@ -214,12 +214,12 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		}
 	}
 	if f.url != "" && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
 		}
 	}
 	if f.effectsURL != "" && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
 	}
@@ -277,7 +277,7 @@ func (f *runFlags) urlFlagName() string {
 // an error (two runs of one policy would be reported as one).
 func providerNames(list []string) ([]string, error) {
 	if len(list) == 1 && strings.EqualFold(strings.TrimSpace(list[0]), "all") {
-		return policies.NamedDefaults, nil
+		return policies.NamedDefaults(), nil
 	}
 	var names []string
 	seen := map[string]bool{}
