@@ -227,7 +227,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if targets != 1 {
 		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
 	}
-	// The limits, decided in limits.go; Events is ignored when the
+	// The limits, checked in limits.go; Events is ignored when the
 	// deliveries are Incoming.
 	for _, err := range []error{CheckOver(cfg.Over), CheckConcurrency(cfg.Concurrency), CheckSeed(cfg.Seed)} {
 		if err != nil {
