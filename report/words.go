@@ -37,6 +37,8 @@ func Settings() []simulator.Setting {
 	return []simulator.Setting{
 		simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingSecret,
 		simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
+		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettle,
+		simulator.SettingTimes, simulator.SettingMaxRPS,
 		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
 		SettingTTLConfigured, SettingVerbose, SettingGates,
 	}
