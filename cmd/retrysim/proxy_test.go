@@ -120,6 +120,7 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 			{demo.Idempotent, 0, "✓ IDEMPOTENT"},
 		} {
 			t.Run(provider+"/"+string(tc.mode), func(t *testing.T) {
+				t.Parallel()
 				secret := policies.GenerateSecret(provider, 3)
 				srv, err := startDemo(tc.mode, provider, secret)
 				if err != nil {
@@ -128,7 +129,10 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 				defer srv.close()
 				effects := strings.TrimSuffix(srv.url, demo.WebhookPath+provider) + demo.EffectsPath
 				p := startProxy(t, bin, "--provider", provider, "--forward-to", srv.url, "--secret", provider+"="+secret,
-					"--scenario", scenario, "--effects-url", effects, "--events", "3", "--fail-on", "duplicate-effects", "--no-timeline")
+					"--scenario", scenario, "--effects-url", effects, "--events", "3", "--fail-on", "duplicate-effects", "--no-timeline",
+					// The naive and idempotent modes write their effects before
+					// they answer: a short settle window sees them all.
+					"--settle", "200ms")
 				var ids []string
 				for i := range 3 {
 					id, status := p.deliver(t, provider, secret, i, "")
