@@ -27,8 +27,8 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/simulator/oracle"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // Result sums up a run. The records say everything; Result is what a Go
