@@ -2,8 +2,6 @@ package oracle
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -67,7 +65,7 @@ func Decode(what string, resp *http.Response) (Reading, error) {
 		return Reading{}, failed(ReasonAnswer, what+": "+resp.Status, nil)
 	}
 	body := &io.LimitedReader{R: resp.Body, N: MaxAnswer + 1}
-	r, err := decodeReading(json.NewDecoder(body))
+	r, err := decodeReading(newScanner(body))
 	if err != nil {
 		if body.N <= 0 {
 			return Reading{}, failed(ReasonAnswer, fmt.Sprintf("%s: the answer is larger than %d MiB", what, MaxAnswer>>20), nil)
@@ -77,152 +75,123 @@ func Decode(what string, resp *http.Response) (Reading, error) {
 	return r, nil
 }
 
-// decodeReading reads one answer token by token. A top-level "effects"
-// whose value is an object makes it the wrapped form, where "pending" is
-// the work queued; otherwise every key is a dedup id.
-func decodeReading(d *json.Decoder) (Reading, error) {
-	d.UseNumber()
-	if err := delim(d, '{'); err != nil {
+// decodeReading reads one answer. A top-level "effects" whose value is an
+// object makes it the wrapped form, where "pending" is the work queued;
+// otherwise every key is a dedup id.
+func decodeReading(s *scanner) (Reading, error) {
+	if err := s.expect('{'); err != nil {
 		return Reading{}, err
 	}
 	flat := map[string]int{}
 	var (
-		wrapped              bool
-		effects              map[string]int
-		pending              int
-		hasPending           bool
-		pendingKey, otherKey string
+		wrapped    bool
+		effects    map[string]int
+		pending    = -1
+		otherKey   string
+		pendingKey = "pending"
 	)
-	for d.More() {
-		key, err := stringToken(d)
-		if err != nil {
-			return Reading{}, err
-		}
-		if key == "effects" && !wrapped {
-			tok, err := d.Token()
+	err := members(s, func(key string, first byte) error {
+		switch {
+		case key == "effects" && first == '{' && !wrapped:
+			wrapped = true
+			effects = map[string]int{}
+			if err := members(s, func(id string, first byte) error { return countInto(s, effects, id, first) }); err != nil {
+				return fmt.Errorf(`"effects": %w`, err)
+			}
+			return nil
+		case key == pendingKey && pending < 0:
+			if !isNumberStart(first) {
+				return fmt.Errorf(`"pending" must be a number of jobs, got %s`, kindOf(first))
+			}
+			text, err := s.number(first)
 			if err != nil {
-				return Reading{}, err
+				return err
 			}
-			if tok == json.Delim('{') {
-				wrapped = true
-				if effects, err = decodeCounts(d); err != nil {
-					return Reading{}, fmt.Errorf(`"effects": %w`, err)
-				}
-				continue
+			if pending, err = parseTimes(text); err != nil {
+				return fmt.Errorf(`"pending": %w`, err)
 			}
-			if err := countInto(flat, key, tok); err != nil {
-				return Reading{}, err
-			}
-			continue
-		}
-		tok, err := d.Token()
-		if err != nil {
-			return Reading{}, err
-		}
-		if key == "pending" {
-			n, ok := tok.(json.Number)
-			if !ok {
-				return Reading{}, fmt.Errorf(`"pending" must be a number of jobs, got %v`, tok)
-			}
-			if pending, err = parseTimes(n.String()); err != nil {
-				return Reading{}, fmt.Errorf(`"pending": %w`, err)
-			}
-			hasPending, pendingKey = true, key
-			continue
+			return nil
 		}
 		otherKey = key
-		if err := countInto(flat, key, tok); err != nil {
-			return Reading{}, err
-		}
-	}
-	if err := delim(d, '}'); err != nil {
+		return countInto(s, flat, key, first)
+	})
+	if err != nil {
 		return Reading{}, err
 	}
-	if _, err := d.Token(); err != io.EOF {
-		return Reading{}, errors.New("more than one JSON value")
+	if err := s.end(); err != nil {
+		return Reading{}, err
 	}
 	if wrapped {
 		if otherKey != "" {
-			return Reading{}, fmt.Errorf(`unexpected key %q beside "effects" (only "pending" may stand there)`, otherKey)
+			return Reading{}, fmt.Errorf(`unexpected key %q beside "effects" (only "pending" may stand there)`, clip(otherKey))
 		}
-		return Reading{Effects: effects, Pending: pending, HasPending: hasPending}, nil
+		return Reading{Effects: effects, Pending: max(pending, 0), HasPending: pending >= 0}, nil
 	}
-	if hasPending {
+	if pending >= 0 {
 		flat[pendingKey] = pending // a dedup id that happens to be "pending"
 	}
 	return Reading{Effects: flat}, nil
 }
 
-// decodeCounts reads the rest of an object of counts whose '{' was read.
-func decodeCounts(d *json.Decoder) (map[string]int, error) {
-	m := map[string]int{}
-	for d.More() {
-		key, err := stringToken(d)
-		if err != nil {
-			return nil, err
+// members reads the members of an object whose '{' was read, calling
+// each with its key and the first byte of its value, which each must
+// read.
+func members(s *scanner, each func(key string, first byte) error) error {
+	c, err := s.next()
+	if err != nil {
+		return err
+	}
+	if c == '}' {
+		return nil
+	}
+	for {
+		if c != '"' {
+			return fmt.Errorf("expected a key, got %s", kindOf(c))
 		}
-		tok, err := d.Token()
+		key, err := s.str()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := countInto(m, key, tok); err != nil {
-			return nil, err
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		first, err := s.next()
+		if err != nil {
+			return err
+		}
+		if err := each(key, first); err != nil {
+			return err
+		}
+		if c, err = s.next(); err != nil {
+			return err
+		}
+		switch c {
+		case '}':
+			return nil
+		case ',':
+			if c, err = s.next(); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("expected ',' or '}', got %s", kindOf(c))
 		}
 	}
-	return m, delim(d, '}')
 }
 
-func countInto(m map[string]int, key string, tok json.Token) error {
-	n, ok := tok.(json.Number)
-	if !ok {
-		return fmt.Errorf("the count of %q must be a number, got %s", clip(key), tokenKind(tok))
+func countInto(s *scanner, m map[string]int, key string, first byte) error {
+	if !isNumberStart(first) {
+		return fmt.Errorf("the count of %q must be a number, got %s", clip(key), kindOf(first))
 	}
-	times, err := parseTimes(n.String())
+	text, err := s.number(first)
+	if err != nil {
+		return err
+	}
+	times, err := parseTimes(text)
 	if err != nil {
 		return fmt.Errorf("the count of %q: %w", clip(key), err)
 	}
 	m[key] = times
 	return nil
-}
-
-func stringToken(d *json.Decoder) (string, error) {
-	tok, err := d.Token()
-	if err != nil {
-		return "", err
-	}
-	s, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("expected a key, got %v", tok)
-	}
-	return s, nil
-}
-
-func delim(d *json.Decoder, want json.Delim) error {
-	tok, err := d.Token()
-	if err != nil {
-		return err
-	}
-	if tok != want {
-		return fmt.Errorf("expected %q, got %s", want, tokenKind(tok))
-	}
-	return nil
-}
-
-func tokenKind(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' || t == '}' {
-			return "an object"
-		}
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%v", tok)
 }
 
 // clip shows at most 64 bytes of an id from an answer.
