@@ -48,6 +48,7 @@ const (
 	refusedStale    refusal = "stale"
 	refusedForged   refusal = "forged"
 	refusedUnread   refusal = "unreadable"
+	refusedLimit    refusal = "over a limit"
 )
 
 func newIntake(pol policies.Policy, secret string, max int, ack bool, captures string, log io.Writer) *intake {
@@ -97,6 +98,12 @@ func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	simulator.DropConnectionHeaders(h)
 	first := make(chan simulator.FirstAnswer, 1)
 	ev := simulator.Incoming{ID: id, Type: policies.ReadEventType(in.wire, h, body), Body: body, Header: h, First: first}
+	if err := simulator.CheckIncoming(&ev); err != nil {
+		// The engine cannot carry it: refused here, before the sender
+		// is told anything else, and the proxy goes on.
+		in.refuse(w, refusedLimit, fmt.Sprintf("%v (%s)", err, in.wire.DedupField()), http.StatusBadRequest)
+		return
+	}
 	n, ok := in.take(ev)
 	if !ok {
 		http.Error(w, "retrysim proxy is not taking deliveries any more", http.StatusServiceUnavailable)
@@ -199,7 +206,7 @@ func (in *intake) summary() string {
 	defer in.mu.Unlock()
 	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, policies.Plural(in.taken, "delivery", "deliveries"))
 	var parts []string
-	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread} {
+	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread, refusedLimit} {
 		if n := in.refused[why]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, why))
 		}
@@ -210,12 +217,18 @@ func (in *intake) summary() string {
 	return s
 }
 
+// maxCaptureName is the most of an id a capture's file name holds.
+const maxCaptureName = 100
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // save writes the delivery as a raw HTTP capture, numbered in the order
 // the deliveries came in. A failure to save is said, not fatal.
 func (in *intake) save(n int, id string, r *http.Request, url string, body []byte) {
-	name := filepath.Join(in.captures, fmt.Sprintf("%04d-%s.http", n, unsafeName.ReplaceAllString(id, "_")))
+	// A file name holds at most 255 bytes: a long id is cut.
+	safe := unsafeName.ReplaceAllString(id, "_")
+	safe = safe[:min(len(safe), maxCaptureName)]
+	name := filepath.Join(in.captures, fmt.Sprintf("%04d-%s.http", n, safe))
 	c := capture.Request{Method: r.Method, URL: url, Header: r.Header.Clone(), Body: body}
 	simulator.DropConnectionHeaders(c.Header)
 	if err := os.WriteFile(name, c.Raw(), 0o644); err != nil {
