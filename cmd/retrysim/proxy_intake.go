@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -104,8 +105,14 @@ func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.refuse(w, refusedLimit, fmt.Sprintf("%v (%s)", err, in.wire.DedupField()), http.StatusBadRequest)
 		return
 	}
-	n, ok := in.take(ev)
-	if !ok {
+	n, err := in.take(ev)
+	switch {
+	case errors.Is(err, errIntakeFull):
+		// A sender's tool retries a 503 later: say when.
+		w.Header().Set("Retry-After", strconv.Itoa(int(intakeRetryAfter/time.Second)))
+		http.Error(w, fmt.Sprintf("retrysim proxy is momentarily full (%d deliveries wait for the engine): retry in %s", cap(in.events), intakeRetryAfter), http.StatusServiceUnavailable)
+		return
+	case err != nil:
 		http.Error(w, "retrysim proxy is not taking deliveries any more", http.StatusServiceUnavailable)
 		return
 	}
@@ -160,18 +167,30 @@ func (in *intake) check(h http.Header, body []byte, url string) (refusal, string
 	}
 }
 
-// take hands ev to the engine, unless the intake is closed or full, and
-// returns its number, from 1; the delivery that reaches --events closes it.
-func (in *intake) take(ev simulator.Incoming) (int, bool) {
+// Why take refused a delivery.
+var (
+	errIntakeClosed = errors.New("the intake is closed")
+	errIntakeFull   = errors.New("the intake is full")
+)
+
+// intakeRetryAfter is when a sender refused by a full intake is told to
+// try again: soon, as the queue is full only while the engine catches up,
+// and in the whole seconds Retry-After is written in.
+const intakeRetryAfter = time.Second
+
+// take hands ev to the engine, unless the intake is closed
+// (errIntakeClosed) or momentarily full (errIntakeFull), and returns its
+// number, from 1; the delivery that reaches --events closes it.
+func (in *intake) take(ev simulator.Incoming) (int, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.closed {
-		return 0, false
+		return 0, errIntakeClosed
 	}
 	select {
 	case in.events <- ev:
 	default:
-		return 0, false // the engine is this far behind: the sender retries later
+		return 0, errIntakeFull // the engine is this far behind: the sender retries later
 	}
 	in.taken++
 	in.types = append(in.types, ev.Type)
@@ -179,7 +198,7 @@ func (in *intake) take(ev simulator.Incoming) (int, bool) {
 		in.closed = true
 		close(in.events)
 	}
-	return in.taken, true
+	return in.taken, nil
 }
 
 func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
