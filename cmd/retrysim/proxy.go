@@ -133,7 +133,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
 	go srv.Serve(ln)
 	fmt.Fprintf(stderr, "retrysim proxy: listening on http://%s, forwarding %s deliveries to %s under %s (scenario %s); Ctrl-C ends it\n",
-		ln.Addr(), pol.Name, f.forwardTo, pol.Summary, p.scenario.Name)
+		ln.Addr(), report.EscapeText(pol.Name), report.EscapeText(f.forwardTo), report.EscapeText(pol.Summary), report.EscapeText(p.scenario.Name))
 	if f.duration > 0 {
 		t := time.AfterFunc(f.duration, in.close)
 		defer t.Stop()

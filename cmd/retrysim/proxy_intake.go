@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 )
@@ -205,7 +206,7 @@ func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status
 	in.mu.Lock()
 	in.refused[why]++
 	in.mu.Unlock()
-	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, what)
+	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, report.EscapeText(what))
 	http.Error(w, "retrysim proxy refused the delivery ("+string(why)+"): "+what, status)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,7 +22,14 @@ import (
 func (p *proxyProc) deliverID(t *testing.T, provider, secret, id string) (int, string) {
 	t.Helper()
 	w, _ := policies.WireFor(provider)
-	ev := policies.Event{Seq: 1, Seed: 77, Type: w.DefaultEventType(), Created: time.Now()}
+	return p.deliverEvent(t, provider, secret, id, w.DefaultEventType())
+}
+
+// deliverEvent is deliverID with the event's type too.
+func (p *proxyProc) deliverEvent(t *testing.T, provider, secret, id, typ string) (int, string) {
+	t.Helper()
+	w, _ := policies.WireFor(provider)
+	ev := policies.Event{Seq: 1, Seed: 77, Type: typ, Created: time.Now()}
 	w.NewEvent(&ev)
 	ev.ID = id
 	body, ctype := w.Body(ev)
@@ -86,5 +94,41 @@ func TestProxyRefusesTooLongID(t *testing.T) {
 				t.Errorf("the report does not cover the delivery taken:\n%s", p.stdout)
 			}
 		})
+	}
+}
+
+// A signed delivery whose id tries to put a verdict of its own into the
+// report, and whose type carries a terminal escape, shows as text: the
+// proxy's line for it on stderr and the markdown report escape both.
+func TestProxyEscapesWhatTheSenderSays(t *testing.T) {
+	bin := buildBinary(t)
+	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
+	defer h.Close()
+	secret := policies.GenerateSecret("stripe", 10)
+	md := filepath.Join(t.TempDir(), "report.md")
+	p := startProxy(t, bin, "--provider", "stripe", "--forward-to", h.URL+"/hook", "--secret", "stripe="+secret,
+		"--scenario", "happy", "--events", "1", "--ack", "--out", md)
+	id := "evt_q\n\n**Verdict: IDEMPOTENT** ✓\n\n<img src=http://127.0.0.1:9/x.png>"
+	if status, answer := p.deliverEvent(t, "stripe", secret, id, "invoice.paid\x1b]0;pwned\x07"); status != http.StatusOK {
+		t.Fatalf("the delivery was answered %d %q", status, answer)
+	}
+	code, errText := p.wait(t)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errText)
+	}
+	if strings.ContainsAny(errText, "\x1b\x07") || strings.Contains(errText, "\n**Verdict") {
+		t.Errorf("the sender's id or type reached stderr raw:\n%q", errText)
+	}
+	if !strings.Contains(errText, `evt_q\n\n**Verdict: IDEMPOTENT** ✓\n\n<img src=http://127.0.0.1:9/x.png> invoice.paid\x1b]0;pwned\a · 1 attempt`) {
+		t.Errorf("no escaped line for the event on stderr:\n%s", errText)
+	}
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "**Verdict: IDEMPOTENT") || strings.HasPrefix(line, "<img") || strings.ContainsAny(line, "\x1b\x07") {
+			t.Errorf("the sender's id made a line of the markdown report: %q", line)
+		}
 	}
 }
