@@ -164,12 +164,11 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		return runErr
 	}
 	fmt.Fprintln(stderr, in.summary())
+	var commitErr error
 	if results != nil {
-		if err := results.commit(); err != nil {
-			return writeFailed(fmt.Errorf("--results: %w", err))
-		}
+		commitErr = results.commit()
 	}
-	return p.writeReport(ctx, cmd, agg, reportOut)
+	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
 }
 
 // validateProxy checks proxy's flags: those shared with run by run's own

@@ -369,12 +369,11 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		return err
 	}
 	stopProgress()
+	var commitErr error
 	if results != nil {
-		if err := results.commit(); err != nil {
-			return writeFailed(fmt.Errorf("--results: %w", err))
-		}
+		commitErr = results.commit()
 	}
-	return p.writeReport(ctx, cmd, agg, reportOut)
+	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
@@ -384,7 +383,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
-	p.out.secrets = secretsOf(cmd.Context())
+	p.out.secrets, p.out.notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	var err error
 	if p.junit {
 		err = p.out.writeJUnit(reportOut, rep)
