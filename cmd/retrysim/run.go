@@ -393,7 +393,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	if err != nil {
 		return err
 	}
-	if interrupted(ctx) {
+	if runsCut(ctx, rep.Runs, len(p.policies)) {
 		// Gates judge whole runs: an interrupted one is reported, not judged.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/retrysim/retrysim/report"
 )
 
 // interruptNote is what a command says it does on the first interrupt,
@@ -156,4 +158,19 @@ func runExitNow() {
 		(*f)()
 	}
 	removePending()
+}
+
+// runsCut reports whether an interrupt cut the runs short: a run's end
+// record says so, or a run of the want the command named never started.
+// A signal that came once every run had ended (while the effects
+// settled, or the report was written) cut nothing: the command finishes
+// and its exit code is the gates', as the stream and the report say the
+// runs are complete.
+func runsCut(ctx context.Context, runs []*report.Summary, want int) bool {
+	for _, r := range runs {
+		if r.Interrupted {
+			return true
+		}
+	}
+	return interrupted(ctx) && len(runs) < want
 }
