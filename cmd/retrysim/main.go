@@ -61,6 +61,7 @@ func badInput(err error) error {
 
 func main() {
 	floor := newHeapFloor()
+	writesToClosedPipesFail()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	runtime.KeepAlive(floor)
 	os.Exit(code)
