@@ -104,3 +104,34 @@ func mdLink(name string) string {
 	p := (&url.URL{Path: name}).EscapedPath()
 	return strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", " ", "%20").Replace(p)
 }
+
+// xmlSafe is an SVG document with every character XML 1.0 forbids (the
+// control characters but tab, newline and carriage return; bytes that are
+// not UTF-8; U+FFFE and U+FFFF) replaced by U+FFFD, so that a label made
+// of a scenario's or an event's text cannot stop the picture from
+// opening. A document with none is returned as it is.
+func xmlSafe(b []byte) []byte {
+	bad := func(r rune, size int) bool {
+		return r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
+	}
+	clean := true
+	for i := 0; i < len(b) && clean; {
+		r, size := utf8.DecodeRune(b[i:])
+		clean = !bad(r, size)
+		i += size
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if bad(r, size) {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
