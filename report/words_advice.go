@@ -11,7 +11,7 @@ import (
 // showed, from its figures.
 
 func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
-	out := append(r.handshakeAdvice(), w.refusalAdvice(r)...)
+	out := append(w.handshakeAdvice(r), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
