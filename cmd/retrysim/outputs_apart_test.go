@@ -61,3 +61,29 @@ func TestFullDiskOnOneOutputKeepsTheOthers(t *testing.T) {
 		t.Errorf("stderr does not name the output that failed:\n%s", stderr)
 	}
 }
+
+// A read-only output file is refused before the run, as cp refuses to
+// overwrite one (exit 2), and stays as it was.
+func TestReadOnlyOutputRefused(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.md")
+	if err := os.WriteFile(ro, []byte("kept\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, dir, append(dryRun, "--out", ro)...)
+	if code != exitBadInput || !strings.Contains(stderr, "is read-only") {
+		t.Fatalf("exit %d, want %d naming the read-only file; stderr:\n%s", code, exitBadInput, stderr)
+	}
+	if data, _ := os.ReadFile(ro); string(data) != "kept\n" {
+		t.Errorf("the read-only file was replaced:\n%s", data)
+	}
+}
+
+// --results - takes stdout, so the report goes to stderr: a picture is
+// refused there, whatever stderr is.
+func TestPictureReportBesideResultsOnStdoutRefused(t *testing.T) {
+	code, stdout, stderr := runCLI(t, t.TempDir(), append(dryRun, "--results", "-", "--format", "png")...)
+	if code != exitBadInput || !strings.Contains(stderr, "--format png with --results -") || stdout != "" {
+		t.Fatalf("exit %d, want %d; stdout %d bytes; stderr:\n%.500s", code, exitBadInput, len(stdout), stderr)
+	}
+}

@@ -248,6 +248,10 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
 	errs = append(errs, f.validateDryRun(p)...)
+	if f.results == "-" && report.IsChart(f.format) {
+		// The report goes to stderr then, beside retrysim's own lines.
+		errs = append(errs, fmt.Errorf("--format %s with --results -: the stream takes stdout and the report would be a picture on stderr; name a file with --out FILE.%s", f.format, f.format))
+	}
 	if f.results != "" && f.results != "-" {
 		if err := checkWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
