@@ -148,7 +148,7 @@ type Config struct {
 	// moment it arrives (after every attempt already sent, in virtual
 	// time) under the policy and the scenario. The run ends once the
 	// channel is closed and every event's schedule has ended; Events is
-	// then ignored.
+	// then ignored. Each delivery must pass CheckIncoming.
 	Incoming <-chan Incoming
 
 	// Sink receives the records. Nil discards them.

@@ -248,6 +248,10 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
 	errs = append(errs, f.validateDryRun(p)...)
+	if f.results == "-" && report.IsChart(f.format) {
+		// The report goes to stderr then, beside retrysim's own lines.
+		errs = append(errs, fmt.Errorf("--format %s with --results -: the stream takes stdout and the report would be a picture on stderr; name a file with --out FILE.%s", f.format, f.format))
+	}
 	if f.results != "" && f.results != "-" {
 		if err := checkWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
@@ -369,12 +373,11 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		return err
 	}
 	stopProgress()
+	var commitErr error
 	if results != nil {
-		if err := results.commit(); err != nil {
-			return writeFailed(fmt.Errorf("--results: %w", err))
-		}
+		commitErr = results.commit()
 	}
-	return p.writeReport(ctx, cmd, agg, reportOut)
+	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
@@ -384,7 +387,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
-	p.out.secrets = secretsOf(cmd.Context())
+	p.out.secrets, p.out.notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	var err error
 	if p.junit {
 		err = p.out.writeJUnit(reportOut, rep)
@@ -394,7 +397,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	if err != nil {
 		return err
 	}
-	if interrupted(ctx) {
+	if runsCut(ctx, rep.Runs, len(p.policies)) {
 		// Gates judge whole runs: an interrupted one is reported, not judged.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
