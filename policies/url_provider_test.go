@@ -27,3 +27,18 @@ func TestProviderInURL(t *testing.T) {
 		}
 	}
 }
+
+// FuzzProviderInURL: no URL makes it panic, and a name it returns is a
+// wire's.
+func FuzzProviderInURL(f *testing.F) {
+	for _, s := range []string{"http://127.0.0.1/webhooks/stripe", "http://x/discord-events/discord", "%zz", "/a/b-c_d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if name, ok := ProviderInURL(s); ok {
+			if _, known := WireFor(name); !known {
+				t.Fatalf("ProviderInURL(%q) = %q, not a wire", s, name)
+			}
+		}
+	})
+}
