@@ -72,6 +72,7 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 		wire := pol.Wire()
 		var src simulator.Payloads
 		var err error
+		flag := "--payload"
 		switch {
 		case len(paths[pol.Provider]) > 0:
 			var set *payload.Set
@@ -80,12 +81,12 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 		case slices.ContainsFunc(overrides, func(o payload.Override) bool { return o.Provider == "" || o.Provider == pol.Provider }):
 			var o *payload.Overridden
 			o, err = payload.NewOverridden(wire, p.eventTypes[pol.Name], overrides)
-			src = o
+			src, flag = o, "--set"
 		default:
 			continue
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("--payload/--set for %s: %w", pol.Name, err))
+			errs = append(errs, fmt.Errorf("%s for %s: %w", flag, pol.Name, err))
 			continue
 		}
 		p.payloads[pol.Name] = src

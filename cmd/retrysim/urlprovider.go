@@ -12,7 +12,7 @@ import (
 // Stripe handler at /webhooks/stripe gets Stripe's deliveries, not the
 // default's. A name without a policy of its own is only pointed out.
 func (f *runFlags) providerFromURL(st *settings, stderr io.Writer) {
-	if f.url == "" || f.dryRun || (f.given != nil && f.given("provider")) || len(f.providers) != 1 {
+	if f.url == "" || (f.given != nil && f.given("provider")) || len(f.providers) != 1 {
 		return
 	}
 	name, ok := policies.ProviderInURL(f.url)
