@@ -34,7 +34,7 @@ const (
 // Settings lists every setting the reports' advice may name, the engine's
 // and their own: a caller that spells them its own way spells all of these.
 var Settings = []simulator.Setting{
-	simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingSecret,
+	simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingPayloads, simulator.SettingSecret,
 	simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
 	simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
 	SettingTTLConfigured, SettingVerbose, SettingGates,
