@@ -76,6 +76,8 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --demo queue-unguarded
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_… \
+      --payload invoice_paid.json --set data.object.customer=cus_Known0001 --header 'X-Gateway-Token: …'
   retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
   retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
