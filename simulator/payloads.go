@@ -69,12 +69,12 @@ func CheckHeaders(wire policies.Wire, h http.Header) error {
 // on a first attempt and on a retry, and those its signature scheme
 // changes per attempt.
 func WireHeaders(wire policies.Wire) []string {
-	ev := policies.Event{Seed: 1, Type: wire.DefaultEventType(), Created: DefaultStart}
+	ev := policies.Event{Seed: 1, Type: wire.DefaultEventType(), Created: DefaultStart()}
 	wire.NewEvent(&ev)
 	body, _ := wire.Body(ev)
 	h := http.Header{}
 	for n := 1; n <= 2; n++ {
-		wire.Header(h, policies.Delivery{Event: ev, N: n, Body: body, URL: "http://127.0.0.1/", Secret: policies.GenerateSecret(wire.Name(), 1), SignedAt: DefaultStart.Add(time.Duration(n) * time.Second), RetryReason: "http_error"})
+		wire.Header(h, policies.Delivery{Event: ev, N: n, Body: body, URL: "http://127.0.0.1/", Secret: policies.GenerateSecret(wire.Name(), 1), SignedAt: DefaultStart().Add(time.Duration(n) * time.Second), RetryReason: "http_error"})
 	}
 	var out []string
 	for k := range h {
