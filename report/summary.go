@@ -109,6 +109,15 @@ type Summary struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// FanOutArrivals counts duplicate arrivals that were another
+	// subscription's delivery of an event (the fan-out fault), not a
+	// retry; Subscriptions is the most subscriptions one attempt went
+	// through. Neither is in Causes.
+	FanOutArrivals, Subscriptions int
+	// DedupDeliveryField names the id each subscription's delivery has of
+	// its own, where the provider gives one: the key that lets fan-out
+	// through ("" in streams that do not say).
+	DedupDeliveryField string
 	// HandlerTime is the real time the handler took to answer, summed over
 	// its answers: what the run spent waiting on it.
 	HandlerTime time.Duration
@@ -477,6 +486,7 @@ func (r *Summary) begin(rec *simulator.Record) {
 	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.DedupDeliveryField = rec.DedupDeliveryField
 	r.EventType = rec.EventType
 	r.OutageWindows = nil
 	if rec.Start != nil {
@@ -524,7 +534,8 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
-	if rec.N > 1 && rec.Copy == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
+	if rec.N > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if ev != nil {
@@ -599,6 +610,8 @@ func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 	switch {
 	case rec.Copy > 0:
 		r.CopyArrivals++
+	case rec.Subscription > 0:
+		r.FanOutArrivals++
 	case rec.Manual:
 		r.ManualArrivals++
 	case ev.lastLateInjected:

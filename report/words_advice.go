@@ -13,6 +13,9 @@ import (
 func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	out := append(r.handshakeAdvice(), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
+	if r.Verdict() == NotIdempotent && r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		out = append(out, fanOutAdvice(r))
+	}
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}
@@ -64,4 +67,35 @@ func answerFault(err string) string {
 		return "no detail recorded"
 	}
 	return err
+}
+
+// keyOn names the key to store, after a TTL recommendation: the dedup id,
+// and, when the run sent events through several subscriptions, the id that
+// would let them through; "" for a stream that names no key.
+func keyOn(r *Summary) string {
+	if r.DedupField == "" {
+		return ""
+	}
+	s := fmt.Sprintf(". Key on the %s", r.DedupField)
+	if r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		s += fmt.Sprintf(", which every subscription's delivery of an event shares; not on the %s, which each subscription's delivery has of its own", r.DedupDeliveryField)
+	}
+	return s
+}
+
+// fanOutWords says, after NOT IDEMPOTENT, how many duplicates were not
+// retries but the event's deliveries through other subscriptions; "" when
+// none were.
+func fanOutWords(r *Summary) string {
+	if r.FanOutArrivals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s another subscription's delivery of the event, not a retry)", counted(r.FanOutArrivals, "duplicate arrival was", "duplicate arrivals were"))
+}
+
+// fanOutAdvice is what to change when one event reached the handler through
+// several subscriptions and was processed more than once.
+func fanOutAdvice(r *Summary) string {
+	return fmt.Sprintf("%s sent each event through %s, each delivery with its own %s: no retry is needed for those to arrive, and a dedup keyed on that id processes the event once per subscription. Key on the %s, the same on every subscription's delivery and every retry (or remove the extra subscription)",
+		r.Provider, counted(r.Subscriptions, "subscription", "subscriptions"), r.DedupDeliveryField, r.DedupField)
 }

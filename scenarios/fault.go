@@ -94,6 +94,10 @@ type Effect struct {
 	// Duplicate means the provider sends the same request twice at the same
 	// moment, so that the two overlap in the handler.
 	Duplicate bool
+	// FanOut, when 2 or more, is the number of subscriptions the provider
+	// sends the attempt through at once, each with the ids of its own
+	// subscription (policies.Delivery.Subscription).
+	FanOut int
 }
 
 // Fault returns the applied faults as the record shows them: "" when none,

@@ -26,6 +26,10 @@ type outcome struct {
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
+	// sub is the subscription that sent the request (fan-out), from 0;
+	// fan are the other subscriptions' requests of a fanned-out attempt.
+	sub int
+	fan []outcome
 	// attacks are the attack requests sent beside the attempt.
 	attacks []attackResult
 }
@@ -84,7 +88,7 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
-		a = e.exchange(ctx, d, st.req, signedAt)
+		a = e.exchange(ctx, d, st.req, signedAt, o.sub)
 	}
 	received(o, &a, &e.cfg.Policy)
 	if a.status == 0 {
@@ -122,14 +126,14 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 
 // exchange builds one signed request of an attempt and sends it. A request
 // that cannot be built is a connection failure.
-func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time) answer {
+func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time, sub int) answer {
 	// An attempt taken is in flight: it waits for its turn even when the
 	// run is interrupted, so this wait cannot fail.
 	ctx = detached{ctx}
 	_ = e.rate.wait(ctx)
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-		SignedAt: signedAt, RetryReason: st.reason,
+		SignedAt: signedAt, RetryReason: st.reason, Subscription: sub,
 	}
 	// In-flight attempts finish even when the run is interrupted. The
 	// request is made with the exchange's context, rather than copied

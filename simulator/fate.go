@@ -57,6 +57,11 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		nx.dupSignal = dv.signal
 		nx.failed = nx.failed && o.dup.outcome.Failed()
 	}
+	for i := range o.fan {
+		// Another subscription's delivery: the event is delivered if any
+		// subscription's was (see scenarios' fan-out).
+		nx.failed = nx.failed && o.fan[i].outcome.Failed()
+	}
 	switch {
 	case nx.manual:
 		// After a manual redelivery: an event the schedule had given up
@@ -99,6 +104,13 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 	}
 	if o.dup != nil {
 		if err := e.recordAttempt(d, at, st, o.dup, nx.dupSignal, 1, nx.manual); err != nil {
+			return false, err
+		}
+	}
+	for i := range o.fan {
+		var fv verdict
+		e.judge(&o.fan[i], &fv)
+		if err := e.recordAttempt(d, at, st, &o.fan[i], fv.signal, 0, nx.manual); err != nil {
 			return false, err
 		}
 	}

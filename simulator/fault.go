@@ -47,7 +47,7 @@ type faultEffect interface {
 // Every effect, each asked at the points below.
 var _ = [...]faultEffect{
 	swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
-	duplicated{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
+	duplicated{}, fannedOut{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
 }
 
 // The points of an attempt, each listing its effects in the order the
@@ -66,7 +66,8 @@ func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
 
 // sendRequest: how the request goes out.
 func (e *engine) sendRequest(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
-	return duplicated{}.send(ctx, e, d, st, act, signedAt, o)
+	return duplicated{}.send(ctx, e, d, st, act, signedAt, o) ||
+		fannedOut{}.send(ctx, e, d, st, act, signedAt, o)
 }
 
 // onAnswer: the handler answered; the answer changes on the way back.
