@@ -59,11 +59,14 @@ type Summary struct {
 	// run of real deliveries taken as they came (retrysim proxy).
 	Planned int
 
-	Events            int // events whose fate is known
-	Attempts          int
-	Delivered         int // events delivered
-	Lost              int // events never delivered (exhausted, disabled, stopped)
-	LostToDisable     int
+	Events        int // events whose fate is known
+	Attempts      int
+	Delivered     int // events delivered
+	Lost          int // events never delivered (exhausted, disabled, stopped, dropped)
+	LostToDisable int
+	// LostToProvider counts the events the provider never sent, in its own
+	// outage, and did not replay (simulator.FateDropped).
+	LostToProvider    int
 	InterruptedEvents int
 	HandlerArrivals   int
 	// DuplicateArrivals counts the arrivals of an event at the handler
@@ -636,6 +639,9 @@ func (r *Summary) fate(rec *simulator.Record) error {
 	case simulator.FateStopped:
 		r.Lost++
 		r.LostNotRetried++
+	case simulator.FateDropped:
+		r.Lost++
+		r.LostToProvider++
 	case simulator.FateExhausted:
 		r.Lost++
 		if rec.N < r.MaxAttempts {

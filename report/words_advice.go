@@ -45,7 +45,10 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%s refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, counted(r.Unreachable, "attempt", "attempts")))
 	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
+	if r.LostToProvider > 0 {
+		out = append(out, fmt.Sprintf("%s never sent: %s dropped %s in its own outage and did not replay %s, so no retry and no dedup brings %s back: after a provider incident, reconcile from its API (list what changed in the window) instead of waiting for deliveries", counted(r.LostToProvider, "event was", "events were"), r.Provider, plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them")))
+	}
+	if lost := r.Lost - r.LostToDisable - r.LostNotRetried - r.LostToProvider; lost > 0 {
 		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
 	}
 	if r.LostNotRetried > 0 {

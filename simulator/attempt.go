@@ -26,6 +26,10 @@ type outcome struct {
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
+	// held is how long the provider held the attempt back instead of
+	// sending it; providerDropped says it never sends it (provider side).
+	held            time.Duration
+	providerDropped bool
 	// sub is the subscription that sent the request (fan-out), from 0;
 	// fan are the other subscriptions' requests of a fanned-out attempt.
 	sub int
@@ -38,7 +42,7 @@ type outcome struct {
 func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return scenarios.Context{
 		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
-		Next: st.next, Timeout: e.timeout,
+		Next: st.next, Timeout: e.timeout, Held: st.held,
 	}
 }
 

@@ -21,6 +21,7 @@ type next struct {
 	disable   bool   // the answer disables the endpoint at once
 	failed    bool   // the attempt failed (both requests, when duplicated)
 	manual    bool   // the attempt was a manual redelivery
+	held      bool   // the provider held the attempt back: nothing was sent
 	// fate is the event's fate when this attempt ends it; "" when another
 	// attempt follows.
 	fate            string
@@ -29,12 +30,26 @@ type next struct {
 
 // This names every field of next, unkeyed, so that adding one fails
 // to compile here: decide must then set it too.
-var _ = next{"", "", false, false, false, "", 0, 0}
+var _ = next{"", "", false, false, false, false, "", 0, 0}
 
 // decide judges attempt d's answer o, queues what follows for its event
 // and writes what commit needs in nx (through a pointer, as judge does).
 func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	n := d.n()
+	nx.held = o.held > 0
+	if nx.held {
+		// Not sent: the same attempt is due again after the hold.
+		*nx = next{held: true}
+		st.held = true
+		e.push(newDue(d.offset()+o.held, d.event(), n), st)
+		return
+	}
+	st.held = false
+	if o.providerDropped {
+		*nx = next{lost: 1, fate: FateDropped}
+		st.stage = stageDone
+		return
+	}
 	st.attempts = int32(n)
 	var v verdict
 	e.judge(o, &v)
@@ -98,6 +113,13 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 // the endpoint is now disabled.
 func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
+	if nx.held {
+		return false, nil
+	}
+	if o.providerDropped {
+		e.res.Lost += nx.lost
+		return false, e.end(d.event(), nx.fate, at)
+	}
 	e.lastAt = max(e.lastAt, d.at)
 	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
 		return false, err

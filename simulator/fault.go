@@ -46,7 +46,7 @@ type faultEffect interface {
 
 // Every effect, each asked at the points below.
 var _ = [...]faultEffect{
-	swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
+	droppedByProvider{}, heldBack{}, swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
 	duplicated{}, fannedOut{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
 }
 
@@ -58,7 +58,9 @@ var _ = [...]faultEffect{
 
 // beforeSend: the request never reaches the handler.
 func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
-	return swallowed{}.before(e, act, o) ||
+	return droppedByProvider{}.before(e, act, o) ||
+		heldBack{}.before(e, act, o) ||
+		swallowed{}.before(e, act, o) ||
 		refused{}.before(e, act, o) ||
 		unfollowedRedirect{}.before(e, act, o) ||
 		edgeAnswer{}.before(e, act, o)

@@ -93,6 +93,7 @@ const (
 	FateDisabled    = "disabled"    // the endpoint was disabled first
 	FateStopped     = "stopped"     // the handler told the provider to stop retrying
 	FateInterrupted = "interrupted" // the run was interrupted first
+	FateDropped     = "dropped"     // the provider never sent it (its own outage, no replay)
 )
 
 // Record is the one contract between the engine and everything that reports

@@ -101,9 +101,11 @@ func (e *engine) serial(ctx context.Context) error {
 }
 
 // take notes that attempt d leaves the queue; an event's first attempt
-// starts the event, and queues the next event's arrival.
+// starts the event, and queues the next event's arrival (unless the
+// provider held that attempt back and it is now due again: the event has
+// started already).
 func (e *engine) take(d due) *eventState {
-	if d.n() == 1 {
+	if d.n() == 1 && e.live.get(d.event()) == nil {
 		e.start(d)
 		e.queueArrival()
 	}
