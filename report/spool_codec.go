@@ -242,6 +242,11 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 			e.float(w[0])
 			e.float(w[1])
 		}
+		e.uint(uint64(len(r.PausesS)))
+		for _, w := range r.PausesS {
+			e.float(w[0])
+			e.float(w[1])
+		}
 		if r.ScheduleS == nil {
 			e.uint(0)
 		} else {
@@ -278,7 +283,7 @@ func hasAttackFields(r *simulator.Record) bool {
 func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
 		r.DisabledCause != "" || r.EffectsProblem != ""
@@ -448,6 +453,16 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 			r.OutagesS = make([][2]float64, n)
 			for i := range r.OutagesS {
 				r.OutagesS[i] = [2]float64{d.float(), d.float()}
+			}
+		}
+		if n := d.uint(); n > 0 {
+			if n > uint64(len(d.b)) {
+				d.fail()
+				return
+			}
+			r.PausesS = make([][2]float64, n)
+			for i := range r.PausesS {
+				r.PausesS[i] = [2]float64{d.float(), d.float()}
 			}
 		}
 		if n := d.uint(); n > 0 {

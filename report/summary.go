@@ -208,6 +208,11 @@ type Summary struct {
 	// OutageWindows are the scenario's outage windows, whole, as the run
 	// record states them (none in streams that do not).
 	OutageWindows []Span
+	// Pauses are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff: GitLab), from the
+	// end record; LostToPause counts the events due in them, never sent.
+	Pauses      []Span
+	LostToPause int
 	// End is the virtual time of the run's last record.
 	End time.Time
 
@@ -642,6 +647,9 @@ func (r *Summary) fate(rec *simulator.Record) error {
 	case simulator.FateDropped:
 		r.Lost++
 		r.LostToProvider++
+	case simulator.FatePaused:
+		r.Lost++
+		r.LostToPause++
 	case simulator.FateExhausted:
 		r.Lost++
 		if rec.N < r.MaxAttempts {
@@ -687,6 +695,12 @@ func (r *Summary) end(rec *simulator.Record) {
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time
+	}
+	r.Pauses = nil
+	if r.Start != (time.Time{}) {
+		for _, w := range rec.PausesS {
+			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(seconds(w[0])), To: r.Start.Add(seconds(w[1]))})
+		}
 	}
 	r.EffectsKnown = rec.EffectsKnown
 	if r.EffectsKnown && r.Effects == nil {

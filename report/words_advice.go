@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -48,7 +49,14 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	if r.LostToProvider > 0 {
 		out = append(out, fmt.Sprintf("%s never sent: %s dropped %s in its own outage and did not replay %s, so no retry and no dedup brings %s back: after a provider incident, reconcile from its API (list what changed in the window) instead of waiting for deliveries", counted(r.LostToProvider, "event was", "events were"), r.Provider, plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them")))
 	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried - r.LostToProvider; lost > 0 {
+	if r.LostToPause > 0 {
+		longest := time.Duration(0)
+		for _, p := range r.Pauses {
+			longest = max(longest, p.To.Sub(p.From))
+		}
+		out = append(out, fmt.Sprintf("%s never sent: %s due while %s had the endpoint disabled for a while after failures in a row (%s, the longest %s), and %s does not send %s later: alert on the first failures, and after a pause reconcile from the provider's API", counted(r.LostToPause, "event was", "events were"), plural(r.LostToPause, "it was", "they were"), r.Provider, counted(len(r.Pauses), "pause", "pauses"), dur(longest), r.Provider, plural(r.LostToPause, "it", "them")))
+	}
+	if lost := r.Lost - r.LostToDisable - r.LostNotRetried - r.LostToProvider - r.LostToPause; lost > 0 {
 		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
 	}
 	if r.LostNotRetried > 0 {

@@ -29,7 +29,14 @@ func init() { Register("provider-latency", func() Kind { return &providerLatency
 
 func (l *providerLatency) Apply(a *Action, c *Context) {
 	from, to := l.Start.D(), l.Start.D()+l.Duration.D()
-	if c.Attempt != 1 || c.Held || c.At < from || c.At >= to {
+	if c.Attempt != 1 || c.At < from {
+		return
+	}
+	if c.Held {
+		a.Late = true // held back by this fault, or another: late now
+		return
+	}
+	if c.At >= to {
 		return
 	}
 	d := l.Min.D() + durationOf(c.Rand.Float64()*float64(l.Max.D()-l.Min.D()))

@@ -21,8 +21,8 @@ func TestProviderLatency(t *testing.T) {
 			t.Errorf("event %d held %s; want 5s to 160s", ev, a.Hold)
 		}
 		seen[a.Hold] = true
-		if a := sc.Decide(1, scenarios.Context{Event: ev, Attempt: 1, At: time.Minute, Held: true}); a.Hold != 0 {
-			t.Errorf("event %d held again once sent: %s", ev, a.Hold)
+		if a := sc.Decide(1, scenarios.Context{Event: ev, Attempt: 1, At: time.Minute, Held: true}); a.Hold != 0 || !a.Late || a.Fault() != "provider-latency" {
+			t.Errorf("event %d once held: hold %s, late %t, fault %q; want sent now, late, named", ev, a.Hold, a.Late, a.Fault())
 		}
 		if a := sc.Decide(1, scenarios.Context{Event: ev, Attempt: 2, At: time.Minute}); a.Hold != 0 {
 			t.Errorf("event %d: a retry held %s", ev, a.Hold)

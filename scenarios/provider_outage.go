@@ -31,6 +31,10 @@ func init() { Register("provider-outage", func() Kind { return &providerOutage{}
 
 func (o *providerOutage) Apply(a *Action, c *Context) {
 	from, to := o.Start.D(), o.Start.D()+o.Duration.D()
+	if c.Held && c.At == to && o.Backlog == "burst" {
+		a.Late = true // this outage held it back
+		return
+	}
 	if c.At < from || c.At >= to {
 		return
 	}

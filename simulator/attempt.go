@@ -30,6 +30,9 @@ type outcome struct {
 	// sending it; providerDropped says it never sends it (provider side).
 	held            time.Duration
 	providerDropped bool
+	// paused says nothing was sent because the endpoint was disabled for
+	// a while (a disable rule's backoff).
+	paused bool
 	// sub is the subscription that sent the request (fan-out), from 0;
 	// fan are the other subscriptions' requests of a fanned-out attempt.
 	sub int
@@ -51,6 +54,10 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 // goroutine's own; wrote, if not nil, is called whenever one of the
 // attempt's own requests (not the attacks) has been written.
 func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote func()) {
+	if st.paused {
+		*o = outcome{paused: true}
+		return
+	}
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
 	if wrote != nil {
 		e.deliver(withWrote(ctx, wrote), d, st, act, o)

@@ -45,8 +45,11 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		return
 	}
 	st.held = false
-	if o.providerDropped {
+	if o.providerDropped || o.paused {
 		*nx = next{lost: 1, fate: FateDropped}
+		if o.paused {
+			nx.fate = FatePaused
+		}
 		st.stage = stageDone
 		return
 	}
@@ -116,9 +119,9 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 	if nx.held {
 		return false, nil
 	}
-	if o.providerDropped {
+	if o.providerDropped || o.paused {
 		e.res.Lost += nx.lost
-		return false, e.end(d.event(), nx.fate, at)
+		return false, e.endWith(d.event(), nx.fate, at, o.fault)
 	}
 	e.lastAt = max(e.lastAt, d.at)
 	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
@@ -190,10 +193,14 @@ func (e *engine) unsent(d *due) {
 }
 
 // end emits an event's fate and forgets it.
-func (e *engine) end(event int, fate string, at time.Time) error {
+func (e *engine) end(event int, fate string, at time.Time) error { return e.endWith(event, fate, at, "") }
+
+// endWith is end for an event whose fate faults decided without an
+// attempt being sent (the provider dropped it): fault names them.
+func (e *engine) endWith(event int, fate string, at time.Time, fault string) error {
 	r := &e.out
 	*r = e.base
-	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
+	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	if st := e.live.get(event); st != nil {
 		r.Event, r.N = st.id(), int(st.attempts)
 		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()

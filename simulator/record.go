@@ -94,6 +94,7 @@ const (
 	FateStopped     = "stopped"     // the handler told the provider to stop retrying
 	FateInterrupted = "interrupted" // the run was interrupted first
 	FateDropped     = "dropped"     // the provider never sent it (its own outage, no replay)
+	FatePaused      = "paused"      // never sent: the endpoint was disabled for a while then (backoff)
 )
 
 // Record is the one contract between the engine and everything that reports
@@ -229,6 +230,10 @@ type Record struct {
 	// since the start of the run, whole whether or not attempts met them
 	// (run records).
 	OutagesS [][2]float64 `json:"outage_windows_seconds,omitempty"`
+	// PausesS are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff), [from, to] in
+	// seconds since the start of the run (end records).
+	PausesS [][2]float64 `json:"pause_windows_seconds,omitempty"`
 	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
 	// provider documents no bound on its age (Discord, Zoom), the bound
 	// that is good practice, in seconds: advice, never a requirement.
