@@ -193,7 +193,9 @@ func (e *engine) unsent(d *due) {
 }
 
 // end emits an event's fate and forgets it.
-func (e *engine) end(event int, fate string, at time.Time) error { return e.endWith(event, fate, at, "") }
+func (e *engine) end(event int, fate string, at time.Time) error {
+	return e.endWith(event, fate, at, "")
+}
 
 // endWith is end for an event whose fate faults decided without an
 // attempt being sent (the provider dropped it): fault names them.
