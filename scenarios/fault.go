@@ -103,7 +103,8 @@ type Effect struct {
 	// again with Context.Held set.
 	Hold time.Duration
 	// Late marks an attempt the provider held back (Hold) as it is now
-	// sent, late: it changes nothing, and names the fault that held it.
+	// sent, late: it is not held again, and Faults names the fault that
+	// held it.
 	Late bool
 	// ProviderDrop means the provider never sends the attempt and gives
 	// the event up: it is lost without your handler having failed.
