@@ -301,6 +301,16 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(outages.rs) > 0 {
 		p.Add(&outages)
 	}
+	paused := rects{colour: pauseColour}
+	for _, r := range rep.Runs {
+		y0, y1 := runRows(r)
+		for _, o := range r.Pauses {
+			paused.rs = append(paused.rs, rect{x0: sec(r, o.From), x1: sec(r, o.To), y0: y0, y1: y1})
+		}
+	}
+	if len(paused.rs) > 0 {
+		p.Add(&paused)
+	}
 	p.Add(windows, onward, spans)
 	var restarts []*vmark
 	for _, r := range rep.Runs {
@@ -367,6 +377,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	if len(outages.rs) > 0 {
 		p.Legend.Add("outage (attempts refused)", &outages)
+	}
+	if len(paused.rs) > 0 {
+		p.Legend.Add(pauseLegend, &paused)
 	}
 	if len(gaveUp.pts) > 0 {
 		g := *gaveUp

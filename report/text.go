@@ -387,10 +387,7 @@ func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	}
 	s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
 		r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
-	if r.DedupField != "" {
-		s += fmt.Sprintf(". Key on the %s", r.DedupField)
-	}
-	return s
+	return s + keyOn(r)
 }
 
 func ttlReason(r *Summary, t TTLAnalysis) string {
@@ -399,10 +396,7 @@ func ttlReason(r *Summary, t TTLAnalysis) string {
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}
-	if r.DedupField != "" {
-		s += fmt.Sprintf(". Key on the %s", r.DedupField)
-	}
-	return s
+	return s + keyOn(r)
 }
 
 // errWriter keeps the first write error, so the writers can print freely and

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -13,6 +14,9 @@ import (
 func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	out := append(w.handshakeAdvice(r), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
+	if r.Verdict() == NotIdempotent && r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		out = append(out, fanOutAdvice(r))
+	}
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}
@@ -47,7 +51,17 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%s refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, counted(r.Unreachable, "attempt", "attempts")))
 	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
+	if r.LostToProvider > 0 {
+		out = append(out, fmt.Sprintf("%s never sent: %s dropped %s in its own outage and did not replay %s, so no retry and no dedup brings %s back: after a provider incident, reconcile from its API (list what changed in the window) instead of waiting for deliveries", counted(r.LostToProvider, "event was", "events were"), r.Provider, plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them")))
+	}
+	if r.LostToPause > 0 {
+		longest := time.Duration(0)
+		for _, p := range r.Pauses {
+			longest = max(longest, p.To.Sub(p.From))
+		}
+		out = append(out, fmt.Sprintf("%s never sent: %s due while %s had the endpoint disabled for a while after failures in a row (%s, the longest %s), and %s does not send %s later: alert on the first failures, and after a pause reconcile from the provider's API", counted(r.LostToPause, "event was", "events were"), plural(r.LostToPause, "it was", "they were"), r.Provider, counted(len(r.Pauses), "pause", "pauses"), dur(longest), r.Provider, plural(r.LostToPause, "it", "them")))
+	}
+	if lost := r.Lost - r.LostToDisable - r.LostNotRetried - r.LostToProvider - r.LostToPause; lost > 0 {
 		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
 	}
 	if r.LostNotRetried > 0 {
@@ -69,4 +83,35 @@ func answerFault(err string) string {
 		return "no detail recorded"
 	}
 	return err
+}
+
+// keyOn names the key to store, after a TTL recommendation: the dedup id,
+// and, when the run sent events through several subscriptions, the id that
+// would let them through; "" for a stream that names no key.
+func keyOn(r *Summary) string {
+	if r.DedupField == "" {
+		return ""
+	}
+	s := fmt.Sprintf(". Key on the %s", r.DedupField)
+	if r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		s += fmt.Sprintf(", which every subscription's delivery of an event shares; not on the %s, which each subscription's delivery has of its own", r.DedupDeliveryField)
+	}
+	return s
+}
+
+// fanOutWords says, after NOT IDEMPOTENT, how many duplicates were not
+// retries but the event's deliveries through other subscriptions; "" when
+// none were.
+func fanOutWords(r *Summary) string {
+	if r.FanOutArrivals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s another subscription's delivery of the event, not a retry)", counted(r.FanOutArrivals, "duplicate arrival was", "duplicate arrivals were"))
+}
+
+// fanOutAdvice is what to change when one event reached the handler through
+// several subscriptions and was processed more than once.
+func fanOutAdvice(r *Summary) string {
+	return fmt.Sprintf("%s sent each event through %s, each delivery with its own %s: no retry is needed for those to arrive, and a dedup keyed on that id processes the event once per subscription. Key on the %s, the same on every subscription's delivery and every retry (or remove the extra subscription)",
+		r.Provider, counted(r.Subscriptions, "subscription", "subscriptions"), r.DedupDeliveryField, r.DedupField)
 }

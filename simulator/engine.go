@@ -289,6 +289,9 @@ func (e *engine) finish(ctx context.Context) error {
 		end.DisabledAt = &t
 		end.DisabledBy, end.DisabledCause = e.disabledBy, e.disabledCause
 	}
+	for _, p := range e.dis.pauses {
+		end.PausesS = append(end.PausesS, [2]float64{p[0].Sub(e.cfg.Start).Seconds(), p[1].Sub(e.cfg.Start).Seconds()})
+	}
 	// The handler calls the provider cut off may still be running: give
 	// them their time before their effects are read and Run returns.
 	e.res.HandlersRunning = e.waitForHandler(ctx)
