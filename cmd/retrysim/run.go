@@ -357,13 +357,15 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
 	prog := &report.Progress{Over: p.over}
-	stopProgress := func() {}
+	stopProgress, watch := func() {}, func(*simulator.Record) {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs
-		// that last: redirected stderr stays clean.
+		// that last: redirected stderr stays clean, and its records skip
+		// the progress's lock.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
+		watch = prog.Add
 	}
-	deliver := recordSink(secretsOf(ctx), results, agg, prog.Add)
+	deliver := recordSink(secretsOf(ctx), results, agg, watch)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
@@ -487,9 +489,9 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
 func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
-	var spare simulator.Record
+	redactor := newRecordRedactor(sec)
 	return func(r *simulator.Record) error {
-		r = sec.redactRecord(r, &spare)
+		r = redactor.redact(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))
