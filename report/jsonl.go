@@ -42,17 +42,17 @@ const MaxLine = 16 << 20
 // outcome it does not know is an error naming its line number.
 func ReadJSONL(r io.Reader, add simulator.Sink) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
 	line := 0
 	var rec simulator.Record
+	dec := newRecordDecoder()
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		rec = simulator.Record{}
-		if err := json.Unmarshal(b, &rec); err != nil {
+		if err := dec.decode(b, &rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 		if !simulator.KnownKind(rec.Kind) {
