@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/jonboulle/clockwork v0.5.0
+	github.com/klauspost/compress v1.20.4
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.1.0

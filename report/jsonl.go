@@ -36,11 +36,18 @@ func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
 const MaxLine = 16 << 20
 
 // ReadJSONL reads a results stream and passes each record to add, in order,
-// as a simulator.Sink: the record is lent for the call.
+// as a simulator.Sink: the record is lent for the call. A stream compressed
+// with gzip or Zstandard (see Compression) is read the same, recognised by
+// its first bytes.
 // Blank lines and records of kinds it does not know (a later version's)
 // are skipped. A malformed line, a line over MaxLine, or an attempt with an
 // outcome it does not know is an error naming its line number.
 func ReadJSONL(r io.Reader, add simulator.Sink) error {
+	r, done, err := decompressed(r)
+	if err != nil {
+		return fmt.Errorf("line 1: %w", err)
+	}
+	defer done()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
 	line := 0

@@ -122,7 +122,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, read before the run and after it until the counts settle (--settle), for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
-	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
