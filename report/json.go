@@ -12,7 +12,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// The JSON contract of `retrysim run --format json`, documented in the README.
+// The JSON contract of `retrysim run --format json`, documented in docs/formats.md.
 // Field names are stable.
 type jsonReport struct {
 	Runs                            []jsonRun `json:"runs"`

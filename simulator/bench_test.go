@@ -52,7 +52,7 @@ func BenchmarkModel(b *testing.B) {
 	}
 	delays := p.Delays()
 	bare := func(b *testing.B) {
-		if popped := benchref.BareHeap(delays, events, time.Minute, DefaultStart); popped != attemptsPerRun {
+		if popped := benchref.BareHeap(delays, events, time.Minute, DefaultStart()); popped != attemptsPerRun {
 			b.Fatalf("popped %d, want %d", popped, attemptsPerRun)
 		}
 	}

@@ -37,7 +37,7 @@ func BenchmarkModelCLI(b *testing.B) {
 	}
 	delays := p.Delays()
 	bare := func(b *testing.B) {
-		if n := benchref.BareHeap(delays, events, time.Minute, simulator.DefaultStart); n != attempts {
+		if n := benchref.BareHeap(delays, events, time.Minute, simulator.DefaultStart()); n != attempts {
 			b.Fatalf("popped %d, want %d", n, attempts)
 		}
 	}
