@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -101,9 +102,11 @@ func timelineRows(rep *Report, opts ChartOptions) ([]timelineRow, error) {
 	return rows, nil
 }
 
+// shortLabel is an event's row label: its id, cut to 15 characters (not
+// bytes, which could split one) and an ellipsis past 16.
 func shortLabel(id string) string {
-	if len(id) > 16 {
-		return id[:15] + "…"
+	if utf8.RuneCountInString(id) > 16 {
+		return string([]rune(id)[:15]) + "…"
 	}
 	return id
 }

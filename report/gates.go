@@ -169,7 +169,9 @@ func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 			}
 			if res.Status == GatePass {
 				switch {
-				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone:
+				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone && r.Judge().Caveat != CaveatSettledOnQuiet:
+					// A verdict settled on quiet stands: the caveat says
+					// how to make it exact, and the gate passes.
 					res.Status, res.unvouched = GateUnchecked, unvouchedCaveat
 				case r.Incomplete:
 					res.Status, res.unvouched = GateUnchecked, unvouchedCut

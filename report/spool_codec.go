@@ -261,6 +261,8 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableForS)
 		e.str(string(r.DisabledCause))
 		e.str(r.EffectsProblem)
+		e.int(int64(r.EffectsPending))
+		e.float(r.SettledOnQuietS)
 	}
 }
 
@@ -278,7 +280,7 @@ func hasRunFields(r *simulator.Record) bool {
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
-		r.DisabledCause != "" || r.EffectsProblem != ""
+		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -468,5 +470,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableForS = d.float()
 		r.DisabledCause = simulator.DisableCause(d.str())
 		r.EffectsProblem = d.str()
+		r.EffectsPending = int(d.int())
+		r.SettledOnQuietS = d.float()
 	}
 }

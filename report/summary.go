@@ -147,6 +147,12 @@ type Summary struct {
 	// targets). Either way the effects may miss late work.
 	HandlersRunning  int
 	EffectsUnsettled bool
+	// EffectsPending is the work the oracle still reported queued when
+	// retrysim stopped reading it, unsettled; SettledOnQuiet the quiet
+	// window the effects settled on when the oracle reports no pending
+	// work and the handler was seen working after it answered.
+	EffectsPending int
+	SettledOnQuiet time.Duration
 	// SettleWait is how long the oracle of a handler behind a URL was read
 	// after the last attempt until it settled, SettleLimit the longest it
 	// could have been; both 0 when it was read once, its work known done.
@@ -690,6 +696,7 @@ func (r *Summary) end(rec *simulator.Record) {
 	r.EffectsProblem = rec.EffectsProblem
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
 	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
+	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, seconds(rec.SettledOnQuietS)
 	r.matchEffects()
 }
 

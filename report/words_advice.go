@@ -11,7 +11,7 @@ import (
 // showed, from its figures.
 
 func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
-	out := append(r.handshakeAdvice(), w.refusalAdvice(r)...)
+	out := append(w.handshakeAdvice(r), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
@@ -19,7 +19,12 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
 	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
-		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
+		slowest := "your slowest answer (" + ms(r.Percentile(100)) + ")"
+		if r.HandlerTimeouts > 0 {
+			// Cut off at the timeout: how slow it was is not known.
+			slowest = fmt.Sprintf("your handler gave no answer within %s at times, which", dur(r.Timeout))
+		}
+		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: %s would time out at %s", slowest, strings.Join(slow, ", ")))
 	}
 	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
 		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %s followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), counted(r.InjectedLateArrivals, "duplicate", "duplicates")))

@@ -58,6 +58,8 @@ func caveatWords(j Judgement) string {
 			j.Running, plural(j.Running, "call was", "calls were"))
 	case CaveatUnsettled:
 		return "your handler's effects were still changing when retrysim stopped reading them (or the run was interrupted); there may be more"
+	case CaveatSettledOnQuiet:
+		return fmt.Sprintf("settled on %s of quiet; an oracle that reports pending work makes this exact", secondsWords(j.Quiet))
 	}
 	return ""
 }
@@ -137,6 +139,10 @@ func (w words) unknown(r *Summary, j Judgement) string {
 	case ReasonNoOracle:
 		return w.noOracle() + " for a verdict"
 	case ReasonUnsettled:
+		if j.Pending > 0 {
+			return fmt.Sprintf("your handler still reported %s pending when retrysim stopped reading its effects, %s after the last attempt (the settle limit, or an interrupt), so the counts cannot be vouched for: give it longer (%s)",
+				counted(j.Pending, "job", "jobs"), secondsWords(r.SettleWait), w.of(simulator.SettingSettle))
+		}
 		return fmt.Sprintf("your handler's effects were still changing when retrysim stopped reading them, %s after the last attempt (the settle limit, or an interrupt): it may still have been at work, so the counts cannot be vouched for",
 			secondsWords(r.SettleWait))
 	case ReasonPartialCoverage:

@@ -68,7 +68,7 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 		if st.req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
 			// on the workers, concurrently, rather than on the scheduler.
-			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
+			st.req.body, st.req.ctype = e.body(st.req.ev)
 		}
 	}
 	if e.sendRequest(ctx, *d, st, act, signedAt, o) {
@@ -145,6 +145,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 	if st.in != nil {
 		resend(req, st.in, e.wire)
 	}
+	e.addHeaders(req.Header)
 	return t.exchange(e.client, req, follow)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // Defaults for a Config's zero fields.
@@ -111,6 +112,13 @@ type Config struct {
 	EventType string
 	// Secret signs every request.
 	Secret string
+	// Payloads, when set, makes the events' bodies (and, where a payload
+	// says it, their types) from the user's own payloads.
+	Payloads Payloads
+	// Header is added to every request sent to the handler (a staging
+	// gateway's token, say); CheckHeaders refuses one the provider's wire
+	// writes itself.
+	Header http.Header
 
 	// Clock is the engine's source of now. Nil means a fake clock at Start,
 	// advanced by the engine. With Realtime, nil means the real clock.
@@ -147,7 +155,7 @@ type Config struct {
 	// moment it arrives (after every attempt already sent, in virtual
 	// time) under the policy and the scenario. The run ends once the
 	// channel is closed and every event's schedule has ended; Events is
-	// then ignored.
+	// then ignored. Each delivery must pass CheckIncoming.
 	Incoming <-chan Incoming
 
 	// Sink receives the records. Nil discards them.
@@ -156,19 +164,30 @@ type Config struct {
 	// how often each event was processed; the run reports what changed,
 	// for its own ids.
 	Effects EffectsFunc
+	// Oracle is the effects oracle as an interface: set it instead of
+	// Effects to read one that reports pending work (oracle.HTTP of an
+	// endpoint answering {"effects": {…}, "pending": N}, oracle.OpenSQL of
+	// the handler's database with a pending query). While it reports work
+	// pending, the engine keeps reading, up to Settle.
+	Oracle oracle.Oracle
 	// EffectsExact says Effects answers only once the handler's work is
 	// done (a handler the caller runs, which waits for its own queue): it
 	// is read once at the end, with no quiet period.
 	EffectsExact bool
 	// Settle is the longest real time the engine waits, after the last
 	// attempt, for a handler behind a URL to finish the work it took in:
-	// it reads Effects until every event the handler accepted is reported
-	// and nothing has changed for SettleQuiet. 0 means DefaultSettle; an
-	// in-process Handler is waited for exactly instead.
+	// it reads the oracle until every event the handler accepted is
+	// reported and, when the oracle reports pending work, none is left,
+	// or else nothing has changed for the quiet window. Every read of the
+	// oracle, the one before the run included, is bounded by it. 0 means
+	// DefaultSettle; an in-process Handler is waited for exactly instead.
+	// Pending work still reported at the limit leaves the effects
+	// unsettled: no IDEMPOTENT verdict.
 	Settle time.Duration
-	// SettleQuiet is how long the oracle's answer must stay the same to
-	// count as settled; 0 means DefaultSettleQuiet, or half of Settle when
-	// that is shorter.
+	// SettleQuiet is the least time the answer of an oracle that reports
+	// no pending work must stay the same to count as settled; the window
+	// grows to twice the longest gap seen between two changes. 0 means
+	// DefaultSettleQuiet, or half of Settle when that is shorter.
 	SettleQuiet time.Duration
 	// Restart restarts the handler. The engine calls it at each of the
 	// scenario's restart moments, a barrier: every attempt due before the
@@ -241,6 +260,14 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := CheckMaxRPS(cfg.MaxRPS); err != nil {
 		errs = append(errs, err)
+	}
+	if cfg.Policy.Wire() != nil {
+		if err := CheckHeaders(cfg.Policy.Wire(), cfg.Header); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if cfg.Oracle != nil && cfg.Effects != nil {
+		errs = append(errs, errors.New("give one effects oracle: Oracle or Effects"))
 	}
 	if cfg.Incoming != nil && cfg.DryRun {
 		errs = append(errs, errors.New("a dry run sends nothing: it cannot take real deliveries"))

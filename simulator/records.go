@@ -18,7 +18,7 @@ func (e *engine) runRecord() Record {
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
-	r.EventType = e.cfg.EventType
+	r.EventType = e.eventTypes()
 	for _, w := range e.cfg.Scenario.Outages() {
 		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
 	}

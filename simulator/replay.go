@@ -210,6 +210,9 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the capture has no dedup id where %s puts it (%s): %w", ErrConfig, r.wire.Name(), r.wire.DedupField(), err)
 	}
+	if err := CheckDedupID(id); err != nil {
+		return nil, fmt.Errorf("%w: the capture's %s: %w", ErrConfig, r.wire.DedupField(), err)
+	}
 	r.event = policies.Event{ID: id, Type: r.wire.DefaultEventType()}
 	scheme, _ := policies.SchemeOf(r.wire)
 	sigs := scheme.Signed()
@@ -493,13 +496,13 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 	switch calls := callsOf(r.client); {
 	case calls != nil:
 		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	case final && r.cfg.EffectsExact && r.cutOff.IsZero():
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	case final || !r.cutOff.IsZero():
-		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout)}
+		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout), fixed: true}
 		if final && !r.cfg.EffectsExact {
-			rule.limit, rule.quiet = r.cfg.Settle, r.cfg.SettleQuiet
+			rule.limit, rule.quiet, rule.fixed = r.cfg.Settle, r.cfg.SettleQuiet, false
 			accepted := slices.ContainsFunc(r.res.Sends, func(s ReplaySend) bool { return s.OK() })
 			rule.covered = func(m map[string]int) bool { return !accepted || m[r.event.ID] > r.res.Before }
 		}
@@ -508,7 +511,7 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 			rule.limit += timeout
 		}
 		var s settled
-		s, err = rule.read(ctx, func(ctx context.Context) (map[string]int, error) { return queryOracle(ctx, r.cfg.Effects) })
+		s, err = rule.read(ctx, r.cfg.Effects.Read)
 		m = s.m
 		r.res.EffectsUnsettled = r.res.EffectsUnsettled || s.moving
 		if final {
@@ -516,7 +519,7 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 		}
 		r.cutOff = time.Time{}
 	default:
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	}
 	if err != nil {
 		r.res.EffectsError = err.Error()
