@@ -36,7 +36,9 @@ func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
 const MaxLine = 16 << 20
 
 // ReadJSONL reads a results stream and passes each record to add, in order,
-// as a simulator.Sink: the record is lent for the call.
+// as a simulator.Sink: the record is lent for the call. A stream compressed
+// with gzip or Zstandard (see Compression) is read the same, recognised by
+// its first bytes.
 // Blank lines and records of kinds it does not know (a later version's)
 // are skipped. A malformed line, a line over MaxLine, a run id that
 // simulator.CheckRunID refuses, or an attempt with an outcome it does not
@@ -44,8 +46,13 @@ const MaxLine = 16 << 20
 // newline is left out, as a stream cut while it was written ends (the
 // report calls the run INCOMPLETE).
 func ReadJSONL(r io.Reader, add simulator.Sink) error {
+	r, done, err := decompressed(r)
+	if err != nil {
+		return fmt.Errorf("line 1: %w", err)
+	}
+	defer done()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
 	// cut is set when the last line has no newline: a stream cut off in
 	// the middle of a line, whose part is left out as a stream cut
 	// between lines leaves nothing out (the report calls it INCOMPLETE).
@@ -59,14 +66,14 @@ func ReadJSONL(r io.Reader, add simulator.Sink) error {
 	})
 	line := 0
 	var rec simulator.Record
+	dec := newRecordDecoder()
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		rec = simulator.Record{}
-		if err := json.Unmarshal(b, &rec); err != nil {
+		if err := dec.decode(b, &rec); err != nil {
 			if cut {
 				return nil
 			}

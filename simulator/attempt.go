@@ -45,7 +45,7 @@ type outcome struct {
 func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return scenarios.Context{
 		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
-		Next: st.next, Timeout: e.timeout, Held: st.held,
+		Next: e.work.nextOrNone(d.event()), Timeout: e.timeout, Held: st.held,
 	}
 }
 

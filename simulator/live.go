@@ -14,9 +14,8 @@ type eventState struct {
 	// one string (one allocation) split at split.
 	names string
 	first time.Duration // virtual time of the first attempt, since the run's start
-	// next is when the next event about the same object first arrives,
-	// since the run's start; -1 when none does (the scenario's Next).
-	next time.Duration
+	// When the next event about the same object first arrives is not
+	// kept: the workload gives it from the seed (workload.nextOrNone).
 	// at is when the event's pending attempt (number attempts+1) is due,
 	// as nanoseconds since the run's start; stage is where that attempt is
 	// (queued, waiting, sent, reached): the scheduler's view of the event.

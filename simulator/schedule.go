@@ -469,10 +469,7 @@ func (e *engine) start(d due) {
 			st.req.body, st.req.ctype = in.Body, in.Header.Get("Content-Type")
 		}
 	}
-	st.at, st.next = d.at, -1
-	if next, ok := e.work.next(d.event()); ok {
-		st.next = next
-	}
+	st.at = d.at
 	e.live.add(d.event(), st)
 	e.res.Events++
 }

@@ -95,6 +95,15 @@ func (w *workload) next(i int) (time.Duration, bool) {
 	return w.arrival(j), true
 }
 
+// nextOrNone is next, -1 when event i is the last about its object (the
+// scenario's Context.Next).
+func (w *workload) nextOrNone(i int) time.Duration {
+	if next, ok := w.next(i); ok {
+		return next
+	}
+	return -1
+}
+
 // id is event i's dedup id, as event(i) makes it, without the rest of the
 // event: the wire formats draw their ids from the event's Seed alone.
 func (w *workload) id(i int) string { return w.idIn(new(policies.Event), i) }

@@ -82,7 +82,7 @@ Examples:
 	fl.DurationVar(&f.duration, "duration", 0, "end the proxy after this long (default: until Ctrl-C or --events)")
 	fl.IntVar(&f.maxEvents, "events", 0, "end the proxy after this many verified deliveries (default: until Ctrl-C or --duration)")
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once")
-	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --forward-to that is not on this machine")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to your handler; 0 for no cap (auto: none on this machine, %d for a remote one)", simulator.DefaultRemoteMaxRPS))
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())

@@ -304,12 +304,15 @@ func newReportCmd() *cobra.Command {
 		Short: "Re-render a report from a saved results stream",
 		Long: `Report reads a results stream written by 'retrysim run --results FILE' (or - for
 stdin) and writes its report in any format, exactly as run printed it for the same records
-and the same report flags. Nothing is sent: the stream holds every attempt. With --fail-on
+and the same report flags. A stream compressed with gzip or Zstandard (--results FILE.jsonl.gz
+or .zst) is read as it is. Nothing is sent: the stream holds every attempt. With --fail-on
 it judges the saved runs by the same gates as run, and exits 1 when one does not pass.
 
 Examples:
   retrysim run --provider stripe --results attempts.jsonl
   retrysim report attempts.jsonl --format markdown
+  retrysim run --provider stripe --events 100000 --dry-run --results attempts.jsonl.zst
+  retrysim report attempts.jsonl.zst --format json
   retrysim report attempts.jsonl --out timeline.png --log-time
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
   retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg

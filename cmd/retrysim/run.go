@@ -126,7 +126,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, read before the run and after it until the counts settle (--settle), for an idempotency verdict`)
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
-	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
@@ -376,13 +376,15 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
 	prog := &report.Progress{Over: p.over}
-	stopProgress := func() {}
+	stopProgress, watch := func() {}, func(*simulator.Record) {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs
-		// that last: redirected stderr stays clean.
+		// that last: redirected stderr stays clean, and its records skip
+		// the progress's lock.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
+		watch = prog.Add
 	}
-	deliver := recordSink(secretsOf(ctx), results, agg, prog.Add)
+	deliver := recordSink(secretsOf(ctx), results, agg, watch)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
@@ -505,9 +507,9 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
 func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
-	var spare simulator.Record
+	redactor := newRecordRedactor(sec)
 	return func(r *simulator.Record) error {
-		r = sec.redactRecord(r, &spare)
+		r = redactor.redact(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))
