@@ -121,7 +121,7 @@ func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
 		r.Probe = &p
 		return nil
 	}
-	if ev := r.live[rec.Seq]; ev != nil && (keep < 0 || rec.Seq < keep) {
+	if ev := r.live[rec.Seq]; ev != nil {
 		return r.keepRecord(ev, rec, chunkAttack)
 	}
 	return nil
