@@ -30,9 +30,9 @@ func (k FateKind) String() string {
 // "10 of 200 events" or "all 30 events".
 func sampleHead(sh Shown) string {
 	if sh.Every {
-		return "all " + counted(sh.Of, "event", "events")
+		return "all " + thousands(sh.Of) + plural(sh.Of, " event", " events")
 	}
-	return fmt.Sprintf("%s of %s", thousands(len(sh.Events)), counted(sh.Of, "event", "events"))
+	return fmt.Sprintf("%s of %s%s", thousands(len(sh.Events)), thousands(sh.Of), plural(sh.Of, " event", " events"))
 }
 
 // sampleShows says, kind by kind, how many of each a sample shows of how
