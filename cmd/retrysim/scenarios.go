@@ -18,6 +18,8 @@ func newScenariosCmd() *cobra.Command {
 those defined under scenarios: in the config file (retrysim.yaml, or --config FILE).
 'scenarios show NAME' prints a scenario's YAML, to copy into a file of your own and pass
 to 'run --scenario FILE'. The fault types a scenario can use are listed at the end.
+Scenarios compose: 'run --scenario flaky-network,forged' runs the union of their faults, and a
+scenario file may list built-in scenarios to add under include: (include: [flaky-network, forged]).
 
 Examples:
   retrysim scenarios
