@@ -114,6 +114,15 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
 	}
 	sec := func(r *Summary, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
+	// On a logarithmic axis an event's time is since its own first
+	// attempt, so every event's retries spread over the same decades;
+	// otherwise it is since the run's start.
+	at := func(row timelineRow, ev *EventTimeline, t time.Time) float64 {
+		if opts.Log && len(ev.Attempts) > 0 {
+			return t.Sub(ev.Attempts[0].Time).Seconds()
+		}
+		return sec(row.run, t)
+	}
 
 	// The x range: every attempt shown, outages, the disable moment.
 	var hi float64
@@ -121,12 +130,15 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	for _, row := range rows {
 		for _, ev := range row.events {
 			for _, a := range ev.Attempts {
-				hi = max(hi, sec(row.run, a.Time))
-				lo = min(lo, sec(row.run, a.Time))
+				hi = max(hi, at(row, ev, a.Time))
+				lo = min(lo, at(row, ev, a.Time))
 			}
 		}
 	}
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break // run times are not on this axis
+		}
 		for _, o := range outagesOf(r) {
 			hi = max(hi, sec(r, o.To))
 		}
@@ -170,18 +182,21 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		for _, ev := range row.events {
 			if len(ev.Attempts) == 0 {
-				if !row.run.DisabledAt.IsZero() {
+				switch {
+				case opts.Log:
+					neverSent.pts = append(neverSent.pts, [2]float64{0, yy})
+				case !row.run.DisabledAt.IsZero():
 					neverSent.pts = append(neverSent.pts, [2]float64{sec(row.run, row.run.DisabledAt), yy})
 				}
 				continue
 			}
-			first, last := sec(row.run, ev.Attempts[0].Time), sec(row.run, ev.Attempts[len(ev.Attempts)-1].Time)
+			first, last := at(row, ev, ev.Attempts[0].Time), at(row, ev, ev.Attempts[len(ev.Attempts)-1].Time)
 			if last > first {
 				spans.segs = append(spans.segs, [2][2]float64{{first, yy}, {last, yy}})
 			}
 			key, hasKey := keyTime(ev)
 			if hasKey {
-				k := sec(row.run, key)
+				k := at(row, ev, key)
 				band := half * 0.3
 				end := k + ttl.Seconds()
 				if end > hi {
@@ -193,7 +208,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				windows.rs = append(windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
 			}
 			for _, a := range ev.Attempts {
-				x := sec(row.run, a.Time)
+				x := at(row, ev, a.Time)
 				if g := byOutcome[a.Outcome]; g != nil {
 					marks.add(x, yy, g.style)
 					g.pts = append(g.pts, [2]float64{x, yy})
@@ -212,11 +227,32 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 
 	title := timelineTitle(rep) + "\n" + chartVerdict(rep) + " · recommend TTL " + dur(rep.RecommendedTTL())
-	p := newPlot(title, "virtual time since the start of the run", "")
+	xLabel := "virtual time since the start of the run"
+	if opts.Log {
+		xLabel = "virtual time since each event's first attempt"
+	}
+	p := newPlot(title, xLabel, "")
 	timeAxis(&p.X, lo, hi, opts.Log)
 	// A chart of one or two rows keeps rows of a readable height.
 	slack := max(0, float64(4-n)/2)
-	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack
+	// The labels of the restart and disable lines go in a strip above the
+	// rows, where they cover no mark: a row's height each.
+	labels := 0
+	for _, r := range rep.Runs {
+		if opts.Log {
+			break // no run-time lines on an axis of event time
+		}
+		if !r.DisabledAt.IsZero() {
+			labels++
+		}
+	}
+	for _, r := range rep.Runs {
+		if len(r.Restarts) > 0 && !opts.Log {
+			labels++
+			break
+		}
+	}
+	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack+float64(labels)
 	ticks := make([]plot.Tick, n)
 	for i, row := range rows {
 		ticks[i] = plot.Tick{Value: y(i), Label: row.label}
@@ -245,7 +281,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	// its own rows only: one run's outage is not another's.
 	runRows := func(r *Summary) (y0, y1 float64) {
 		if len(rep.Runs) == 1 {
-			return p.Y.Min, p.Y.Max
+			return p.Y.Min, float64(n) - 0.4 + slack
 		}
 		y0, y1 = p.Y.Max, p.Y.Min
 		for i, row := range rows {
@@ -259,6 +295,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	var outages rects
 	outages.colour = outageColour
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break
+		}
 		y0, y1 := runRows(r)
 		for _, o := range outagesOf(r) {
 			from, to := sec(r, o.From), sec(r, o.To)
@@ -268,12 +307,32 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: y0, y1: y1})
 		}
 	}
+	if opts.Log {
+		// Each event meets an outage at its own time since its first
+		// attempt: shaded on its own row.
+		for i, row := range rows {
+			for _, ev := range row.events {
+				if len(ev.Attempts) == 0 {
+					continue
+				}
+				for _, o := range outagesOf(row.run) {
+					from, to := max(at(row, ev, o.From), 0), at(row, ev, o.To)
+					if to > 0 {
+						outages.rs = append(outages.rs, rect{x0: from, x1: max(to, from+hi/400), y0: y(i) - 0.5, y1: y(i) + 0.5})
+					}
+				}
+			}
+		}
+	}
 	if len(outages.rs) > 0 {
 		p.Add(&outages)
 	}
 	p.Add(windows, onward, spans)
 	var restarts []*vmark
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break
+		}
 		y0, y1 := runRows(r)
 		for i, at := range r.Restarts {
 			label := ""
@@ -281,7 +340,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				label = "handler restarted"
 			}
 			m := &vmark{
-				x: at.Seconds(), label: label, row: 0, rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+				x: at.Seconds(), label: label, row: 0, rows: true, y0: y0, y1: y1,
 				style: draw.LineStyle{Color: colPurple, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}},
 				text:  text.Style{Color: colPurple, Font: sans(noteSize), Handler: p.TextHandler},
 			}
@@ -291,7 +350,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	var dmarks []*vmark
 	for _, r := range rep.Runs {
-		if r.DisabledAt.IsZero() {
+		if r.DisabledAt.IsZero() || opts.Log {
 			continue
 		}
 		label := "endpoint disabled +" + dur(r.DisabledAt.Sub(r.Start))
@@ -300,7 +359,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		y0, y1 := runRows(r)
 		m := &vmark{
-			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: true, y0: y0, y1: y1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
 			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
@@ -358,6 +417,15 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		p.Legend.Add("endpoint disabled", dmarks[0])
 	}
 	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	if opts.Log {
+		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
+		for _, r := range rep.Runs {
+			if !r.DisabledAt.IsZero() {
+				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
+			}
+		}
+		note += "."
+	}
 	if len(onward.pts) > 0 {
 		note += " An arrow: the key is kept past the right edge."
 	}
