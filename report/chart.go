@@ -28,7 +28,9 @@ const (
 )
 
 // Charts lists the charts of a run report.
-var Charts = []string{ChartTimeline, ChartTTL, ChartStorm}
+func Charts() []string {
+	return []string{ChartTimeline, ChartTTL, ChartStorm}
+}
 
 // ErrByProvider is returned for a timeline with one row per provider: a
 // row holding every event of a run merged their marks and dedup bands into
@@ -91,7 +93,7 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 		}
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}
-	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts, ", "))
+	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts(), ", "))
 }
 
 // render makes a canvas for format, lets drawFn draw on it and writes it.

@@ -322,7 +322,7 @@ func TestChartLabelsClear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws 5,000-event charts")
 	}
-	all := policies.NamedDefaults
+	all := policies.NamedDefaults()
 	cases := []struct {
 		providers []string
 		scenario  string
@@ -336,7 +336,7 @@ func TestChartLabelsClear(t *testing.T) {
 	}
 	for _, tc := range cases {
 		rep := layoutRun(t, tc.providers, tc.scenario, tc.events)
-		for _, chart := range Charts {
+		for _, chart := range Charts() {
 			name := fmt.Sprintf("%s/%d events/%s", strings.Join(tc.providers, ","), tc.events, chart)
 			if len(tc.providers) > 3 {
 				name = fmt.Sprintf("all providers/%d events/%s", tc.events, chart)
@@ -390,7 +390,7 @@ func drawTextStyle() text.Style {
 // (each run has a panel of its own), and no line for a run with no
 // duplicate at all.
 func TestTTLCurvesOnTheirValues(t *testing.T) {
-	rep := layoutRun(t, policies.NamedDefaults, "flaky-network", 50)
+	rep := layoutRun(t, policies.NamedDefaults(), "flaky-network", 50)
 	xs := []time.Duration{time.Second, time.Minute, 5 * time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
 	for _, r := range rep.Runs {
 		ta := r.TTL(rep.TTLs)
