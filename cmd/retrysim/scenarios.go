@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -32,14 +32,13 @@ Examples:
 				return err
 			}
 			user := st.scenarios
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tFROM\tDESCRIPTION")
+			rows := [][]string{{"NAME", "FROM", "DESCRIPTION"}}
 			for _, n := range scenarios.Builtin() {
 				if _, shadowed := user[n]; shadowed {
 					continue
 				}
 				s, _ := scenarios.Lookup(n)
-				fmt.Fprintf(tw, "%s\tbuilt-in\t%s\n", s.Name, s.Description)
+				rows = append(rows, []string{s.Name, "built-in", s.Description})
 			}
 			names := make([]string, 0, len(user))
 			for n := range user {
@@ -47,12 +46,18 @@ Examples:
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, st.path, user[n].Description)
+				rows = append(rows, []string{n, st.path, user[n].Description})
 			}
-			if err := tw.Flush(); err != nil {
+			if err := report.WriteTable(cmd.OutOrStdout(), rows, 0); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
+			if _, err := fmt.Fprintln(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if err := report.WriteTable(cmd.OutOrStdout(), [][]string{{"fault types:", joinTypes()}}, 0); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "'retrysim scenarios show NAME' prints a scenario's YAML.\n")
 			return err
 		},
 	}
