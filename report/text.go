@@ -391,8 +391,14 @@ func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	if t.WithManual > t.Recommended {
 		s += fmt.Sprintf(" (%s to also cover manual redelivery within %s)", dur(t.WithManual), dur(t.Manual))
 	}
-	s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
-		r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
+	if r.DuplicatesAfterKey() == 0 {
+		// No wait was measured: "the longest wait was 0s" would say one was.
+		s += fmt.Sprintf(": %s retries for up to %s by itself, and no duplicate came after a stored key in this run; that span, plus %d%%, rounded up",
+			r.Policy, dur(t.Window), int(TTLBuffer*100))
+	} else {
+		s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
+			r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
+	}
 	if r.DedupField != "" {
 		s += fmt.Sprintf(". Key on the %s", r.DedupField)
 	}
@@ -402,6 +408,10 @@ func ttlHeadline(r *Summary, t TTLAnalysis) string {
 func ttlReason(r *Summary, t TTLAnalysis) string {
 	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
 		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
+	if r.DuplicatesAfterKey() == 0 {
+		s = fmt.Sprintf("%s retries for up to %s by itself; no duplicate came after a stored key in this run → recommend %s (that span, plus %d%%, rounded up)",
+			r.Policy, dur(t.Window), dur(t.Recommended), int(TTLBuffer*100))
+	}
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}
