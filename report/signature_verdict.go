@@ -82,7 +82,7 @@ type attackKind struct {
 }
 
 // addAttack folds an attack record into the run.
-func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
+func (r *Summary) addAttack(rec *simulator.Record) error {
 	name := rec.Attack
 	if rec.AttackChange != "" {
 		name += " (" + rec.AttackChange + ")"

@@ -486,7 +486,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
-		return run.addAttack(rec, a.opts.timeline)
+		return run.addAttack(rec)
 	case simulator.KindHandshake:
 		run.addHandshake(rec)
 	}
