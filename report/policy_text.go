@@ -174,14 +174,14 @@ func writePolicyTable(w io.Writer, all []policies.Policy) error {
 	rows := [][]string{{"NAME", "ATTEMPTS", "SPAN", "TIMEOUT", "DISABLED", "MANUAL RESEND", "SUMMARY"}}
 	for i := range all {
 		p := &all[i]
-		rows = append(rows, []string{p.Name, fmt.Sprint(p.MaxAttempts()), policies.FormatDuration(p.Window()),
-			p.Timeout.String(), disableText(p), orDash(p.ManualRedelivery), p.Summary})
+		rows = append(rows, []string{EscapeText(p.Name), fmt.Sprint(p.MaxAttempts()), policies.FormatDuration(p.Window()),
+			p.Timeout.String(), disableText(p), orDash(p.ManualRedelivery), EscapeText(p.Summary)})
 	}
 	return WriteTable(w, rows, DefaultWidth)
 }
 
 func writePolicyText(w io.Writer, p *policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("%s — %s\n", p.Name, p.Summary)
 	ew.printf("  wire format: %s · timeout %s", p.Provider, p.Timeout)
 	if p.ConnectTimeout > 0 {
@@ -229,7 +229,7 @@ func writePublicKey(ew *errWriter, p *policies.Policy) {
 }
 
 func writePolicyMarkdownTable(w io.Writer, all []policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("| Policy | Wire | Attempts | Span | Timeout | Disabled | Manual resend | Summary |\n")
 	ew.printf("|---|---|--:|--:|--:|---|---|---|\n")
 	for i := range all {
@@ -241,7 +241,7 @@ func writePolicyMarkdownTable(w io.Writer, all []policies.Policy) error {
 }
 
 func writePolicyMarkdown(w io.Writer, p *policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("## `%s`\n\n%s\n\n", p.Name, mdCell(p.Summary))
 	ew.printf("- wire format: %s\n- attempts: %d over %s\n- disabled: %s\n- manual redelivery: %s\n",
 		p.Provider, p.MaxAttempts(), policies.FormatDuration(p.Window()), mdCell(disableText(p)), orDash(p.ManualRedelivery))

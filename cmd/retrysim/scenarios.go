@@ -46,7 +46,8 @@ Examples:
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				rows = append(rows, []string{n, st.path, user[n].Description})
+				// A config file's text reaches the terminal escaped.
+				rows = append(rows, []string{report.EscapeText(n), report.EscapeText(st.path), report.EscapeText(user[n].Description)})
 			}
 			if err := report.WriteTable(cmd.OutOrStdout(), rows, 0); err != nil {
 				return err
