@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -31,6 +32,12 @@ func Charts() []string {
 	return []string{ChartTimeline, ChartTTL, ChartStorm}
 }
 
+// ErrByProvider is returned for a timeline with one row per provider: a
+// row holding every event of a run merged their marks and dedup bands into
+// solid bars. The storm chart compares runs over time; the timeline's rows
+// per event show a sample of each run with every kind of fate.
+var ErrByProvider = errors.New("report: a timeline row per provider is not drawn: every event of a run on one row merges their marks into solid bars; the storm chart compares the runs' attempts over time, and the timeline's rows per event show a sample of each run with every kind of fate")
+
 // Rows of the timeline chart.
 const (
 	ByEvent    = "event"
@@ -41,8 +48,8 @@ const (
 type ChartOptions struct {
 	// Chart is ChartTimeline (default), ChartTTL or ChartStorm.
 	Chart string
-	// By is ByEvent (default: one row per event) or ByProvider (one row per
-	// run) for the timeline.
+	// By is ByEvent (default: one row per event) for the timeline;
+	// ByProvider is refused (ErrByProvider).
 	By string
 	// Log puts virtual time on a logarithmic axis.
 	Log bool
@@ -81,6 +88,9 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 	case ChartStorm:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawStorm(c, rep) })
 	case "", ChartTimeline:
+		if opts.By == ByProvider {
+			return ErrByProvider
+		}
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}
 	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts(), ", "))

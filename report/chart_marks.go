@@ -83,6 +83,9 @@ type vmark struct {
 	// labelOnly draws the label and not the line: labels drawn after every
 	// line stay on top of them.
 	labelOnly bool
+	// labelTop puts the label at the very top of the data area, over
+	// the line, which stops under it.
+	labelTop bool
 }
 
 func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
@@ -95,6 +98,10 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 	if m.rows {
 		bottom, top = max(ty(m.y0), c.Min.Y), min(ty(m.y1), c.Max.Y)
 	}
+	if m.labelTop && m.label != "" {
+		m.plotTop(c, x, bottom, top)
+		return
+	}
 	if !m.labelOnly {
 		c.StrokeLine2(m.style, x, bottom, x, top)
 	}
@@ -103,7 +110,9 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	sty := m.text
 	h := sty.Rectangle(m.label).Max.Y
-	y := top - h*vg.Length(1.4*float64(m.row+1))
+	// Labels stack down from the top of the data area (a timeline keeps a
+	// strip there for them, above its rows).
+	y := c.Max.Y - h*vg.Length(1.4*float64(m.row+1))
 	// Flip the label to the left of the line near the right edge.
 	sty.XAlign = draw.XLeft
 	pad := vg.Points(4)
@@ -123,6 +132,21 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 		{X: off + w + 2, Y: y + bg.Max.Y + 2}, {X: off - 2, Y: y + bg.Max.Y + 2},
 	})
 	c.FillText(sty, vg.Point{X: lx, Y: y}, m.label)
+}
+
+// plotTop draws the label centred over the line at the top of the data
+// area, kept inside it, and the line up to just under the label, so that
+// neither crosses the other.
+func (m *vmark) plotTop(c draw.Canvas, x, bottom, top vg.Length) {
+	sty := m.text
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	w := sty.Rectangle(m.label).Max.X
+	h := sty.Rectangle(m.label).Max.Y - sty.Rectangle(m.label).Min.Y
+	lx := min(max(x-w/2, c.Min.X+2), c.Max.X-w-2)
+	c.FillText(sty, vg.Point{X: lx, Y: top}, m.label)
+	if !m.labelOnly {
+		c.StrokeLine2(m.style, x, bottom, x, top-h-vg.Points(3))
+	}
 }
 
 func (m *vmark) Thumbnail(c *draw.Canvas) {

@@ -1,48 +1,35 @@
 package report
 
 import (
-	"fmt"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 )
 
-// A timeline chart of a huge run draws a bounded number of events, read
-// one at a time from the spool, and its title says how many of them.
+// A timeline chart of a huge run draws a bounded number of events, spread
+// over the run and read one at a time from the spool, and says how many of
+// how many it draws; a row per provider is refused, saying what to draw
+// instead.
 func TestTimelineRowsBounded(t *testing.T) {
-	const n = 2*MaxRowEvents + 1
+	const n = 4001
 	a := aggregate(t, stream("p", n, 50, 0), WithTimeline(-1), WithSpoolDir(t.TempDir()))
 	rep := &Report{Runs: a.Runs()}
-	tests := []struct {
-		by        string
-		rows      int
-		drawn     int
-		wantTitle string
-	}{
-		// One in 167: 0, 167, …, 3841, spread over the whole run.
-		{ByEvent, DefaultChartRows, DefaultChartRows, fmt.Sprintf("%d of %d events, one in %d", DefaultChartRows, n, (n+DefaultChartRows-1)/DefaultChartRows)},
-		// Every third event: 0, 3, …, n-1.
-		{ByProvider, 1, (n + 2) / 3, fmt.Sprintf("%d of %d events drawn", (n+2)/3, n)},
+	rows, err := timelineRows(rep, ChartOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.by, func(t *testing.T) {
-			opts := ChartOptions{By: tt.by}
-			rows, err := timelineRows(rep, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			drawn := 0
-			for _, row := range rows {
-				drawn += len(row.events)
-			}
-			if len(rows) != tt.rows || drawn != tt.drawn {
-				t.Errorf("%d rows drawing %d events, want %d rows drawing %d", len(rows), drawn, tt.rows, tt.drawn)
-			}
-			if last := rows[len(rows)-1].events; tt.by == ByProvider && last[len(last)-1].Seq < n-3 {
-				t.Errorf("the sample ends at event %d, want one of the last three of %d", last[len(last)-1].Seq, n)
-			}
-			if title := timelineTitle(rep, rows, opts); !strings.Contains(title, tt.wantTitle) {
-				t.Errorf("title %q does not say %q", title, tt.wantTitle)
-			}
-		})
+	if len(rows) != DefaultChartRows {
+		t.Errorf("%d rows, want %d", len(rows), DefaultChartRows)
+	}
+	if first, last := rows[0].events[0].Seq, rows[len(rows)-1].events[0].Seq; first > n/10 || last < n*8/10 {
+		t.Errorf("the rows run from event %d to %d of %d: not spread over the run", first, last, n)
+	}
+	note := sampleNote(rep, rows)
+	if want := "Rows: 24 of 4,001 events"; !strings.Contains(note, want) {
+		t.Errorf("note %q does not say %q", note, want)
+	}
+	if err := WriteChart(io.Discard, rep, FormatPNG, ChartOptions{By: ByProvider}); !errors.Is(err, ErrByProvider) || !strings.Contains(err.Error(), "storm chart") {
+		t.Errorf("a row per provider: %v, want ErrByProvider naming the storm chart", err)
 	}
 }

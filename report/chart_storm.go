@@ -94,12 +94,12 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	unit := "minute"
+	unit := "one bar per minute"
 	if s.step > time.Minute {
-		unit = dur(s.step) + " bar, as a rate per minute"
+		unit = "bars of " + dur(s.step) + ", as attempts per minute"
 	}
 	p := newPlot(stormTitle(rep), "virtual time since the run's start", "attempts per minute")
-	p.Title.Text += fmt.Sprintf("\n%s · one bar per %s", verdictWords(rep), unit)
+	p.Title.Text += fmt.Sprintf("\n%s · %s", chartVerdict(rep), unit)
 	timeAxis(&p.X, 0, (s.span + s.step).Seconds(), false)
 	peak, peakAt := 0.0, 0
 	for i, row := range s.counts {
@@ -173,9 +173,13 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 			marked = true
 		}
 	}
-	p.Add(&peakLabel{x: (float64(peakAt) + 0.45) * width, y: peak,
-		label: fmt.Sprintf("peak %s attempts/min at +%s", rateWords(peak), dur(time.Duration(peakAt)*s.step)), text: noteSty})
-	drawWithLegend(c, p, stormNote(rep))
+	// The peak is marked over its bar and said in the note: a label in
+	// the plot would sit on bars or lines.
+	peakMark := &glyphs{style: draw.GlyphStyle{Color: colBlack, Radius: vg.Points(6), Shape: draw.PyramidGlyph{}}, pts: [][2]float64{{(float64(peakAt) + 0.45) * width, peak*1.06 + 0.02*p.Y.Max}}}
+	p.Add(peakMark)
+	p.Legend.Add("the peak", peakMark)
+	peakWords := fmt.Sprintf("Peak: %s attempts/min at +%s.", rateWords(peak), dur(time.Duration(peakAt)*s.step))
+	drawWithLegend(c, p, peakWords+" "+stormNote(rep))
 	return nil
 }
 
@@ -189,39 +193,31 @@ func stormTitle(rep *Report) string {
 	if len(rep.Runs) > 3 {
 		names = fmt.Sprintf("%d providers", len(rep.Runs))
 	}
-	return fmt.Sprintf("Retry storm: %s of %s", counted(attempts, "attempt", "attempts"), names)
+	return fmt.Sprintf("Retry storm: %s %s of %s", thousands(attempts), plural(attempts, "attempt", "attempts"), names)
 }
 
-// stormNote is the note under the legend.
+// stormNote is the note under the legend: what the bars are, and, where
+// there was an outage, that the attempts in it were sent and refused, not
+// absorbed.
 func stormNote(rep *Report) string {
+	s := "Attempts per minute as the provider sent them, stacked by outcome."
 	if len(rep.Runs) > 1 {
-		return "Every run's attempts stacked together, each from its own start: what one endpoint receiving all of them must absorb."
+		s = "Every run's attempts per minute, stacked together, each run from its own start: what one endpoint receiving all of them gets."
 	}
-	return "What a recovering endpoint must absorb: every retry the provider keeps for later arrives in these bars."
+	for _, r := range rep.Runs {
+		if len(outagesOf(r)) > 0 {
+			return s + " Attempts during an outage (shaded) were refused: the retries they cause come after it."
+		}
+	}
+	return s
 }
 
 // rateWords shows a rate with the precision it needs.
 func rateWords(v float64) string {
 	if v >= 10 || v == math.Trunc(v) {
-		return fmt.Sprintf("%.0f", v)
+		return thousands(int(math.Round(v)))
 	}
 	return fmt.Sprintf("%.1f", v)
-}
-
-// peakLabel writes a label just above a point, kept inside the data area.
-type peakLabel struct {
-	x, y  float64
-	label string
-	text  text.Style
-}
-
-func (l *peakLabel) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, ty := p.Transforms(&c)
-	sty := l.text
-	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
-	w := sty.Rectangle(l.label).Max.X
-	x := min(max(tx(l.x), c.Min.X+w/2+4), c.Max.X-w/2-4)
-	c.FillText(sty, vg.Point{X: x, Y: ty(l.y) + vg.Points(4)}, l.label)
 }
 
 // runNames names the runs of a chart: their policies.
@@ -231,24 +227,6 @@ func runNames(rep *Report) string {
 		names = append(names, r.Policy)
 	}
 	return strings.Join(names, ", ")
-}
-
-// verdictWords is a chart title's verdict and recommended TTL: the worst
-// verdict of the runs.
-func verdictWords(rep *Report) string {
-	v := Idempotent
-	for _, r := range rep.Runs {
-		switch r.Verdict() {
-		case NotIdempotent:
-			v = NotIdempotent
-		case NoVerdict:
-			if v == Idempotent {
-				v = NoVerdict
-			}
-		}
-	}
-	words := map[Verdict]string{Idempotent: "IDEMPOTENT", NotIdempotent: "NOT IDEMPOTENT", NoVerdict: "verdict UNKNOWN"}[v]
-	return words + " · recommend TTL " + dur(rep.RecommendedTTL())
 }
 
 // countTicks labels an axis of counts with round numbers, no decimals.
@@ -265,7 +243,7 @@ func (countTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	var ticks []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%.0f", v)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: thousands(int(math.Round(v)))})
 	}
 	return ticks
 }

@@ -60,12 +60,12 @@ func TestChartsGolden(t *testing.T) {
 		ttls    []time.Duration
 	}{
 		{"timeline-by-event", "naive-flaky", report.ChartOptions{Chart: report.ChartTimeline}, nil},
-		{"timeline-by-provider-5m", "naive-flaky", report.ChartOptions{Chart: report.ChartTimeline, By: report.ByProvider, TTL: 5 * time.Minute}, nil},
+		{"timeline-by-event-5m", "naive-flaky", report.ChartOptions{Chart: report.ChartTimeline, TTL: 5 * time.Minute}, nil},
 		{"timeline-outage-log", "outage-disabled", report.ChartOptions{Chart: report.ChartTimeline, Log: true}, nil},
 		{"ttl", "naive-flaky", report.ChartOptions{Chart: report.ChartTTL}, nil},
 		// Three runs, one outage: each run's outage and disable moment are
-		// drawn over its own row only.
-		{"timeline-three-outages", "outage-three", report.ChartOptions{Chart: report.ChartTimeline, By: report.ByProvider}, nil},
+		// drawn over its own rows only.
+		{"timeline-three-outages", "outage-three", report.ChartOptions{Chart: report.ChartTimeline}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,60 +43,35 @@ var outcomeStyles = []outcomeStyle{
 // outageColour shades an outage in every chart.
 var outageColour = color.NRGBA{0xD5, 0x5E, 0x00, 0x38}
 
-// timelineRow is one row of the timeline: one event, or every event of a run.
+// timelineRow is one row of the timeline: one event.
 type timelineRow struct {
 	label  string
 	run    *Summary
 	events []*EventTimeline
-	// every is, in a row per run, the step between the events drawn: 1
-	// draws them all.
-	every int
+	// shown is the sample of its run the row is of.
+	shown Shown
 }
-
-// MaxRowEvents is how many events a timeline row per provider draws at
-// most: past it, the row draws every kth event (and the title says so), as
-// a chart of more glyphs is as legible and far slower to draw.
-const MaxRowEvents = 2000
 
 func timelineRows(rep *Report, opts ChartOptions) ([]timelineRow, error) {
 	var rows []timelineRow
-	if opts.By == ByProvider {
-		for _, r := range rep.Runs {
-			every := max(1, (r.TimelineCount()+MaxRowEvents-1)/MaxRowEvents)
-			row := timelineRow{label: r.Policy, run: r, every: every}
-			for ev, err := range r.timelines(func(i int) bool { return i%every == 0 }) {
-				if err != nil {
-					return nil, err
-				}
-				row.events = append(row.events, ev)
-			}
-			rows = append(rows, row)
-		}
-		return rows, nil
-	}
 	limit := opts.Rows
 	if limit <= 0 {
 		limit = DefaultChartRows
 	}
 	per := max(1, limit/max(1, len(rep.Runs)))
 	for _, r := range rep.Runs {
-		// A big run is drawn by events spread over all of it, not by its
-		// first few minutes.
-		every := max(1, (r.TimelineCount()+per-1)/per)
-		n := 0
-		for ev, err := range r.timelines(func(i int) bool { return i%every == 0 }) {
-			if err != nil {
-				return nil, err
-			}
-			if n == per {
-				break
-			}
-			n++
+		// A big run is drawn by a sample that shows every kind of fate
+		// it had, spread over all of it, not by its first few minutes.
+		sh, err := r.Sample(per)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range sh.Events {
 			label := shortLabel(ev.ID)
 			if len(rep.Runs) > 1 {
 				label = r.Policy + "  " + label
 			}
-			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}, every: every})
+			rows = append(rows, timelineRow{label: label, run: r, events: []*EventTimeline{ev}, shown: sh})
 		}
 	}
 	return rows, nil
@@ -130,10 +105,10 @@ func chartTTL(rep *Report, r *Summary, opts ChartOptions) time.Duration {
 	return r.TTL(rep.TTLs).Recommended
 }
 
-// drawTimeline draws every attempt on virtual time, one row per event (or
-// per run), with outcomes as markers, outages shaded, each event's dedup
-// window from its key time, leaks ringed and the endpoint-disable moment
-// marked.
+// drawTimeline draws every attempt on virtual time, one row per event of
+// a sample with every kind of fate, with outcomes as markers, outages
+// shaded, each event's dedup window from its key time, leaks ringed and
+// the endpoint-disable moment marked.
 func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	rows, err := timelineRows(rep, opts)
 	if err != nil {
@@ -143,6 +118,15 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
 	}
 	sec := func(r *Summary, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
+	// On a logarithmic axis an event's time is since its own first
+	// attempt, so every event's retries spread over the same decades;
+	// otherwise it is since the run's start.
+	at := func(row timelineRow, ev *EventTimeline, t time.Time) float64 {
+		if opts.Log && len(ev.Attempts) > 0 {
+			return t.Sub(ev.Attempts[0].Time).Seconds()
+		}
+		return sec(row.run, t)
+	}
 
 	// The x range: every attempt shown, outages, the disable moment.
 	var hi float64
@@ -150,12 +134,15 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	for _, row := range rows {
 		for _, ev := range row.events {
 			for _, a := range ev.Attempts {
-				hi = max(hi, sec(row.run, a.Time))
-				lo = min(lo, sec(row.run, a.Time))
+				hi = max(hi, at(row, ev, a.Time))
+				lo = min(lo, at(row, ev, a.Time))
 			}
 		}
 	}
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break // run times are not on this axis
+		}
 		for _, o := range outagesOf(r) {
 			hi = max(hi, sec(r, o.To))
 		}
@@ -168,9 +155,6 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	n := len(rows)
 	y := func(i int) float64 { return float64(n - 1 - i) }
 	half := 0.36
-	if opts.By == ByProvider {
-		half = 0.42
-	}
 
 	// Glyph size follows the row height so dense charts stay legible.
 	radius := vg.Points(min(7, max(3.5, 300/float64(n))))
@@ -187,6 +171,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	onward := &glyphs{style: draw.GlyphStyle{Color: fade(colBlue, 200), Radius: radius * 0.9, Shape: arrowRight{}}}
 	gaveUp := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}}
 	reprocessed := &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}}
+	neverSent := &glyphs{style: draw.GlyphStyle{Color: colBlack, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}}
 	spans := &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}}
 	var ttlWords []string
 	for i, row := range rows {
@@ -201,15 +186,21 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		for _, ev := range row.events {
 			if len(ev.Attempts) == 0 {
+				switch {
+				case opts.Log:
+					neverSent.pts = append(neverSent.pts, [2]float64{0, yy})
+				case !row.run.DisabledAt.IsZero():
+					neverSent.pts = append(neverSent.pts, [2]float64{sec(row.run, row.run.DisabledAt), yy})
+				}
 				continue
 			}
-			first, last := sec(row.run, ev.Attempts[0].Time), sec(row.run, ev.Attempts[len(ev.Attempts)-1].Time)
-			if opts.By != ByProvider && last > first {
+			first, last := at(row, ev, ev.Attempts[0].Time), at(row, ev, ev.Attempts[len(ev.Attempts)-1].Time)
+			if last > first {
 				spans.segs = append(spans.segs, [2][2]float64{{first, yy}, {last, yy}})
 			}
 			key, hasKey := keyTime(ev)
 			if hasKey {
-				k := sec(row.run, key)
+				k := at(row, ev, key)
 				band := half * 0.3
 				end := k + ttl.Seconds()
 				if end > hi {
@@ -221,7 +212,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				windows.rs = append(windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
 			}
 			for _, a := range ev.Attempts {
-				x := sec(row.run, a.Time)
+				x := at(row, ev, a.Time)
 				if g := byOutcome[a.Outcome]; g != nil {
 					marks.add(x, yy, g.style)
 					g.pts = append(g.pts, [2]float64{x, yy})
@@ -230,23 +221,42 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 					leaks.pts = append(leaks.pts, [2]float64{x, yy})
 				}
 			}
-			if opts.By != ByProvider {
-				if givenUp(ev.Fate) {
-					gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
-				}
-				if n := row.run.ProcessedMoreThanOnce(ev.ID); n > 0 {
-					reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
-				}
+			if givenUp(ev.Fate) {
+				gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
+			}
+			if n := row.run.ProcessedMoreThanOnce(ev.ID); n > 0 {
+				reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
 			}
 		}
 	}
 
-	title := timelineTitle(rep, rows, opts) + "\n" + verdictWords(rep)
-	p := newPlot(title, "virtual time since the start of the run", "")
+	title := timelineTitle(rep) + "\n" + chartVerdict(rep) + " · recommend TTL " + dur(rep.RecommendedTTL())
+	xLabel := "virtual time since the start of the run"
+	if opts.Log {
+		xLabel = "virtual time since each event's first attempt"
+	}
+	p := newPlot(title, xLabel, "")
 	timeAxis(&p.X, lo, hi, opts.Log)
 	// A chart of one or two rows keeps rows of a readable height.
 	slack := max(0, float64(4-n)/2)
-	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack
+	// The labels of the restart and disable lines go in a strip above the
+	// rows, where they cover no mark: a row's height each.
+	labels := 0
+	for _, r := range rep.Runs {
+		if opts.Log {
+			break // no run-time lines on an axis of event time
+		}
+		if !r.DisabledAt.IsZero() {
+			labels++
+		}
+	}
+	for _, r := range rep.Runs {
+		if len(r.Restarts) > 0 && !opts.Log {
+			labels++
+			break
+		}
+	}
+	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack+float64(labels)
 	ticks := make([]plot.Tick, n)
 	for i, row := range rows {
 		ticks[i] = plot.Tick{Value: y(i), Label: row.label}
@@ -275,7 +285,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	// its own rows only: one run's outage is not another's.
 	runRows := func(r *Summary) (y0, y1 float64) {
 		if len(rep.Runs) == 1 {
-			return p.Y.Min, p.Y.Max
+			return p.Y.Min, float64(n) - 0.4 + slack
 		}
 		y0, y1 = p.Y.Max, p.Y.Min
 		for i, row := range rows {
@@ -289,6 +299,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	var outages rects
 	outages.colour = outageColour
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break
+		}
 		y0, y1 := runRows(r)
 		for _, o := range outagesOf(r) {
 			from, to := sec(r, o.From), sec(r, o.To)
@@ -296,6 +309,23 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				to = from + hi/400 // a single attempt: still visible
 			}
 			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: y0, y1: y1})
+		}
+	}
+	if opts.Log {
+		// Each event meets an outage at its own time since its first
+		// attempt: shaded on its own row.
+		for i, row := range rows {
+			for _, ev := range row.events {
+				if len(ev.Attempts) == 0 {
+					continue
+				}
+				for _, o := range outagesOf(row.run) {
+					from, to := max(at(row, ev, o.From), 0), at(row, ev, o.To)
+					if to > 0 {
+						outages.rs = append(outages.rs, rect{x0: from, x1: max(to, from+hi/400), y0: y(i) - 0.5, y1: y(i) + 0.5})
+					}
+				}
+			}
 		}
 	}
 	if len(outages.rs) > 0 {
@@ -314,6 +344,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	p.Add(windows, onward, spans)
 	var restarts []*vmark
 	for _, r := range rep.Runs {
+		if opts.Log {
+			break
+		}
 		y0, y1 := runRows(r)
 		for i, at := range r.Restarts {
 			label := ""
@@ -321,7 +354,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				label = "handler restarted"
 			}
 			m := &vmark{
-				x: at.Seconds(), label: label, row: 0, rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+				x: at.Seconds(), label: label, row: 0, rows: true, y0: y0, y1: y1,
 				style: draw.LineStyle{Color: colPurple, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}},
 				text:  text.Style{Color: colPurple, Font: sans(noteSize), Handler: p.TextHandler},
 			}
@@ -331,7 +364,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	var dmarks []*vmark
 	for _, r := range rep.Runs {
-		if r.DisabledAt.IsZero() {
+		if r.DisabledAt.IsZero() || opts.Log {
 			continue
 		}
 		label := "endpoint disabled +" + dur(r.DisabledAt.Sub(r.Start))
@@ -340,7 +373,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		y0, y1 := runRows(r)
 		m := &vmark{
-			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: len(rep.Runs) > 1, y0: y0, y1: y1,
+			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: true, y0: y0, y1: y1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
 			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
@@ -364,7 +397,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			p.Legend.Add(st.label, &lg)
 		}
 	}
-	p.Add(leaks, gaveUp, reprocessed)
+	p.Add(leaks, gaveUp, reprocessed, neverSent)
 	keyWords := "dedup key kept (" + strings.Join(ttlWords, ", ") + ")"
 	if len(ttlWords) > 2 {
 		keyWords = "dedup key kept (recommended TTL)"
@@ -389,6 +422,11 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(reprocessed.notes) > 0 {
 		p.Legend.Add("×N: processed N times", reprocessed)
 	}
+	if len(neverSent.pts) > 0 {
+		g := *neverSent
+		g.style.Radius = vg.Points(7)
+		p.Legend.Add("never sent: endpoint disabled first", &g)
+	}
 	if len(restarts) > 0 {
 		p.Legend.Add("handler restarted", restarts[0])
 	}
@@ -396,21 +434,28 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		p.Legend.Add("endpoint disabled", dmarks[0])
 	}
 	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
-	if opts.By == ByProvider {
-		note = fmt.Sprintf("Each row is every attempt of one provider's run; blue bands are the events' dedup keys, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	if opts.Log {
+		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
+		for _, r := range rep.Runs {
+			if !r.DisabledAt.IsZero() {
+				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
+			}
+		}
+		note += "."
 	}
 	if len(onward.pts) > 0 {
 		note += " An arrow: the key is kept past the right edge."
 	}
 	if len(leaks.pts) > 0 {
 		among := ""
-		for _, row := range rows {
-			if row.every > 1 {
-				among = " among the events drawn"
-			}
+		if !rows[0].shown.Every {
+			among = " among the events drawn"
 		}
 		n := len(leaks.pts)
 		note += fmt.Sprintf(" %s%s came after %s expired: the handler would process %s again.", counted(n, "arrival", "arrivals"), among, plural(n, "its key", "their key"), plural(n, "it", "them"))
+	}
+	if sn := sampleNote(rep, rows); sn != "" {
+		note = sn + " " + note
 	}
 	drawWithLegend(c, p, note)
 	return nil
@@ -428,45 +473,43 @@ func rowLabelSize(n int) vg.Length {
 	return 9
 }
 
-func timelineTitle(rep *Report, rows []timelineRow, opts ChartOptions) string {
+// timelineTitle names the runs and gives the totals that matter; which
+// events the rows show is said in the note (sampleNote).
+func timelineTitle(rep *Report) string {
 	names := runNames(rep)
 	if len(rep.Runs) > 3 {
 		// Every name would not fit on one line at 1600 pixels.
 		names = fmt.Sprintf("%d providers", len(rep.Runs))
 	}
 	r := rep.Runs[0]
-	t := fmt.Sprintf("%s · %s · seed %d", names, r.Scenario, r.Seed)
-	if opts.By == ByProvider {
-		total, drawn := 0, 0
-		for _, row := range rows {
-			total += row.run.TimelineCount()
-			drawn += len(row.events)
+	return fmt.Sprintf("%s · %s · seed %d · %s", names, r.Scenario, r.Seed, chartTotals(rep))
+}
+
+// sampleNote says which events the rows show, kind by kind, when they do
+// not show every event.
+func sampleNote(rep *Report, rows []timelineRow) string {
+	var parts []string
+	for _, r := range rep.Runs {
+		var sh *Shown
+		for i := range rows {
+			if rows[i].run == r {
+				sh = &rows[i].shown
+				break
+			}
 		}
-		if drawn < total {
-			t += fmt.Sprintf(" · %d of %s drawn", drawn, counted(total, "event", "events"))
+		if sh == nil {
+			continue
 		}
-	} else {
-		total, sent := 0, 0
-		for _, r := range rep.Runs {
-			total += max(r.Events, r.TimelineCount())
-			sent += r.TimelineCount()
+		head := "Rows: " + sampleHead(*sh)
+		if len(rep.Runs) > 1 {
+			head = r.Policy + " rows: " + sampleHead(*sh)
 		}
-		every := 1
-		for _, row := range rows {
-			every = max(every, row.every)
+		if s := sampleShows(*sh); s != "" {
+			head += "; " + s
 		}
-		switch {
-		case every > 1:
-			t += fmt.Sprintf(" · %d of %d events, one in %d", len(rows), total, every)
-		case len(rows) < sent:
-			t += fmt.Sprintf(" · first %d of %s", len(rows), counted(total, "event", "events"))
-		case sent < total:
-			t += fmt.Sprintf(" · %s (%d never sent)", counted(total, "event", "events"), total-sent)
-		default:
-			t += fmt.Sprintf(" · %s", counted(total, "event", "events"))
-		}
+		parts = append(parts, head+".")
 	}
-	return t
+	return strings.Join(parts, " ")
 }
 
 func contains(list []string, s string) bool {
@@ -507,4 +550,13 @@ func (t thickSquare) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point)
 	r := sty.Radius * 0.85
 	ls := draw.LineStyle{Color: sty.Color, Width: t.width}
 	c.StrokeLines(ls, []vg.Point{{X: pt.X - r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y + r}, {X: pt.X - r, Y: pt.Y + r}, {X: pt.X - r, Y: pt.Y - r}})
+}
+
+// thickDiamond is a hollow diamond glyph with a chosen stroke width.
+type thickDiamond struct{ width vg.Length }
+
+func (t thickDiamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	ls := draw.LineStyle{Color: sty.Color, Width: t.width}
+	c.StrokeLines(ls, []vg.Point{{X: pt.X, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y}, {X: pt.X, Y: pt.Y + r}, {X: pt.X - r, Y: pt.Y}, {X: pt.X, Y: pt.Y - r}})
 }

@@ -12,9 +12,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// drawTTLChart draws, for each run, the share of duplicate deliveries a
-// dedup TTL lets through against the TTL: solid for this run, dashed for
-// the policy's worst case; each run's recommendation is marked.
+// drawTTLChart draws, for each run in a panel of its own, the share of
+// duplicate deliveries a dedup TTL lets through against the TTL: solid for
+// this run, dashed for the policy's worst case, the recommendation dotted
+// and labelled above the curves. Every line sits on its value: runs are
+// told apart by their panels, not by moving their lines.
 func drawTTLChart(c draw.Canvas, rep *Report) error {
 	if len(rep.Runs) == 0 {
 		return fmt.Errorf("%w: the results hold no runs", ErrNoData)
@@ -28,78 +30,150 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		lo = min(lo, ttl)
 		hi = max(hi, ttl)
 	}
-	r0 := rep.Runs[0]
-	p := newPlot(fmt.Sprintf("Duplicates a dedup TTL lets through · %s · seed %d", r0.Scenario, r0.Seed),
-		"dedup TTL (time a key is kept after the handler first answered 2xx)", "duplicate deliveries let through (%)")
-	p.X.Min, p.X.Max = lo.Seconds(), hi.Seconds()
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = ttlTicks{}
-	// Room above 100% for the recommendation labels, one line per run.
-	top := 104 + 7*float64(len(rep.Runs))
-	p.Y.Min, p.Y.Max = -2, top
-	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 25, Label: "25%"}, {Value: 50, Label: "50%"}, {Value: 75, Label: "75%"}, {Value: 100, Label: "100%"}})
-
-	choices := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(1)}}
-	for _, ttl := range rep.ttlChoices() {
-		choices.segs = append(choices.segs, [2][2]float64{{ttl.Seconds(), -2}, {ttl.Seconds(), 101}})
-	}
-	p.Add(choices)
-
 	const samples = 400
 	xs := make([]time.Duration, samples)
 	for i := range xs {
 		f := float64(i) / (samples - 1)
 		xs[i] = time.Duration(math.Exp(math.Log(float64(lo)) + f*(math.Log(float64(hi))-math.Log(float64(lo)))))
 	}
-	// Runs whose curves coincide (all at 100% or at 0) would hide one
-	// another: each run's curves are drawn a little apart from the next's.
 	n := len(rep.Runs)
-	apart := func(i int) float64 { return (float64(i) - float64(n-1)/2) * 0.9 }
-	var labels []*vmark
+	// A grid about as wide as the picture: 3 panels a row for six
+	// providers, 6 for every provider.
+	cols := min(n, max(3, int(math.Ceil(math.Sqrt(float64(n)*1.2)))))
+	rows := (n + cols - 1) / cols
+	small := n > 6
+	plots := make([][]*plot.Plot, rows)
+	for i := range plots {
+		plots[i] = make([]*plot.Plot, cols)
+	}
+	black := color.RGBA{0x20, 0x20, 0x20, 0xff}
+	legendObs := &segments{style: draw.LineStyle{Color: black, Width: vg.Points(3.5)}}
+	legendWorst := &segments{style: draw.LineStyle{Color: black, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
+	legendRec := &vmark{style: draw.LineStyle{Color: black, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(4)}}}
 	for i, r := range rep.Runs {
 		col := runColour(i)
-		dy := apart(i)
+		t := r.TTL(rep.TTLs)
+		total := r.DuplicatesAfterKey()
+		title := fmt.Sprintf("%s · %s in this run", r.Policy, thousands(total)+plural(total, " duplicate", " duplicates"))
+		if small {
+			title = fmt.Sprintf("%s · %s dup.", r.Policy, thousands(total))
+		}
+		if total == 0 {
+			// No solid line for a share of nothing: a flat 0 would read
+			// as a TTL that works.
+			title = r.Policy + " · no duplicate arrived in this run"
+			if small {
+				title = r.Policy + " · no dup."
+			}
+		}
+		xl, yl := "", ""
+		if i+cols >= n && !small {
+			xl = "dedup TTL"
+		}
+		if i%cols == 0 && rows <= 2 {
+			yl = "let through (%)"
+		}
+		p := newPlot(title, xl, yl)
+		p.Title.TextStyle.Font = boldSans(labelSize)
+		if small {
+			p.Title.TextStyle.Font = boldSans(noteSize)
+			for _, a := range []*plot.Axis{&p.X, &p.Y} {
+				a.Tick.Label.Font = sans(noteSize - 3)
+			}
+		}
+		p.X.Min, p.X.Max = lo.Seconds(), hi.Seconds()
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = ttlTicks{sparse: cols > 1}
+		// Room above 100% for the recommendation's label, clear of the
+		// curves, which never go above 100%.
+		p.Y.Min, p.Y.Max = 0, 125
+		p.Y.Padding = vg.Points(6)
+		p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 50, Label: "50%"}, {Value: 100, Label: "100%"}})
+		choices := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(1)}}
+		for _, ttl := range rep.ttlChoices() {
+			choices.segs = append(choices.segs, [2][2]float64{{ttl.Seconds(), 0}, {ttl.Seconds(), 100}})
+		}
+		p.Add(choices)
 		obs := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
 		worst := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
-		total := r.DuplicatesAfterKey()
-		t := r.TTL(rep.TTLs)
-		pct := func(n, of int) float64 {
-			if of == 0 {
-				return 0
-			}
-			return 100 * float64(n) / float64(of)
-		}
-		for j := 1; j < len(xs); j++ {
-			a, b := xs[j-1], xs[j]
-			obs.segs = append(obs.segs, step(a, b, pct(r.LeakedAt(a), total)+dy, pct(r.LeakedAt(b), total)+dy)...)
-			worst.segs = append(worst.segs, step(a, b, pct(r.WorstLeakedAt(a), t.Retries)+dy, pct(r.WorstLeakedAt(b), t.Retries)+dy)...)
-		}
+		obs.segs, worst.segs = ttlCurves(r, t, xs)
 		p.Add(worst, obs)
-		p.Legend.Add(fmt.Sprintf("%s: this run (%d dup.)", r.Policy, total), obs)
-		p.Legend.Add(r.Policy+": worst case", worst)
 		line := &vmark{
-			x: t.Recommended.Seconds(), label: r.Policy + ": recommend " + dur(t.Recommended), row: i,
+			x: t.Recommended.Seconds(), label: "recommend " + dur(t.Recommended), labelTop: true,
 			style: draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(4)}},
 			text:  text.Style{Color: col, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
-		label := *line
-		line.label, label.labelOnly = "", true
 		p.Add(line)
-		labels = append(labels, &label)
+		plots[i/cols][i%cols] = p
 	}
-	// The labels go on top of every line, on their own background, so no
-	// other provider's line runs through one.
-	for _, l := range labels {
-		p.Add(l)
+	r0 := rep.Runs[0]
+	title := fmt.Sprintf("Duplicates a dedup TTL lets through · %s · seed %d", r0.Scenario, r0.Seed)
+	if rows > 2 {
+		title = fmt.Sprintf("Share of duplicates let through, by dedup TTL · %s · seed %d", r0.Scenario, r0.Seed)
 	}
+	lg := plot.NewLegend()
+	lg.TextStyle.Font = sans(legendSize)
+	lg.ThumbnailWidth = vg.Points(28)
+	lg.Add("this run", legendObs)
+	lg.Add("worst case", legendWorst)
+	lg.Add("recommended TTL", legendRec)
+	lg.Add("TTL choices compared", &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(2)}})
 	note := "Solid: duplicate arrivals in this run that came after their key expired. Dashed: worst case, " +
 		"the handler did the work at the first attempt and every answer was lost, so each retry of the schedule arrives. " +
-		"Dotted: the recommended TTL. Grey: the TTL choices compared."
-	if n > 1 {
-		note += " Each provider's curves are drawn a hair apart, so none hides another."
-	}
-	drawWithLegend(c, p, note)
+		"One panel per provider, each in its own colour."
+	drawPanels(c, title, plots, &lg, note)
 	return nil
+}
+
+// ttlCurves are a run's two curves, as steps through xs: the share of
+// this run's duplicate arrivals each TTL lets through, and of the worst
+// case's retries; none for a share of nothing. Each point is its value.
+func ttlCurves(r *Summary, t TTLAnalysis, xs []time.Duration) (obs, worst [][2][2]float64) {
+	total := r.DuplicatesAfterKey()
+	pct := func(n, of int) float64 { return 100 * float64(n) / float64(of) }
+	for j := 1; j < len(xs); j++ {
+		a, b := xs[j-1], xs[j]
+		if total > 0 {
+			obs = append(obs, step(a, b, pct(r.LeakedAt(a), total), pct(r.LeakedAt(b), total))...)
+		}
+		if t.Retries > 0 {
+			worst = append(worst, step(a, b, pct(r.WorstLeakedAt(a), t.Retries), pct(r.WorstLeakedAt(b), t.Retries))...)
+		}
+	}
+	return obs, worst
+}
+
+// drawPanels draws a title across the top, plots in a grid under it, and
+// the legend and note in a column on the right.
+func drawPanels(c draw.Canvas, title string, plots [][]*plot.Plot, lg *plot.Legend, note string) {
+	pad := vg.Points(16)
+	lw := legendWidth(lg)
+	ts := text.Style{Font: boldSans(titleSize), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop, Color: color.Black}
+	area := draw.Crop(c, pad, -(lw + 2*pad), pad, -pad)
+	c.FillText(ts, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: c.Max.Y - pad}, title)
+	grid := draw.Crop(area, 0, 0, 0, -vg.Points(titleSize*2))
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(18), PadY: vg.Points(18)}
+	canvases := plot.Align(plots, tiles, grid)
+	for i := range plots {
+		for j, p := range plots[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	right := draw.Crop(c, c.Max.X-c.Min.X-lw-pad, -pad, pad, -pad-vg.Points(titleSize*2.2))
+	lg.Top, lg.Left = true, true
+	lg.Padding = vg.Points(5)
+	lg.Draw(right)
+	sty := lg.TextStyle
+	sty.Font = sans(noteSize)
+	sty.Color = color.Gray{Y: 0x55}
+	r := lg.Rectangle(right)
+	y := r.Min.Y - vg.Points(noteSize*2)
+	for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
+		right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
+		y -= vg.Points(noteSize * 1.3)
+	}
 }
 
 // step returns the segments from (a, ya) to (b, yb) as a step: flat, then
@@ -112,19 +186,27 @@ func step(a, b time.Duration, ya, yb float64) [][2][2]float64 {
 	return out
 }
 
-// ttlTicks labels a logarithmic axis of TTL seconds.
-type ttlTicks struct{}
+// ttlTicks labels a logarithmic axis of TTL seconds; sparse, in a narrow
+// panel, every other tick.
+type ttlTicks struct{ sparse bool }
 
 var ttlTickValues = []time.Duration{
 	time.Second, 10 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 8 * time.Hour,
 	24 * time.Hour, 3 * 24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour, 90 * 24 * time.Hour, 365 * 24 * time.Hour,
 }
 
-func (ttlTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t ttlTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
 	for _, d := range ttlTickValues {
 		if v := d.Seconds(); v >= lo*0.999 && v <= hi*1.001 {
 			out = append(out, plot.Tick{Value: v, Label: dur(d)})
+		}
+	}
+	if t.sparse {
+		for i := range out {
+			if i%2 == 1 {
+				out[i].Label = ""
+			}
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // FormatHTML is the HTML report: one self-contained page.
@@ -19,20 +22,31 @@ var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
 
-// MaxHTMLAttempts is how many attempts the HTML report's table lists at
-// most: past it the page would be too heavy for a browser, and the CSV has
-// them all.
-const MaxHTMLAttempts = 50000
+// MaxHTMLEvents is how many events' attempts the HTML report's table
+// lists at most, per run: a sample with every kind of fate (see
+// Summary.Sample) past it, so a page of a million events stays small and
+// fast to open; the table says how many it shows of how many, and the CSV
+// report has them all.
+const MaxHTMLEvents = 200
+
+// MaxHTMLAttempts caps the table's rows besides, for runs whose events
+// have many attempts each.
+const MaxHTMLAttempts = 5000
 
 // WriteHTML writes the report as one self-contained HTML page that loads
 // nothing from the network: each run's header, verdict, what to change and
 // TTL comparison, the charts inline as SVG (drawn with opts, one of each
-// kind), and every attempt in a table that sorts and filters with a few
-// lines of plain JavaScript. It shows the same facts as the text report.
+// kind), and the attempts of every event, or of a sample of them with every
+// kind of fate in a large run, in a table that sorts and filters with a
+// few lines of plain JavaScript. It shows the same facts as the text
+// report. The page is written through a buffer.
 func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 	page := htmlPage{Title: "retrysim report", Columns: htmlColumns}
 	if len(rep.Runs) == 1 {
 		page.Title = "retrysim report · " + rep.Runs[0].Policy + " · " + rep.Runs[0].Scenario
+	}
+	if v := chartVerdict(rep); v != "" {
+		page.Title = v + " — " + page.Title
 	}
 	if len(rep.Runs) > 0 {
 		page.Overall = overallWords(rep)
@@ -64,12 +78,16 @@ func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 	if err := page.addAttempts(rep); err != nil {
 		return err
 	}
-	return htmlTemplate.Execute(w, page)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := htmlTemplate.Execute(bw, page); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // chartNames are the captions of the charts in the HTML report.
 var chartNames = map[string]string{
-	ChartTimeline: "Timeline: every attempt on virtual time",
+	ChartTimeline: "Timeline: a sample of events with every kind of fate, on virtual time",
 	ChartTTL:      "Dedup TTL: duplicates let through by each TTL choice",
 	ChartStorm:    "Storm: attempts per minute, as a recovering endpoint must absorb them",
 }
@@ -82,7 +100,8 @@ type htmlPage struct {
 	Charts         []htmlChart
 	Columns        []htmlColumn
 	Attempts       [][]htmlCell
-	Cut            string
+	// Shown says which events' attempts the table holds, when not all.
+	Shown []string
 }
 
 type htmlRun struct {
@@ -107,9 +126,9 @@ type htmlCell struct {
 }
 
 var htmlColumns = []htmlColumn{
-	{"provider", "text"}, {"event", "text"}, {"attempt", "num"}, {"at (virtual)", "num"},
+	{"provider", "text"}, {"event", "text"}, {"attempt", "num"}, {"at (virtual, since the run's start)", "num"},
 	{"outcome", "text"}, {"status", "num"}, {"handler status", "num"}, {"reached handler", "text"},
-	{"latency ms", "num"}, {"fault", "text"}, {"fate", "text"}, {"processed", "num"},
+	{"latency ms", "num"}, {"fault", "text"}, {"fate", "text"}, {"processed (times)", "num"},
 }
 
 func htmlRunOf(rep *Report, r *Summary) htmlRun {
@@ -140,38 +159,62 @@ func overallWords(rep *Report) string {
 	return s
 }
 
-// addAttempts fills the attempts table from every kept timeline.
+// addAttempts fills the attempts table: every event's attempts, or a
+// sample's, saying which.
 func (p *htmlPage) addAttempts(rep *Report) error {
-	total := 0
+	rows := 0
 	for _, r := range rep.Runs {
-		for ev, err := range r.Timelines() {
-			if err != nil {
-				return err
-			}
-			for _, a := range ev.Attempts {
-				total++
-				if total > MaxHTMLAttempts {
+		sh, err := r.Sample(MaxHTMLEvents)
+		if err != nil {
+			return err
+		}
+		cut := 0
+		for _, ev := range sh.Events {
+			for i, a := range ev.Attempts {
+				if rows >= MaxHTMLAttempts {
+					cut++
 					continue
 				}
-				processed := htmlCell{Num: true, Sort: "-1"}
-				if r.EffectsKnown {
-					n := r.Effects[ev.ID]
-					processed = htmlCell{Text: strconv.Itoa(n), Num: true, Sort: strconv.Itoa(n)}
-				}
-				p.Attempts = append(p.Attempts, []htmlCell{
-					{Text: r.Policy}, {Text: ev.ID}, numCell(a.N),
-					{Text: "+" + dur(seconds(a.AtSeconds)), Num: true, Sort: fmtFloat(a.AtSeconds)},
-					{Text: string(a.Outcome)}, numCell(a.Status), numCell(a.HandlerStatus), {Text: strconv.FormatBool(a.Reached)},
-					{Text: fmtFloat(a.LatencyMS), Num: true, Sort: fmtFloat(a.LatencyMS)},
-					{Text: a.Fault}, {Text: ev.Fate}, processed,
-				})
+				rows++
+				p.Attempts = append(p.Attempts, htmlAttempt(r, ev, i, a))
 			}
 		}
-	}
-	if total > MaxHTMLAttempts {
-		p.Cut = fmt.Sprintf("the first %d of %d attempts; the CSV report has them all", MaxHTMLAttempts, total)
+		if !sh.Every || cut > 0 {
+			s := r.Policy + ": the attempts of " + sampleHead(sh)
+			if k := sampleShows(sh); k != "" {
+				s += " (" + k + ")"
+			}
+			if cut > 0 {
+				s += fmt.Sprintf(", %s of them left out past %s rows", thousands(cut), thousands(MaxHTMLAttempts))
+			}
+			p.Shown = append(p.Shown, s+"; the CSV report has every attempt")
+		}
 	}
 	return nil
+}
+
+// htmlAttempt is one row of the attempts table: ev's attempt a, its i-th.
+func htmlAttempt(r *Summary, ev *EventTimeline, i int, a simulator.Record) []htmlCell {
+	// How often the event was processed is said once, on its first row.
+	processed := htmlCell{Num: true, Sort: "-1"}
+	if n := r.Effects[ev.ID]; r.EffectsKnown {
+		processed = htmlCell{Num: true, Sort: strconv.Itoa(n)}
+		if i == 0 {
+			processed.Text = strconv.Itoa(n)
+		}
+	}
+	at := a.Time.Sub(r.Start)
+	// An attempt that got no answer has no latency to show, not 0 ms.
+	latency := htmlCell{Num: true, Sort: "-1"}
+	if a.HandlerStatus != 0 || a.Status != 0 {
+		latency = htmlCell{Text: fmtFloat(a.LatencyMS), Num: true, Sort: fmtFloat(a.LatencyMS)}
+	}
+	return []htmlCell{
+		{Text: r.Policy}, {Text: ev.ID}, numCell(a.N),
+		{Text: "+" + dur(at), Num: true, Sort: fmtFloat(at.Seconds())},
+		{Text: string(a.Outcome)}, numCell(a.Status), numCell(a.HandlerStatus), {Text: strconv.FormatBool(a.Reached)},
+		latency, {Text: a.Fault}, {Text: ev.Fate}, processed,
+	}
 }
 
 func numCell(n int) htmlCell {

@@ -19,7 +19,7 @@ import (
 // chromium finds the headless browser the HTML report is tested in. CI
 // installs Debian's chromium (.ci/run), so there the test never skips;
 // elsewhere it skips only when no chromium is installed.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -153,6 +153,29 @@ func TestHTMLReportSaysWhatTextSays(t *testing.T) {
 	page := buf.String()
 	if !strings.Contains(page, "Duplicates let through, by TTL") || !strings.Contains(page, "<td>3 in 2 · 14/15 ✗</td>") {
 		t.Error("the HTML report of two runs lacks the side-by-side TTL table the text has")
+	}
+	if !strings.Contains(page, "<title>NOT IDEMPOTENT: ") {
+		t.Error("the page title does not lead with the verdict")
+	}
+	// An attempt whose connection failed got no answer: no latency, not
+	// 0 ms; and its time is since the run's start, not its event's.
+	cell := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)
+	failed, laterFirst := 0, 0
+	for _, row := range strings.Split(page, "<tr>") {
+		if !strings.Contains(row, "<td>connection_failed</td>") {
+			continue
+		}
+		failed++
+		cells := cell.FindAllStringSubmatch(row, -1)
+		if latency := cells[8][1]; latency != "" {
+			t.Errorf("an attempt whose connection failed shows latency %q", latency)
+		}
+		if cells[2][1] == "1" && cells[3][1] != "+0s" {
+			laterFirst++
+		}
+	}
+	if failed == 0 || laterFirst == 0 {
+		t.Errorf("%d attempts whose connection failed in the table, %d of them first attempts after +0s: times are not since the run's start", failed, laterFirst)
 	}
 	for _, r := range rep.Runs {
 		for _, want := range []string{"NOT IDEMPOTENT", "recommend " + policies.FormatDuration(r.TTL(rep.TTLs).Recommended), "What to change", r.Offenders()[0]} {

@@ -77,7 +77,11 @@ type jsonRun struct {
 	Gates     []jsonGate     `json:"gates,omitempty"`
 	Summary   jsonSummary    `json:"summary"`
 	TTL       jsonTTL        `json:"ttl"`
-	Events    []jsonEvent    `json:"events"`
+	// EventsComplete says Events holds every event of the run, those
+	// never attempted included (with no attempts); false when the report
+	// kept no per-event timelines, and then Events is empty.
+	EventsComplete bool        `json:"events_complete"`
+	Events         []jsonEvent `json:"events"`
 }
 
 // jsonHandshake is how the endpoint answered the provider's handshake:
@@ -338,7 +342,8 @@ func jsonRunOf(rep *Report, r *Summary) jsonRun {
 			ManualRedeliverySeconds: t.Manual.Seconds(), ScheduleOffsetsSeconds: []float64{},
 			Retries: t.Retries, WorstCase: worstCaseWords, Choices: []jsonTTLChoice{}, Advice: []string{},
 		},
-		Events: []jsonEvent{},
+		EventsComplete: r.TimelineCount() >= r.Events,
+		Events:         []jsonEvent{},
 	}
 	if h := r.Handshake; h != nil {
 		jr.Handshake = &jsonHandshake{Name: h.Handshake, Passed: h.HandshakeProblem == "", Status: h.HandlerStatus, Expect: h.HandshakeExpect, Problem: h.HandshakeProblem}

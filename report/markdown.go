@@ -141,12 +141,15 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 		tb.write(w)
 	}
 	if rep.Timeline > 0 && r.TimelineCount() > 0 {
-		evs, err := r.FirstTimelines(rep.Timeline)
+		sh, err := r.Sample(rep.Timeline)
 		w.fail(err)
-		w.printf("\n### Timeline of the first %d of %s\n\n", len(evs), counted(r.Events, "event", "events"))
+		w.printf("\n### Timeline of %s\n\n", sampleHead(sh))
+		if s := sampleShows(sh); s != "" {
+			w.printf("%s\n\n", mdEscape(s))
+		}
 		tb = mdTable{}
 		tb.add("event", "attempts (+ virtual time since the event's first attempt)")
-		for _, ev := range evs {
+		for _, ev := range sh.Events {
 			tb.add(mdCode(ev.ID), mdEscape(timelineLine(ev)+effectsMark(r, ev.ID)))
 		}
 		tb.write(w)

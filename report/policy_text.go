@@ -168,16 +168,16 @@ func writeEach(w io.Writer, all []policies.Policy, write func(io.Writer, *polici
 	return nil
 }
 
-// writePolicyTable writes the overview, one line a policy.
+// writePolicyTable writes the overview, one line a policy, wrapped to fit
+// DefaultWidth columns.
 func writePolicyTable(w io.Writer, all []policies.Policy) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tATTEMPTS\tSPAN\tTIMEOUT\tDISABLED\tMANUAL RESEND\tSUMMARY")
+	rows := [][]string{{"NAME", "ATTEMPTS", "SPAN", "TIMEOUT", "DISABLED", "MANUAL RESEND", "SUMMARY"}}
 	for i := range all {
 		p := &all[i]
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", EscapeText(p.Name), p.MaxAttempts(), policies.FormatDuration(p.Window()),
-			p.Timeout, disableText(p), orDash(p.ManualRedelivery), EscapeText(p.Summary))
+		rows = append(rows, []string{EscapeText(p.Name), fmt.Sprint(p.MaxAttempts()), policies.FormatDuration(p.Window()),
+			p.Timeout.String(), disableText(p), orDash(p.ManualRedelivery), EscapeText(p.Summary)})
 	}
-	return tw.Flush()
+	return WriteTable(w, rows, DefaultWidth)
 }
 
 func writePolicyText(w io.Writer, p *policies.Policy) error {

@@ -82,7 +82,7 @@ type attackKind struct {
 }
 
 // addAttack folds an attack record into the run.
-func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
+func (r *Summary) addAttack(rec *simulator.Record) error {
 	name := rec.Attack
 	if rec.AttackChange != "" {
 		name += " (" + rec.AttackChange + ")"
@@ -122,7 +122,7 @@ func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
 		r.Probe = &p
 		return nil
 	}
-	if ev := r.live[rec.Seq]; ev != nil && (keep < 0 || rec.Seq < keep) {
+	if ev := r.live[rec.Seq]; ev != nil {
 		return r.keepRecord(ev, rec, chunkAttack)
 	}
 	return nil

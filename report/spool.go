@@ -107,9 +107,11 @@ func (s *spool) chunk(t *spoolTail, seq int, kind byte, rec *simulator.Record, f
 	e.b, e.strs, e.seq = e.b[:0], &s.strs, seq
 	off := s.size
 	first := t.last == 0
-	if first && rec != nil {
-		t.id, t.object = rec.Event, rec.Object
-		kind |= chunkFirst
+	if first {
+		if rec != nil {
+			t.id, t.object = rec.Event, rec.Object
+		}
+		kind |= chunkFirst // an event never attempted begins with its fate
 	}
 	e.id, e.object = t.id, t.object
 	e.b = append(e.b, kind)

@@ -256,8 +256,9 @@ type Summary struct {
 	closed []spoolEntry
 	// closedSorted says closed is in Seq order.
 	closedSorted bool
-	// open counts the timelines begun and not in closed.
-	open int
+	// open counts the timelines begun and not in closed; dropped those
+	// in kept that are not kept after all.
+	open, dropped int
 	// held counts the records held in memory for the timeline; peakHeld
 	// is its highest.
 	held, peakHeld int
@@ -265,6 +266,9 @@ type Summary struct {
 	// matching the oracle's ids; sampleDelivered is the first one's id.
 	keyed           []uint64
 	sampleDelivered string
+	// tally counts the events by kind of fate and keeps candidates for a
+	// sample of them (see Sample).
+	tally fateTally
 }
 
 // Span is a stretch of virtual time.
@@ -278,6 +282,8 @@ type EventTimeline struct {
 	Fate     string
 	// Attacks are the attack requests sent beside the event's attempts.
 	Attacks []simulator.Record
+	// dropped marks a timeline held in case it was needed, and not kept.
+	dropped bool
 }
 
 // MaxListedEvents is how many event ids a report lists for one finding.
@@ -302,6 +308,8 @@ type eventAgg struct {
 	prevReached       bool           // the event's last attempt reached the handler
 	arrived           EventArrivals  // which arrivals were duplicates
 	duplicated        bool           // a duplicate arrival came
+	refused           bool           // an arrival was turned away with a 4xx before one was taken in
+	pooled            bool           // its timeline is held only until its fate says whether to keep it
 	timeline          *EventTimeline // the timeline kept in memory, if any
 	spooled           *spoolTail     // where the spooled timeline is, if any
 }
@@ -478,7 +486,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 	case simulator.KindAttempt:
 		return run.attempt(rec, a.opts.timeline)
 	case simulator.KindEvent:
-		return run.fate(rec)
+		return run.fate(rec, a.opts.timeline)
 	case simulator.KindEffects:
 		if run.Effects == nil {
 			run.Effects = map[string]int{}
@@ -495,7 +503,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 	case simulator.KindRestart:
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
-		return run.addAttack(rec, a.opts.timeline)
+		return run.addAttack(rec)
 	case simulator.KindHandshake:
 		run.addHandshake(rec)
 	}
@@ -506,7 +514,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 func (a *Aggregator) Runs() []*Summary {
 	for _, r := range a.runs {
 		r.Incomplete = !r.ended
-		slices.SortStableFunc(r.kept, bySeq)
+		r.compact()
 		r.ReorderedPairs = r.reordered()
 	}
 	return a.runs
@@ -550,11 +558,14 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq)
 	ev := r.live[rec.Seq]
-	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep) {
+	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}
 		r.live[rec.Seq] = ev
-		if keep < 0 || rec.Seq < keep {
+		switch {
+		case keep < 0 || rec.Seq < keep:
 			r.hold(ev, rec)
+		case r.poolFree(rec, keep):
+			r.pool(ev, rec)
 		}
 	}
 	if ev != nil {
@@ -609,6 +620,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	switch ev.arrived.Arrive(rec.HandlerStatus) {
 	case ArrivalRefused:
 		r.RefusedArrivals++
+		ev.refused = true
 	case ArrivalDuplicate:
 		r.duplicate(ev, rec)
 	}
@@ -649,7 +661,7 @@ func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 	}
 }
 
-func (r *Summary) fate(rec *simulator.Record) error {
+func (r *Summary) fate(rec *simulator.Record, keep int) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
 	switch rec.Fate {
@@ -680,14 +692,13 @@ func (r *Summary) fate(rec *simulator.Record) error {
 		r.Lost++
 	}
 	ev := r.live[rec.Seq]
-	if ev == nil {
-		return nil
+	if ev != nil {
+		if ev.need > 0 {
+			r.eventNeed.add(ev.need)
+		}
+		delete(r.live, rec.Seq)
 	}
-	if ev.need > 0 {
-		r.eventNeed.add(ev.need)
-	}
-	delete(r.live, rec.Seq)
-	return r.endTimeline(ev, rec)
+	return r.settle(ev, rec, keep)
 }
 
 // outage extends or closes the current outage span. Records come in

@@ -73,7 +73,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and every event's attempts)\n", rep.words().of(SettingVerbose))
+		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them)\n", rep.words().of(SettingVerbose))
 	}
 	ew.fail(ww.flush())
 	return ew.err
@@ -168,10 +168,13 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 		}
 	}
 	if rep.Verbose && rep.Timeline > 0 && r.TimelineCount() > 0 {
-		evs, err := r.FirstTimelines(rep.Timeline)
+		sh, err := r.Sample(rep.Timeline)
 		w.fail(err)
-		w.printf("\n  timeline of the first %d of %s (+ virtual time since the event's first attempt):\n", len(evs), counted(r.Events, "event", "events"))
-		for _, ev := range evs {
+		w.printf("\n  timeline of %s (+ virtual time since the event's first attempt):\n", sampleHead(sh))
+		if s := sampleShows(sh); s != "" {
+			w.printf("    %s\n", s)
+		}
+		for _, ev := range sh.Events {
 			w.printf("    %s  %s%s\n", ev.ID, timelineLine(ev), effectsMark(r, ev.ID))
 		}
 	}
@@ -343,6 +346,9 @@ func timelineLine(ev *EventTimeline) string {
 	}
 	flush()
 	line := strings.Join(parts, " → ")
+	if len(ev.Attempts) == 0 {
+		line = "never sent"
+	}
 	switch ev.Fate {
 	case simulator.FateExhausted:
 		line += "  ✗ gave up"
@@ -385,14 +391,24 @@ func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	if t.WithManual > t.Recommended {
 		s += fmt.Sprintf(" (%s to also cover manual redelivery within %s)", dur(t.WithManual), dur(t.Manual))
 	}
-	s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
-		r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
+	if r.DuplicatesAfterKey() == 0 {
+		// No wait was measured: "the longest wait was 0s" would say one was.
+		s += fmt.Sprintf(": %s retries for up to %s by itself, and no duplicate came after a stored key in this run; that span, plus %d%%, rounded up",
+			r.Policy, dur(t.Window), int(TTLBuffer*100))
+	} else {
+		s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
+			r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
+	}
 	return s + keyOn(r)
 }
 
 func ttlReason(r *Summary, t TTLAnalysis) string {
 	s := fmt.Sprintf("%s retries for up to %s by itself; the longest wait from a stored key to a duplicate in this run was %s → recommend %s (the longer of the two, plus %d%%, rounded up)",
 		r.Policy, dur(t.Window), dur(t.Observed), dur(t.Recommended), int(TTLBuffer*100))
+	if r.DuplicatesAfterKey() == 0 {
+		s = fmt.Sprintf("%s retries for up to %s by itself; no duplicate came after a stored key in this run → recommend %s (that span, plus %d%%, rounded up)",
+			r.Policy, dur(t.Window), dur(t.Recommended), int(TTLBuffer*100))
+	}
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}

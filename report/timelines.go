@@ -18,10 +18,11 @@ func bySeq(x, y *EventTimeline) int { return cmp.Compare(x.Seq, y.Seq) }
 
 func entryBySeq(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) }
 
-// hold starts keeping the timeline of the event rec is the first attempt of.
+// hold starts keeping the timeline of the event rec is the first attempt
+// (or, for an event never attempted, the fate) of.
 func (r *Summary) hold(ev *eventAgg, rec *simulator.Record) {
 	if r.spool != nil {
-		ev.spooled = &spoolTail{}
+		ev.spooled = &spoolTail{id: rec.Event, object: rec.Object}
 	} else {
 		ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
 		r.kept = append(r.kept, ev.timeline)
@@ -45,6 +46,63 @@ func (r *Summary) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) err
 	r.held++
 	r.peakHeld = max(r.peakHeld, r.held)
 	return nil
+}
+
+// poolFree says whether the event rec is the first attempt of may have its
+// timeline held until its fate is known, in a run that keeps the first keep
+// events' timelines (0 none, < 0 all).
+func (r *Summary) poolFree(rec *simulator.Record, keep int) bool {
+	return keep > 0 && rec.Seq >= keep && rec.N == 1 && rec.Copy == 0 && r.tally.pooled < poolSize
+}
+
+// pool holds the timeline of an event beyond the first ones, in case its
+// fate makes it an exemplar of its kind.
+func (r *Summary) pool(ev *eventAgg, rec *simulator.Record) {
+	r.hold(ev, rec)
+	ev.pooled = true
+	r.tally.pooled++
+}
+
+// settle counts the kinds of fate of the event rec closes (ev is what was
+// followed of it, if anything), and ends its timeline if it is kept: an
+// event beyond the first keep is kept only as an exemplar of a kind that
+// has too few, and an event that was never attempted gets a timeline of no
+// attempts, so a sample can show it too.
+func (r *Summary) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
+	kinds := fateKinds(ev, rec)
+	r.tally.count(kinds)
+	exemplar := keep > 0 && rec.Seq >= keep && r.tally.wanted(kinds, keep)
+	if ev != nil && ev.pooled {
+		r.tally.pooled--
+		if !exemplar {
+			r.drop(ev)
+			return nil
+		}
+		r.tally.keepExemplar(kinds)
+	}
+	if ev == nil && rec.N == 0 && (keep < 0 || rec.Seq < keep || exemplar) {
+		if keep >= 0 && rec.Seq >= keep {
+			r.tally.keepExemplar(kinds)
+		}
+		ev = &eventAgg{}
+		r.hold(ev, rec)
+	}
+	if ev == nil || (ev.timeline == nil && ev.spooled == nil) {
+		return nil
+	}
+	r.tally.offer(sampleEntry{seq: rec.Seq, id: rec.Event, kinds: kinds})
+	return r.endTimeline(ev, rec)
+}
+
+// drop lets go of a pooled timeline that is not kept after all.
+func (r *Summary) drop(ev *eventAgg) {
+	if tl := ev.timeline; tl != nil {
+		r.held -= len(tl.Attempts) + len(tl.Attacks)
+		tl.Attempts, tl.Attacks, tl.dropped = nil, nil, true
+		r.dropped++
+		r.open--
+		ev.timeline = nil
+	}
 }
 
 // endTimeline gives ev's kept timeline its fate (rec's).
@@ -77,14 +135,14 @@ func (r *Summary) TimelineCount() int { return len(r.closed) + r.open }
 // read back is yielded as an error, and ends the sequence.
 func (r *Summary) Timelines() iter.Seq2[*EventTimeline, error] { return r.timelines(nil) }
 
-// timelines is Timelines without the timelines whose place in it want
-// refuses (want nil takes all): those are not even read back.
-func (r *Summary) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, error] {
+// timelines is Timelines without the timelines of the events whose Seq
+// want refuses (want nil takes all): those are not even read back.
+func (r *Summary) timelines(want func(seq int) bool) iter.Seq2[*EventTimeline, error] {
 	return func(yield func(*EventTimeline, error) bool) {
 		if r.spool == nil {
-			slices.SortStableFunc(r.kept, bySeq)
-			for i, ev := range r.kept {
-				if (want == nil || want(i)) && !yield(ev, nil) {
+			r.compact()
+			for _, ev := range r.kept {
+				if (want == nil || want(ev.Seq)) && !yield(ev, nil) {
 					return
 				}
 			}
@@ -92,7 +150,7 @@ func (r *Summary) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, err
 		}
 		closed, open := r.closedIndex(), r.openIndex()
 		i, j := 0, 0
-		for k := 0; i < len(closed) || j < len(open); k++ {
+		for i < len(closed) || j < len(open) {
 			// A closed event ended before an open one with its Seq began,
 			// so it comes first.
 			var e spoolEntry
@@ -103,7 +161,7 @@ func (r *Summary) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, err
 				e = open[j]
 				j++
 			}
-			if want != nil && !want(k) {
+			if want != nil && !want(e.seq) {
 				continue
 			}
 			ev, err := r.spool.get(e.seq, e.last)
@@ -116,6 +174,15 @@ func (r *Summary) timelines(want func(i int) bool) iter.Seq2[*EventTimeline, err
 			}
 		}
 	}
+}
+
+// compact leaves the dropped timelines out of kept, which it sorts by Seq.
+func (r *Summary) compact() {
+	if r.dropped > 0 {
+		r.kept = slices.DeleteFunc(r.kept, func(ev *EventTimeline) bool { return ev.dropped })
+		r.dropped = 0
+	}
+	slices.SortStableFunc(r.kept, bySeq)
 }
 
 // closedIndex returns the closed events' entries by Seq, those that share

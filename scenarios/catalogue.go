@@ -28,7 +28,7 @@ var builtin = sync.OnceValue(func() map[string]Scenario {
 	}
 	for _, f := range files {
 		data, _ := catalogueFS.ReadFile(f)
-		s, err := Decode(path.Base(f), data)
+		s, err := decodeBuiltin(path.Base(f), data)
 		if err != nil {
 			panic(fmt.Sprintf("built-in scenario catalogue: %v", err))
 		}
@@ -94,8 +94,11 @@ func IsFileName(name string) bool {
 
 // Lookup returns the built-in scenario called name or, when name looks like
 // a file (it ends in .yaml or .yml, or contains a slash), the scenario read
-// from that file.
+// from that file; names joined by commas compose (see LookupIn).
 func Lookup(name string) (Scenario, error) {
+	if strings.Contains(name, ",") {
+		return LookupIn(name, nil)
+	}
 	if s, ok := builtin()[name]; ok {
 		return s, nil
 	}

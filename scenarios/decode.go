@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ var ErrInvalid = errors.New("invalid scenario")
 // them.
 var envelopeKeys = []string{"type", "probability", "attempts", "from", "until", "every"}
 
-var scenarioKeys = []string{"name", "description", "faults"}
+var scenarioKeys = []string{"name", "description", "include", "faults"}
 
 // maxListLen bounds the lists a scenario may hold (attempt numbers, restart
 // times), so a typo cannot make a run that never ends.
@@ -29,6 +30,26 @@ const maxListLen = 1000
 // Decode reads one scenario from YAML, strictly. It reports every problem at
 // once rather than stopping at the first. file names the source in errors.
 func Decode(file string, data []byte) (Scenario, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
+	}
+	d := decoder{file: file, builtin: builtin()}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	s := d.scenario(n, "", "")
+	if err := d.err(); err != nil {
+		return Scenario{}, err
+	}
+	s.source = data
+	return s, nil
+}
+
+// decodeBuiltin decodes a scenario of the built-in catalogue, which may not
+// include others (the catalogue is being read).
+func decodeBuiltin(file string, data []byte) (Scenario, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
@@ -72,7 +93,7 @@ func DecodeMap(file string, data []byte, key string) (map[string]Scenario, error
 	if section == nil {
 		return out, nil
 	}
-	d := decoder{file: file}
+	d := decoder{file: file, builtin: builtin()}
 	if section.Kind != yaml.MappingNode {
 		d.errorf(section, "%s: expected a map of scenario names to scenarios, got %s", key, describeNode(section))
 		return nil, d.err()
@@ -100,6 +121,9 @@ func DecodeMap(file string, data []byte, key string) (map[string]Scenario, error
 type decoder struct {
 	file string
 	errs []problem
+	// builtin holds the built-in scenarios a scenario may include; nil
+	// while the built-in catalogue itself is read (it includes none).
+	builtin map[string]Scenario
 }
 
 // problem is one mistake, at its line.
@@ -129,6 +153,7 @@ func (d *decoder) err() error {
 // errors; name, when set, is the scenario's name from a map key.
 func (d *decoder) scenario(n *yaml.Node, prefix, name string) Scenario {
 	s := Scenario{Name: name}
+	var includes []Scenario
 	if n.Kind != yaml.MappingNode {
 		// A whole document is not quoted: a file that is not a scenario
 		// (an .env, say) may be all secrets.
@@ -156,6 +181,8 @@ func (d *decoder) scenario(n *yaml.Node, prefix, name string) Scenario {
 			}
 		case "description":
 			d.scalar(v, prefix+"description", &s.Description)
+		case "include":
+			includes = d.includes(v, prefix+"include")
 		case "faults":
 			if v.Kind != yaml.SequenceNode {
 				d.errorf(v, "%sfaults: expected a list of faults, got %s", prefix, describeNode(v))
@@ -173,7 +200,46 @@ func (d *decoder) scenario(n *yaml.Node, prefix, name string) Scenario {
 	if s.Name == "" && !hasKey(n, "name") {
 		d.errorf(n, "%sname: missing", prefix)
 	}
+	if len(includes) > 0 {
+		// The file's own faults first, so they decide as they would
+		// without the includes; the name says every part.
+		own := s
+		s = Compose(append([]Scenario{own}, includes...)...)
+		s.Name = own.Name
+		if len(own.Faults) == 0 {
+			s.Parts = s.Parts[1:]
+		}
+		s.Name = fmt.Sprintf("%s (%s)", own.Name, strings.Join(s.Parts, " + "))
+		if own.Description != "" {
+			s.Description = own.Description
+		}
+	}
 	return s
+}
+
+// includes decodes an include: list of built-in scenarios.
+func (d *decoder) includes(v *yaml.Node, key string) []Scenario {
+	var names []string
+	if v.Kind == yaml.ScalarNode {
+		names = strings.Split(v.Value, ",")
+	} else if !d.decode(v, key, &names) {
+		return nil
+	}
+	if d.builtin == nil {
+		d.errorf(v, "%s: a built-in scenario includes no other", key)
+		return nil
+	}
+	var out []Scenario
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		s, ok := d.builtin[name]
+		if !ok {
+			d.errorf(v, "%s: %q is not a built-in scenario (valid: %s)", key, name, strings.Join(slices.Sorted(maps.Keys(d.builtin)), ", "))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // scalar decodes a scalar value, reporting a mapping or a list where a

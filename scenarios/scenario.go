@@ -28,6 +28,9 @@ type Scenario struct {
 	Name        string
 	Description string
 	Faults      []Fault
+	// Parts names the scenarios a composed one is made of, in order
+	// (see Compose); empty for a scenario of its own.
+	Parts []string
 
 	source []byte
 }
@@ -52,6 +55,20 @@ type Fault struct {
 	Every int
 	// Kind is the type's parameters and behaviour.
 	Kind Kind
+
+	// key, when keyed, keys the fault's random choices in place of its
+	// index: a part of a composed scenario keeps its own (see Compose).
+	key   uint64
+	keyed bool
+}
+
+// rollKey is what keys the fault's random choices: its index in the
+// scenario, or the key Compose gave it.
+func (f *Fault) rollKey(index int) uint64 {
+	if f.keyed {
+		return f.key
+	}
+	return uint64(index)
 }
 
 // covers reports whether the envelope's conditions hold for c.
@@ -72,7 +89,7 @@ func (f *Fault) covers(c *Context) bool {
 // conditions and its probability, and returns the fault's random source for
 // c. index is the fault's place in the scenario.
 func (f *Fault) roll(seed uint64, index int, c *Context) (policies.Rand, bool) {
-	r := policies.Key(seed, uint64(c.Event)<<20|uint64(c.Attempt), uint64(index)+1)
+	r := policies.Key(seed, uint64(c.Event)<<20|uint64(c.Attempt), f.rollKey(index)+1)
 	if !f.covers(c) {
 		return r, false
 	}

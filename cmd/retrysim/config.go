@@ -333,12 +333,10 @@ func configSource(name, path string, lines map[string]int) string {
 }
 
 // scenario resolves a --scenario value: a scenario from the config file
-// (it wins over a built-in of the same name), a built-in, or a YAML file.
+// (it wins over a built-in of the same name), a built-in, or a YAML file;
+// names joined by commas compose.
 func (st *settings) scenario(name string) (scenarios.Scenario, error) {
-	if s, ok := st.scenarios[name]; ok {
-		return s, nil
-	}
-	s, err := scenarios.Lookup(name)
+	s, err := scenarios.LookupIn(name, st.scenarios)
 	if err != nil && len(st.scenarios) > 0 && errors.Is(err, scenarios.ErrUnknown) {
 		names := slices.Sorted(maps.Keys(st.scenarios))
 		return s, fmt.Errorf("%w (or from %s: %s)", err, st.path, strings.Join(names, ", "))

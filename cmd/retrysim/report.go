@@ -36,7 +36,7 @@ type outputFlags struct {
 func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
 	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts(), ", ")+" (a file named after a chart, such as storm.png, draws that one)")
-	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
+	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
 }
@@ -73,8 +73,12 @@ func (o *outputFlags) validate() (*output, []error) {
 	if !slices.Contains(report.Charts(), o.chart) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts(), ", ")))
 	}
-	if o.by != report.ByEvent && o.by != report.ByProvider {
-		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event, provider)", o.by))
+	switch o.by {
+	case report.ByEvent:
+	case report.ByProvider:
+		errs = append(errs, errors.New("--by provider: no longer drawn: one row per provider merged every event's marks into solid bars; compare providers with --chart storm (their attempts over time), or keep --by event: its rows are a sample of each provider's events with every kind of fate"))
+	default:
+		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event)", o.by))
 	}
 	if o.ttls != "" {
 		var err error

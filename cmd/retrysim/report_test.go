@@ -185,6 +185,7 @@ func TestOutputBadInput(t *testing.T) {
 		{"unknown format", []string{"run", "--dry-run", "--format", "yaml"}, "valid: text, json, markdown, csv, html, png, svg, junit"},
 		{"unknown chart", []string{"run", "--dry-run", "--chart", "pie"}, "--chart"},
 		{"unknown rows", []string{"run", "--dry-run", "--by", "hour"}, "--by"},
+		{"rows per provider", []string{"run", "--dry-run", "--by", "provider"}, "--chart storm"},
 		{"missing results", []string{"report", filepath.Join(dir, "none.jsonl")}, "none.jsonl"},
 		{"policies chart extension", []string{"policies", "--chart", filepath.Join(dir, "s.gif")}, "--chart"},
 		{"ttl format", []string{"ttl", "--format", "csv"}, "valid: text, json, markdown"},

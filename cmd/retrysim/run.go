@@ -108,7 +108,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	}
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults(), ", ")+"; see 'retrysim policies')")
-	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file; several joined by commas run the union of their faults")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +18,8 @@ func newScenariosCmd() *cobra.Command {
 those defined under scenarios: in the config file (retrysim.yaml, or --config FILE).
 'scenarios show NAME' prints a scenario's YAML, to copy into a file of your own and pass
 to 'run --scenario FILE'. The fault types a scenario can use are listed at the end.
+Scenarios compose: 'run --scenario flaky-network,forged' runs the union of their faults, and a
+scenario file may list built-in scenarios to add under include: (include: [flaky-network, forged]).
 
 Examples:
   retrysim scenarios
@@ -31,14 +32,13 @@ Examples:
 				return err
 			}
 			user := st.scenarios
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tFROM\tDESCRIPTION")
+			rows := [][]string{{"NAME", "FROM", "DESCRIPTION"}}
 			for _, n := range scenarios.Builtin() {
 				if _, shadowed := user[n]; shadowed {
 					continue
 				}
 				s, _ := scenarios.Lookup(n)
-				fmt.Fprintf(tw, "%s\tbuilt-in\t%s\n", s.Name, s.Description)
+				rows = append(rows, []string{s.Name, "built-in", s.Description})
 			}
 			names := make([]string, 0, len(user))
 			for n := range user {
@@ -47,12 +47,18 @@ Examples:
 			slices.Sort(names)
 			for _, n := range names {
 				// A config file's text reaches the terminal escaped.
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", report.EscapeText(n), report.EscapeText(st.path), report.EscapeText(user[n].Description))
+				rows = append(rows, []string{report.EscapeText(n), report.EscapeText(st.path), report.EscapeText(user[n].Description)})
 			}
-			if err := tw.Flush(); err != nil {
+			if err := report.WriteTable(cmd.OutOrStdout(), rows, 0); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "\nfault types: %s\n'retrysim scenarios show NAME' prints a scenario's YAML.\n", joinTypes())
+			if _, err := fmt.Fprintln(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if err := report.WriteTable(cmd.OutOrStdout(), [][]string{{"fault types:", joinTypes()}}, 0); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "'retrysim scenarios show NAME' prints a scenario's YAML.\n")
 			return err
 		},
 	}

@@ -73,7 +73,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "run", "--fail-on", "lost-events,dup"}, "lost-events,duplicate-effects\n"},
 		{[]string{"__complete", "run", "--demo", "check-"}, "check-then-act\n"},
 		{[]string{"__complete", "report", "x.jsonl", "--chart", "st"}, "storm\n"},
-		{[]string{"__complete", "run", "--by", "p"}, "provider\n"},
+		{[]string{"__complete", "run", "--by", "e"}, "event\n"},
 		{[]string{"__complete", "ttl", "--format", "c"}, ":"}, // ttl writes no CSV
 		{[]string{"__complete", "policies", "show", "shopify-"}, "shopify-2024\n"},
 		{[]string{"__complete", "scenarios", "show", "outage-"}, "outage-6h\n"},

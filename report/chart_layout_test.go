@@ -1,0 +1,423 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// inked is one thing a chart drew, in page coordinates: a text's box, a
+// filled shape's box, or a stroked line's segments.
+type inked struct {
+	text  string
+	box   vg.Rectangle
+	segs  [][2]vg.Point
+	width vg.Length
+	col   color.Color
+}
+
+// recorder is a vg.Canvas that draws nothing and remembers where every
+// text, fill and stroke went, so a test can check the layout a person
+// would see.
+type recorder struct {
+	w, h  vg.Length
+	col   color.Color
+	width vg.Length
+	m     affine
+	stack []recState
+	texts []inked
+	fills []inked
+	lines []inked
+}
+
+type recState struct {
+	col   color.Color
+	width vg.Length
+	m     affine
+}
+
+// affine maps (x, y) to (a x + b y + e, c x + d y + f).
+type affine struct{ a, b, c, d, e, f float64 }
+
+func (m affine) apply(p vg.Point) vg.Point {
+	x, y := float64(p.X), float64(p.Y)
+	return vg.Point{X: vg.Length(m.a*x + m.b*y + m.e), Y: vg.Length(m.c*x + m.d*y + m.f)}
+}
+
+// then is m after n: points go through n first.
+func (m affine) times(n affine) affine {
+	return affine{
+		a: m.a*n.a + m.b*n.c, b: m.a*n.b + m.b*n.d,
+		c: m.c*n.a + m.d*n.c, d: m.c*n.b + m.d*n.d,
+		e: m.a*n.e + m.b*n.f + m.e, f: m.c*n.e + m.d*n.f + m.f,
+	}
+}
+
+func newRecorder(w, h vg.Length) *recorder {
+	return &recorder{w: w, h: h, col: color.Black, width: 1, m: affine{a: 1, d: 1}}
+}
+
+func (r *recorder) Size() (vg.Length, vg.Length)       { return r.w, r.h }
+func (r *recorder) SetLineWidth(w vg.Length)           { r.width = w }
+func (r *recorder) SetLineDash([]vg.Length, vg.Length) {}
+func (r *recorder) SetColor(c color.Color) {
+	if c == nil {
+		c = color.Black
+	}
+	r.col = c
+}
+func (r *recorder) Rotate(rad float64) {
+	s, c := math.Sin(rad), math.Cos(rad)
+	r.m = r.m.times(affine{a: c, b: -s, c: s, d: c})
+}
+func (r *recorder) Translate(p vg.Point) {
+	r.m = r.m.times(affine{a: 1, d: 1, e: float64(p.X), f: float64(p.Y)})
+}
+func (r *recorder) Scale(x, y float64) { r.m = r.m.times(affine{a: x, d: y}) }
+func (r *recorder) Push()              { r.stack = append(r.stack, recState{r.col, r.width, r.m}) }
+func (r *recorder) Pop() {
+	s := r.stack[len(r.stack)-1]
+	r.stack = r.stack[:len(r.stack)-1]
+	r.col, r.width, r.m = s.col, s.width, s.m
+}
+func (r *recorder) DrawImage(vg.Rectangle, image.Image) {}
+
+// points lists a path's points, an arc or curve by its box's corners.
+func (r *recorder) points(p vg.Path) (segs [][2]vg.Point, box vg.Rectangle) {
+	var pts []vg.Point
+	var cur, start vg.Point
+	first := true
+	add := func(p vg.Point) {
+		p = r.m.apply(p)
+		if first {
+			box = vg.Rectangle{Min: p, Max: p}
+			first = false
+		}
+		box.Min.X, box.Min.Y = min(box.Min.X, p.X), min(box.Min.Y, p.Y)
+		box.Max.X, box.Max.Y = max(box.Max.X, p.X), max(box.Max.Y, p.Y)
+		pts = append(pts, p)
+	}
+	for _, c := range p {
+		switch c.Type {
+		case vg.MoveComp:
+			cur, start = c.Pos, c.Pos
+			if !nan(c.Pos) {
+				add(c.Pos)
+			}
+		case vg.LineComp:
+			if nan(c.Pos) || nan(cur) {
+				cur = c.Pos
+				continue // draws nothing
+			}
+			segs = append(segs, [2]vg.Point{r.m.apply(cur), r.m.apply(c.Pos)})
+			cur = c.Pos
+			add(c.Pos)
+		case vg.ArcComp:
+			for _, d := range []vg.Point{{X: -c.Radius, Y: -c.Radius}, {X: c.Radius, Y: c.Radius}, {X: -c.Radius, Y: c.Radius}, {X: c.Radius, Y: -c.Radius}} {
+				add(c.Pos.Add(d))
+			}
+			// A ring is its box: strokes of arcs are checked as boxes.
+			segs = append(segs, [2]vg.Point{r.m.apply(c.Pos.Add(vg.Point{X: -c.Radius, Y: -c.Radius})), r.m.apply(c.Pos.Add(vg.Point{X: c.Radius, Y: c.Radius}))})
+			segs = append(segs, [2]vg.Point{r.m.apply(c.Pos.Add(vg.Point{X: -c.Radius, Y: c.Radius})), r.m.apply(c.Pos.Add(vg.Point{X: c.Radius, Y: -c.Radius}))})
+			cur = c.Pos
+		case vg.CurveComp:
+			for _, k := range c.Control {
+				add(k)
+			}
+			segs = append(segs, [2]vg.Point{r.m.apply(cur), r.m.apply(c.Pos)})
+			cur = c.Pos
+			add(c.Pos)
+		case vg.CloseComp:
+			segs = append(segs, [2]vg.Point{r.m.apply(cur), r.m.apply(start)})
+			cur = start
+		}
+	}
+	return segs, box
+}
+
+func (r *recorder) Stroke(p vg.Path) {
+	if r.width <= 0 {
+		return
+	}
+	segs, box := r.points(p)
+	r.lines = append(r.lines, inked{segs: segs, box: box, width: r.width, col: r.col})
+}
+
+func (r *recorder) Fill(p vg.Path) {
+	_, box := r.points(p)
+	r.fills = append(r.fills, inked{box: box, col: r.col})
+}
+
+func (r *recorder) FillString(f font.Face, pt vg.Point, s string) {
+	if strings.TrimSpace(s) == "" || f.Font.Size == 0 {
+		return
+	}
+	// The ink of the text, not the font's line box: capitals and digits
+	// reach about 0.72 em above the baseline (the ascent is line spacing,
+	// 0.9 em), and only some letters go below it.
+	e := f.Extents()
+	w := f.Width(s)
+	up, down := f.Font.Size*0.74, vg.Length(0)
+	if strings.ContainsAny(s, "gjpqy(),;[]{}|_") {
+		down = e.Descent
+	}
+	corners := []vg.Point{{X: pt.X, Y: pt.Y - down}, {X: pt.X + w, Y: pt.Y - down}, {X: pt.X, Y: pt.Y + up}, {X: pt.X + w, Y: pt.Y + up}}
+	var box vg.Rectangle
+	for i, c := range corners {
+		c = r.m.apply(c)
+		if i == 0 {
+			box = vg.Rectangle{Min: c, Max: c}
+		}
+		box.Min.X, box.Min.Y = min(box.Min.X, c.X), min(box.Min.Y, c.Y)
+		box.Max.X, box.Max.Y = max(box.Max.X, c.X), max(box.Max.Y, c.Y)
+	}
+	r.texts = append(r.texts, inked{text: s, box: box, col: r.col})
+}
+
+func nan(p vg.Point) bool { return math.IsNaN(float64(p.X)) || math.IsNaN(float64(p.Y)) }
+
+// ink says whether a colour is something a reader reads (a mark, a line,
+// a band) rather than a background: white, light grey grid lines and
+// translucent shading are not.
+func ink(c color.Color) bool {
+	r, g, b, a := c.RGBA()
+	if a < 0x60<<8 {
+		return false
+	}
+	return !(r >= 0xd0<<8 && g >= 0xd0<<8 && b >= 0xd0<<8)
+}
+
+// slack is how far two boxes may touch: antialiasing, not overlap.
+const slack = vg.Length(0.75)
+
+func overlaps(a, b vg.Rectangle) bool {
+	return a.Min.X+slack < b.Max.X && b.Min.X+slack < a.Max.X && a.Min.Y+slack < b.Max.Y && b.Min.Y+slack < a.Max.Y
+}
+
+// crosses says whether the segment from p to q, w wide, passes through box.
+func crosses(box vg.Rectangle, p, q vg.Point, w vg.Length) bool {
+	box = vg.Rectangle{Min: vg.Point{X: box.Min.X - w/2 + slack, Y: box.Min.Y - w/2 + slack}, Max: vg.Point{X: box.Max.X + w/2 - slack, Y: box.Max.Y + w/2 - slack}}
+	// Liang–Barsky clipping: does any part of the segment lie in box?
+	t0, t1 := 0.0, 1.0
+	dx, dy := float64(q.X-p.X), float64(q.Y-p.Y)
+	for _, e := range [][2]float64{{-dx, float64(p.X - box.Min.X)}, {dx, float64(box.Max.X - p.X)}, {-dy, float64(p.Y - box.Min.Y)}, {dy, float64(box.Max.Y - p.Y)}} {
+		pp, qq := e[0], e[1]
+		if pp == 0 {
+			if qq < 0 {
+				return false
+			}
+			continue
+		}
+		t := qq / pp
+		if pp < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
+
+// collisions lists where a text overlaps another text, or a mark: a filled
+// shape or a stroked line in a colour a reader reads.
+func (r *recorder) collisions() []string {
+	var out []string
+	for i, t := range r.texts {
+		for _, u := range r.texts[i+1:] {
+			if overlaps(t.box, u.box) {
+				out = append(out, fmt.Sprintf("text %q overlaps text %q", t.text, u.text))
+			}
+		}
+		for _, f := range r.fills {
+			if ink(f.col) && overlaps(t.box, f.box) {
+				out = append(out, fmt.Sprintf("text %q overlaps a filled mark at %.0f,%.0f", t.text, f.box.Min.X, f.box.Min.Y))
+				break
+			}
+		}
+		for _, l := range r.lines {
+			if !ink(l.col) {
+				continue
+			}
+			hit := false
+			for _, s := range l.segs {
+				if crosses(t.box, s[0], s[1], l.width) {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				out = append(out, fmt.Sprintf("text %q at %.0f,%.0f–%.0f,%.0f is crossed by a line from %.0f,%.0f to %.0f,%.0f", t.text, t.box.Min.X, t.box.Min.Y, t.box.Max.X, t.box.Max.Y, l.box.Min.X, l.box.Min.Y, l.box.Max.X, l.box.Max.Y))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// layoutRun is a modelled run of events for the layout test.
+func layoutRun(t *testing.T, providers []string, scenario string, events int) *Report {
+	t.Helper()
+	sc, err := scenarios.Lookup(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg := NewAggregator(WithTimeline(-1), WithSpoolDir(t.TempDir()))
+	t.Cleanup(func() { agg.Close() })
+	for _, name := range providers {
+		pol, err := policies.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := simulator.Run(context.Background(), simulator.Config{
+			Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 1, RunID: "layout", Sink: agg.Add,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &Report{Runs: agg.Runs()}
+}
+
+// drawOn draws chart on a recorder the size of the PNG charts.
+func drawOn(t *testing.T, rep *Report, opts ChartOptions) *recorder {
+	t.Helper()
+	w, h := opts.size()
+	rec := newRecorder(w, h)
+	c := draw.New(rec)
+	var err error
+	switch opts.Chart {
+	case ChartTTL:
+		err = drawTTLChart(c, rep)
+	case ChartStorm:
+		err = drawStorm(c, rep)
+	default:
+		err = drawTimeline(c, rep, opts)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// No chart draws a label over another, over a mark or across a line, at
+// any size of run and with every provider.
+func TestChartLabelsClear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 5,000-event charts")
+	}
+	all := policies.NamedDefaults()
+	cases := []struct {
+		providers []string
+		scenario  string
+		events    int
+	}{
+		{[]string{"stripe"}, "flaky-network", 5},
+		{[]string{"shopify"}, "outage-6h", 20},
+		{[]string{"stripe"}, "outage", 500},
+		{[]string{"github"}, "flaky-network", 5000},
+		{all, "flaky-network", 20},
+	}
+	for _, tc := range cases {
+		rep := layoutRun(t, tc.providers, tc.scenario, tc.events)
+		for _, chart := range Charts() {
+			name := fmt.Sprintf("%s/%d events/%s", strings.Join(tc.providers, ","), tc.events, chart)
+			if len(tc.providers) > 3 {
+				name = fmt.Sprintf("all providers/%d events/%s", tc.events, chart)
+			}
+			t.Run(name, func(t *testing.T) {
+				rec := drawOn(t, rep, ChartOptions{Chart: chart})
+				if len(rec.texts) == 0 || len(rec.lines) == 0 {
+					t.Fatalf("recorded %d texts and %d lines: the recorder saw nothing", len(rec.texts), len(rec.lines))
+				}
+				for _, c := range rec.collisions() {
+					t.Error(c)
+				}
+			})
+		}
+	}
+}
+
+// The check itself finds a label drawn over a mark, or across a line.
+func TestChartLabelsClearCanFail(t *testing.T) {
+	rec := newRecorder(100, 100)
+	c := draw.New(rec)
+	sty := draw.GlyphStyle{Color: colGreen, Radius: 5, Shape: draw.CircleGlyph{}}
+	c.DrawGlyph(sty, vg.Point{X: 50, Y: 50})
+	ts := drawTextStyle()
+	c.FillText(ts, vg.Point{X: 48, Y: 48}, "label")
+	if len(rec.collisions()) == 0 {
+		t.Error("a label over a glyph is not found")
+	}
+	rec = newRecorder(100, 100)
+	c = draw.New(rec)
+	c.StrokeLine2(draw.LineStyle{Color: colRed, Width: 2}, 10, 0, 10, 100)
+	c.FillText(ts, vg.Point{X: 5, Y: 50}, "label")
+	if len(rec.collisions()) == 0 {
+		t.Error("a line across a label is not found")
+	}
+	rec = newRecorder(100, 100)
+	c = draw.New(rec)
+	c.StrokeLine2(draw.LineStyle{Color: colRed, Width: 2}, 10, 0, 10, 100)
+	c.FillText(ts, vg.Point{X: 20, Y: 50}, "label")
+	if cs := rec.collisions(); len(cs) != 0 {
+		t.Errorf("a label clear of a line: %s", cs)
+	}
+}
+
+func drawTextStyle() text.Style {
+	return text.Style{Font: sans(noteSize), Handler: plot.DefaultTextHandler, Color: colBlack}
+}
+
+// The TTL chart's curves sit on their values: at every TTL, the share of
+// duplicates that TTL lets through, with no offset to tell runs apart
+// (each run has a panel of its own), and no line for a run with no
+// duplicate at all.
+func TestTTLCurvesOnTheirValues(t *testing.T) {
+	rep := layoutRun(t, policies.NamedDefaults(), "flaky-network", 50)
+	xs := []time.Duration{time.Second, time.Minute, 5 * time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+	for _, r := range rep.Runs {
+		ta := r.TTL(rep.TTLs)
+		obs, worst := ttlCurves(r, ta, xs)
+		total := r.DuplicatesAfterKey()
+		if total == 0 && len(obs) > 0 {
+			t.Errorf("%s: a line for a run with no duplicate", r.Policy)
+		}
+		// A step's flat part starts at its TTL's value; its drop ends at
+		// the next TTL's.
+		at := func(sg [2][2]float64) (time.Duration, float64) {
+			if sg[0][0] == sg[1][0] {
+				return time.Duration(sg[1][0] * float64(time.Second)), sg[1][1]
+			}
+			return time.Duration(sg[0][0] * float64(time.Second)), sg[0][1]
+		}
+		for _, sg := range obs {
+			x, y := at(sg)
+			if want := 100 * float64(r.LeakedAt(x)) / float64(total); y != want {
+				t.Errorf("%s: this run's line at %s is at %v%%, its value is %v%%", r.Policy, x, y, want)
+			}
+		}
+		for _, sg := range worst {
+			x, y := at(sg)
+			if want := 100 * float64(r.WorstLeakedAt(x)) / float64(ta.Retries); y != want {
+				t.Errorf("%s: the worst case's line at %s is at %v%%, its value is %v%%", r.Policy, x, y, want)
+			}
+		}
+	}
+}

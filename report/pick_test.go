@@ -1,0 +1,127 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// outageRun is shopify under outage-6h, 200 events modelled: 33 delivered
+// before the endpoint is disabled and 167 lost to it, most never sent.
+func outageRun(t *testing.T, opts ...report.Option) *report.Report {
+	t.Helper()
+	return modelRun(t, "shopify", "outage-6h", 200, opts...)
+}
+
+func modelRun(t *testing.T, policy, scenario string, events int, opts ...report.Option) *report.Report {
+	t.Helper()
+	pol, err := policies.Lookup(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Lookup(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg := report.NewAggregator(opts...)
+	t.Cleanup(func() { agg.Close() })
+	if _, err := simulator.Run(context.Background(), simulator.Config{
+		Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 1, RunID: "sample", Sink: agg.Add,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return &report.Report{Runs: agg.Runs()}
+}
+
+// A sample shows every kind of fate the run had, and counts each kind as
+// the totals do, however many timelines were kept.
+func TestSampleShowsEveryKind(t *testing.T) {
+	for _, keep := range []int{report.DefaultTimeline, -1} {
+		for _, n := range []int{5, report.DefaultTimeline, report.DefaultChartRows} {
+			t.Run(fmt.Sprintf("keep %d, show %d", keep, n), func(t *testing.T) {
+				r := outageRun(t, report.WithTimeline(keep)).Runs[0]
+				if r.LostToDisable < 100 || r.Delivered == 0 {
+					t.Fatalf("the run is not the one this test is about: %d lost to the disable, %d delivered", r.LostToDisable, r.Delivered)
+				}
+				sh, err := r.Sample(n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(sh.Events) != n {
+					t.Errorf("%d events shown, want %d", len(sh.Events), n)
+				}
+				totals := map[report.FateKind]int{}
+				for _, k := range sh.Kinds {
+					totals[k.Kind] = k.Total
+					if k.Shown == 0 {
+						t.Errorf("no event %s shown of %d", k.Kind, k.Total)
+					}
+				}
+				if totals[report.KindLostToDisable] != r.LostToDisable {
+					t.Errorf("%d lost to the disable in the sample's counts, %d in the run", totals[report.KindLostToDisable], r.LostToDisable)
+				}
+				if d := totals[report.KindDelivered] + totals[report.KindLate]; d != r.Delivered {
+					t.Errorf("%d delivered in the sample's counts, %d in the run", d, r.Delivered)
+				}
+				lost, neverSent := 0, 0
+				for _, ev := range sh.Events {
+					if ev.Fate == simulator.FateDisabled {
+						lost++
+						if len(ev.Attempts) == 0 {
+							neverSent++
+						}
+					}
+				}
+				if lost == 0 || neverSent == 0 {
+					t.Errorf("%d of the events shown lost to the disable, %d of them never sent", lost, neverSent)
+				}
+			})
+		}
+	}
+}
+
+// The verbose text says which kinds its timeline shows and how many of
+// each it leaves out, and the JSON lists every event, those never sent
+// included.
+func TestSampleInTextAndJSON(t *testing.T) {
+	rep := outageRun(t, report.WithTimeline(report.DefaultTimeline))
+	rep.Verbose, rep.Timeline = true, report.DefaultTimeline
+	var buf bytes.Buffer
+	if err := report.WriteText(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(buf.String()), " ")
+	r := rep.Runs[0]
+	for _, want := range []string{
+		fmt.Sprintf("timeline of 10 of %d events", r.Events),
+		fmt.Sprintf("of %d lost to the disable", r.LostToDisable),
+		"never sent ✗ endpoint disabled",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, buf.String())
+		}
+	}
+
+	rep = outageRun(t, report.WithTimeline(report.Keep(report.FormatJSON, false, false)))
+	buf.Reset()
+	if err := report.WriteJSON(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	js := buf.String()
+	if got := strings.Count(js, `"fate": "disabled"`); got != rep.Runs[0].LostToDisable {
+		t.Errorf("the JSON lists %d events lost to the disable, the run %d", got, rep.Runs[0].LostToDisable)
+	}
+	if got := strings.Count(js, `"fate": `); got != rep.Runs[0].Events {
+		t.Errorf("the JSON lists %d events of %d", got, rep.Runs[0].Events)
+	}
+	if !strings.Contains(js, `"events_complete": true`) {
+		t.Error("the JSON does not say its events are complete")
+	}
+}
