@@ -4,7 +4,7 @@ import "slices"
 
 // Kinds are the record kinds the engine writes, in the order a run's
 // stream introduces them.
-var Kinds = []string{KindRun, KindHandshake, KindAttempt, KindAttack, KindRestart, KindEvent, KindEffects, KindEnd}
+var Kinds = []string{KindRun, KindHandshake, KindAttempt, KindAttack, KindRestart, KindDisable, KindEvent, KindEffects, KindEnd}
 
 // KnownKind reports whether kind is one of Kinds. Readers of a results
 // stream skip records of other kinds, which a later version may add.
