@@ -203,6 +203,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(r.Error)
 	e.str(r.Signal)
 	e.str(string(r.TLS))
+	e.str(r.Tenant)
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -262,6 +263,9 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableForS)
 		e.str(string(r.DisabledCause))
 		e.str(r.EffectsProblem)
+		e.int(int64(r.Tenants))
+		e.int(int64(r.Shard))
+		e.int(int64(r.Shards))
 	}
 }
 
@@ -279,7 +283,7 @@ func hasRunFields(r *simulator.Record) bool {
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
-		r.DisabledCause != "" || r.EffectsProblem != ""
+		r.DisabledCause != "" || r.EffectsProblem != "" || r.Tenants != 0 || r.Shard != 0 || r.Shards != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -404,6 +408,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Error = d.str()
 	r.Signal = d.str()
 	r.TLS = simulator.TLSProblem(d.str())
+	r.Tenant = d.str()
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()
@@ -470,5 +475,8 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableForS = d.float()
 		r.DisabledCause = simulator.DisableCause(d.str())
 		r.EffectsProblem = d.str()
+		r.Tenants = int(d.int())
+		r.Shard = int(d.int())
+		r.Shards = int(d.int())
 	}
 }

@@ -188,6 +188,8 @@ type Summary struct {
 	// Handshake is the provider's handshake when the endpoint was set up,
 	// when it sent one.
 	Handshake *simulator.Record
+	// The run's tenants (tenants.go).
+	tenantFacts
 
 	// Outages are the spans of virtual time in which attempts met an
 	// injected outage, inferred from the attempts' faults: from the first
@@ -459,6 +461,8 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		return run.addAttack(rec, a.opts.timeline)
 	case simulator.KindHandshake:
 		run.addHandshake(rec)
+	case simulator.KindDisable:
+		run.addDisable(rec)
 	}
 	return nil
 }
@@ -478,6 +482,7 @@ func (r *Summary) begin(rec *simulator.Record) {
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.EventType = rec.EventType
+	r.Tenants, r.Shard, r.Shards = rec.Tenants, rec.Shard, rec.Shards
 	r.OutageWindows = nil
 	if rec.Start != nil {
 		for _, w := range rec.OutagesS {
@@ -611,6 +616,9 @@ func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 func (r *Summary) fate(rec *simulator.Record) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
+	if rec.Fate != simulator.FateDelivered && rec.Fate != simulator.FateInterrupted {
+		r.noteTenantLost(rec)
+	}
 	switch rec.Fate {
 	case simulator.FateDelivered:
 		r.Delivered++

@@ -49,7 +49,7 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 		out = append(out, fmt.Sprintf("%s never delivered before the end of the schedule: %s does not retry the failure %s met, or your handler told it to stop (see 'retrysim policies show %s'); %s unless someone resends %s by hand", counted(r.LostNotRetried, "event was", "events were"), r.Policy, plural(r.LostNotRetried, "it", "they"), r.Policy, plural(r.LostNotRetried, "it is gone", "they are gone"), plural(r.LostNotRetried, "it", "them")))
 	}
 	if r.LostToDisable > 0 && r.DisableAfter > 0 {
-		out = append(out, fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before %s in a row", counted(r.LostToDisable, "event was", "events were"), counted(r.DisableAfter, "failure", "failures")))
+		out = append(out, fmt.Sprintf("%s lost when the provider disabled %s: alert on failing deliveries long before %s in a row", counted(r.LostToDisable, "event was", "events were"), disabledWhat(r), counted(r.DisableAfter, "failure", "failures")))
 	}
 	return out
 }

@@ -81,7 +81,7 @@ func lostEventsSeen(r *Summary) string {
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {
-		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
+		msg += fmt.Sprintf(" (%d because %s disabled %s after %s in a row)", r.LostToDisable, r.Provider, disabledWhat(r), counted(r.DisableAfter, "failure", "failures"))
 	}
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
