@@ -43,7 +43,7 @@ func (t *tenantFlags) parse(runID string, getenv func(string) string) (simulator
 	}
 	switch {
 	case t.tenants == 1 && s.Of > 1:
-		errs = append(errs, fmt.Errorf("--shard %s: %s, and a run of one tenant is coupled across all its events (one disable rule, one endpoint): give --tenants N to split its events over N senders", s, strings.TrimPrefix(simulator.ErrShardOneTenant.Error(), "a run of one tenant ")))
+		errs = append(errs, fmt.Errorf("--shard %s: %w; give --tenants N to spread the events over N senders, each with its own subscription", s, simulator.ErrShardOneTenant))
 	case s.Of > t.tenants:
 		errs = append(errs, fmt.Errorf("--shard %s: %d shards of %d tenants would leave shards with none: give --tenants %d or more", s, s.Of, t.tenants, s.Of))
 	}
