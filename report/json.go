@@ -12,7 +12,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// The JSON contract of `retrysim run --format json`, documented in the README.
+// The JSON contract of `retrysim run --format json`, documented in docs/formats.md.
 // Field names are stable.
 type jsonReport struct {
 	Runs                            []jsonRun `json:"runs"`
@@ -50,6 +50,14 @@ type jsonRun struct {
 	// the handler may still have been at work (see Summary.EffectsCaveat).
 	HandlersRunning  int  `json:"handlers_running,omitempty"`
 	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
+	// EffectsPending is the work the oracle still reported queued when
+	// retrysim stopped reading it; SettledOnQuietSeconds the quiet window
+	// an IDEMPOTENT verdict rests on when the oracle reports no pending
+	// work (Caveat settled_on_quiet).
+	EffectsPending        int     `json:"effects_pending,omitempty"`
+	SettledOnQuietSeconds float64 `json:"settled_on_quiet_seconds,omitempty"`
+	// Caveat says why a verdict that stands may miss effects.
+	Caveat Caveat `json:"verdict_caveat,omitempty"`
 	// SettleSeconds is how long the effects were read after the last
 	// attempt until they settled (handlers behind a URL).
 	SettleSeconds float64 `json:"settle_seconds,omitempty"`
@@ -354,6 +362,7 @@ func jsonRunOf(rep *Report, r *Summary) jsonRun {
 		DefaultScenario: r.DefaultScenario,
 		Interrupted:     r.Interrupted, Incomplete: r.Incomplete, Verdict: r.Verdict(), Detail: rep.words().verdictLine(r), Offenders: r.OffenderCounts(),
 		HandlersRunning: r.HandlersRunning, EffectsUnsettled: r.EffectsUnsettled,
+		EffectsPending: j.Pending, SettledOnQuietSeconds: j.Quiet.Seconds(), Caveat: j.Caveat,
 		SignatureCheck: r.SignatureCheck(), SignatureDetail: rep.words().signatureLine(r),
 		SignatureAccepted: append([]string{}, r.ForgedAccepted()...), SignatureAttacks: jsonAttacks(r),
 		SignatureAdvice: r.ToleranceAdvice(),

@@ -68,7 +68,7 @@ func TestDoubledStreamRefused(t *testing.T) {
 }
 
 // TestStreamReaderSkipsAndRefuses: blank lines and unknown kinds are
-// skipped, as the README promises; an unknown outcome and an over-long
+// skipped, as docs/formats.md promises; an unknown outcome and an over-long
 // line are errors naming their line.
 func TestStreamReaderSkipsAndRefuses(t *testing.T) {
 	lines := strings.SplitAfter(string(goodStream(t)), "\n")

@@ -1,8 +1,10 @@
 package report
 
+import "time"
+
 // A verdict is decided here, once, as a value: the verdict, a reason code
 // and the figures a sentence about it needs. The sentences are written
-// from that value (verdict.go, oracle.go, gates.go); nothing decides by
+// from that value (words_verdict.go, words_gates.go); nothing decides by
 // looking at a sentence.
 
 // Reason says why a run's idempotency verdict is what it is.
@@ -53,6 +55,11 @@ const (
 	// CaveatUnsettled: the effects were still changing (a NOT IDEMPOTENT
 	// verdict stands; more may have come).
 	CaveatUnsettled Caveat = "unsettled"
+	// CaveatSettledOnQuiet: the handler worked after it answered, its
+	// oracle reports no pending work, and the effects were taken as settled
+	// after a quiet window alone (Judgement.Quiet): slower work would be
+	// missed.
+	CaveatSettledOnQuiet Caveat = "settled_on_quiet"
 )
 
 // Judgement is a run's idempotency verdict as a value.
@@ -71,6 +78,11 @@ type Judgement struct {
 	Duplicates int
 	// Running counts the handler calls still running at the end.
 	Running int
+	// Pending is the work the oracle still reported queued when retrysim
+	// stopped reading it; Quiet the quiet window the effects settled on
+	// (CaveatSettledOnQuiet).
+	Pending int
+	Quiet   time.Duration
 }
 
 // Untested reports whether the run put idempotency to no test: nothing
@@ -91,7 +103,8 @@ func (j Judgement) Untested() bool {
 // had settled. Effects proven twice are NOT IDEMPOTENT whatever else is
 // missing. Anything else is UNKNOWN, with the reason.
 func (r *Summary) Judge() Judgement {
-	j := Judgement{Verdict: NoVerdict, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning}
+	j := Judgement{Verdict: NoVerdict, Accepted: r.HandlerDelivered, Duplicates: r.DuplicateArrivals, Running: r.HandlersRunning,
+		Pending: r.EffectsPending, Quiet: r.SettledOnQuiet}
 	if r.EffectsKnown && !r.OracleBlind() && r.EffectsMatched < r.HandlerDelivered {
 		j.Missing = r.HandlerDelivered - r.EffectsMatched
 	}
@@ -142,6 +155,8 @@ func (r *Summary) caveat(proven bool) Caveat {
 		return CaveatHandlersRunning
 	case proven && r.EffectsUnsettled:
 		return CaveatUnsettled
+	case !proven && r.SettledOnQuiet > 0:
+		return CaveatSettledOnQuiet
 	}
 	return CaveatNone
 }

@@ -252,7 +252,6 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.timePtr(r.Start)
 		e.timePtr(r.DisabledAt)
 		e.str(r.DisabledBy)
-		e.str(r.EffectsSource)
 		e.int(int64(r.HandlersRunning))
 		e.str(r.RunID)
 		e.float(r.SettleS)
@@ -263,6 +262,8 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableForS)
 		e.str(string(r.DisabledCause))
 		e.str(r.EffectsProblem)
+		e.int(int64(r.EffectsPending))
+		e.float(r.SettledOnQuietS)
 		e.int(int64(r.Tenants))
 		e.int(int64(r.Shard))
 		e.int(int64(r.Shards))
@@ -281,9 +282,10 @@ func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
+		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
-		r.DisabledCause != "" || r.EffectsProblem != "" || r.Tenants != 0 || r.Shard != 0 || r.Shards != 0
+		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0 ||
+		r.Tenants != 0 || r.Shard != 0 || r.Shards != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -464,7 +466,6 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Start = d.timePtr()
 		r.DisabledAt = d.timePtr()
 		r.DisabledBy = d.str()
-		r.EffectsSource = d.str()
 		r.HandlersRunning = int(d.int())
 		r.RunID = d.str()
 		r.SettleS = d.float()
@@ -475,6 +476,8 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableForS = d.float()
 		r.DisabledCause = simulator.DisableCause(d.str())
 		r.EffectsProblem = d.str()
+		r.EffectsPending = int(d.int())
+		r.SettledOnQuietS = d.float()
 		r.Tenants = int(d.int())
 		r.Shard = int(d.int())
 		r.Shards = int(d.int())

@@ -33,17 +33,18 @@ type attackID struct {
 
 // readBaseline reads the effects oracle before the run.
 func (e *engine) readBaseline(ctx context.Context) {
-	if e.cfg.Effects == nil || e.cfg.DryRun {
+	if e.oracle == nil || e.cfg.DryRun {
 		return
 	}
-	e.fx.before, e.fx.beforeErr = e.queryEffects(ctx)
+	r, err := e.queryEffects(ctx)
+	e.fx.before, e.fx.beforeErr = r.Effects, err
 }
 
 // noteEffects follows the records that tell which ids the oracle must
 // answer for: here the attacks sent (noteAttempt takes the events the
 // handler accepted).
 func (e *engine) noteEffects(r *Record) {
-	if e.cfg.Effects == nil {
+	if e.oracle == nil {
 		return
 	}
 	// Attempt records do not come here: recordAttempt writes them to the
@@ -56,7 +57,7 @@ func (e *engine) noteEffects(r *Record) {
 // noteAttempt is noteEffects for an attempt record of event seq that got
 // handlerStatus from the handler.
 func (e *engine) noteAttempt(seq, handlerStatus int) {
-	if e.cfg.Effects == nil || handlerStatus < 200 || handlerStatus >= 300 {
+	if e.oracle == nil || handlerStatus < 200 || handlerStatus >= 300 {
 		return
 	}
 	w := seq / 64
@@ -105,8 +106,8 @@ func (e *engine) readRunEffects(ctx context.Context) (effectsRead, error) {
 		return effectsRead{}, e.fx.beforeErr
 	}
 	if e.handlerCalls() != nil || e.cfg.DryRun || e.cfg.EffectsExact {
-		m, err := e.queryEffects(ctx)
-		return effectsRead{settled: settled{m: m}, exact: true}, err
+		r, err := e.queryEffects(ctx)
+		return effectsRead{settled: settled{m: r.Effects, pending: r.Pending, hasPending: r.HasPending}, exact: true}, err
 	}
 	accepted := e.acceptedIDs()
 	rule := settleRule{clock: e.cfg.WallClock, limit: e.cfg.Settle, quiet: e.cfg.SettleQuiet,
@@ -130,7 +131,7 @@ func (e *engine) readRunEffects(ctx context.Context) (effectsRead, error) {
 // order and then attacks, with the counts before and during the run; it
 // fills in the end record and the result.
 func (e *engine) emitEffects(ctx context.Context, end *Record) error {
-	if e.cfg.Effects == nil {
+	if e.oracle == nil {
 		return nil
 	}
 	read, err := e.readRunEffects(ctx)
@@ -147,9 +148,14 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 	}
 	end.EffectsKnown = true
 	end.EffectsUnsettled, e.res.EffectsUnsettled = read.moving, read.moving
+	if read.moving && read.hasPending && read.pending > 0 {
+		end.EffectsPending, e.res.EffectsPending = read.pending, read.pending
+	}
 	if !read.exact {
 		end.SettleS = read.waited.Seconds()
 		end.SettleLimitS = e.cfg.Settle.Seconds()
+		end.SettledOnQuietS = read.onQuiet.Seconds()
+		e.res.SettledOnQuiet = read.onQuiet
 	}
 	e.res.Settled = read.waited
 	e.res.Effects = make(map[string]int, len(read.m))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // Defaults for a Config's zero fields.
@@ -42,7 +43,7 @@ const (
 
 // DefaultStart is the virtual time a run starts at unless Config.Start says
 // otherwise: fixed, so the same seed gives the same timeline.
-var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+func DefaultStart() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // ErrConfig is returned, wrapped, for a Config that cannot run.
 var ErrConfig = errors.New("invalid run configuration")
@@ -165,19 +166,30 @@ type Config struct {
 	// how often each event was processed; the run reports what changed,
 	// for its own ids.
 	Effects EffectsFunc
+	// Oracle is the effects oracle as an interface: set it instead of
+	// Effects to read one that reports pending work (oracle.HTTP of an
+	// endpoint answering {"effects": {…}, "pending": N}, oracle.OpenSQL of
+	// the handler's database with a pending query). While it reports work
+	// pending, the engine keeps reading, up to Settle.
+	Oracle oracle.Oracle
 	// EffectsExact says Effects answers only once the handler's work is
 	// done (a handler the caller runs, which waits for its own queue): it
 	// is read once at the end, with no quiet period.
 	EffectsExact bool
 	// Settle is the longest real time the engine waits, after the last
 	// attempt, for a handler behind a URL to finish the work it took in:
-	// it reads Effects until every event the handler accepted is reported
-	// and nothing has changed for SettleQuiet. 0 means DefaultSettle; an
-	// in-process Handler is waited for exactly instead.
+	// it reads the oracle until every event the handler accepted is
+	// reported and, when the oracle reports pending work, none is left,
+	// or else nothing has changed for the quiet window. Every read of the
+	// oracle, the one before the run included, is bounded by it. 0 means
+	// DefaultSettle; an in-process Handler is waited for exactly instead.
+	// Pending work still reported at the limit leaves the effects
+	// unsettled: no IDEMPOTENT verdict.
 	Settle time.Duration
-	// SettleQuiet is how long the oracle's answer must stay the same to
-	// count as settled; 0 means DefaultSettleQuiet, or half of Settle when
-	// that is shorter.
+	// SettleQuiet is the least time the answer of an oracle that reports
+	// no pending work must stay the same to count as settled; the window
+	// grows to twice the longest gap seen between two changes. 0 means
+	// DefaultSettleQuiet, or half of Settle when that is shorter.
 	SettleQuiet time.Duration
 	// Restart restarts the handler. The engine calls it at each of the
 	// scenario's restart moments, a barrier: every attempt due before the
@@ -240,7 +252,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if targets != 1 {
 		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
 	}
-	// The limits, decided in limits.go; Events is ignored when the
+	// The limits, checked in limits.go; Events is ignored when the
 	// deliveries are Incoming.
 	for _, err := range []error{CheckOver(cfg.Over), CheckConcurrency(cfg.Concurrency), CheckSeed(cfg.Seed)} {
 		if err != nil {
@@ -256,6 +268,9 @@ func (c *Config) withDefaults() (Config, error) {
 		errs = append(errs, err)
 	}
 	errs = append(errs, cfg.checkTenancy(givenRunID)...)
+	if cfg.Oracle != nil && cfg.Effects != nil {
+		errs = append(errs, errors.New("give one effects oracle: Oracle or Effects"))
+	}
 	if cfg.Incoming != nil && cfg.DryRun {
 		errs = append(errs, errors.New("a dry run sends nothing: it cannot take real deliveries"))
 	}
@@ -287,7 +302,7 @@ func (c *Config) withDefaults() (Config, error) {
 		} else {
 			start := cfg.Start
 			if start.IsZero() {
-				start = DefaultStart
+				start = DefaultStart()
 			}
 			cfg.Clock = clockwork.NewFakeClockAt(start)
 		}

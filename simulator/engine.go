@@ -28,6 +28,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // Result sums up a run. The records say everything; Result is what a Go
@@ -79,6 +80,13 @@ type Result struct {
 	// request had reached the handler and got no answer: Effects may miss
 	// the handler's late work.
 	EffectsUnsettled bool
+	// EffectsPending is the work the oracle still reported queued when
+	// retrysim stopped reading it unsettled; 0 otherwise.
+	EffectsPending int
+	// SettledOnQuiet is the quiet window the effects settled on, when the
+	// oracle reports no pending work and the handler was seen working after
+	// it answered: the verdict then rests on the quiet alone. 0 otherwise.
+	SettledOnQuiet time.Duration
 }
 
 // Run simulates one provider delivering cfg.Events events to the target and
@@ -176,8 +184,10 @@ type engine struct {
 	// answer, on the wall clock (zero when none did): the handler may still
 	// have been at work on it.
 	lastCutOff time.Time
-	// fx is what the effects oracle needs kept over the run.
-	fx runEffects
+	// oracle is the effects oracle (Config.Oracle, or Config.Effects);
+	// nil when there is none. fx is what it needs kept over the run.
+	oracle oracle.Oracle
+	fx     runEffects
 	// incoming are the real deliveries that arrived and have not started
 	// (Config.Incoming); horizon is the latest virtual time an attempt was
 	// sent at, and lastArrival the latest a delivery was placed at.
@@ -200,6 +210,12 @@ func newEngine(cfg Config) *engine {
 	}
 	if cfg.Handler != nil {
 		e.target = "http://in-process" + cfg.handlerPath()
+	}
+	switch {
+	case cfg.Oracle != nil:
+		e.oracle = cfg.Oracle
+	case cfg.Effects != nil:
+		e.oracle = cfg.Effects
 	}
 	// A manual redelivery is an attempt caused by another: the lookahead
 	// must not reach past the earliest one either.

@@ -265,7 +265,6 @@ type Record struct {
 	// when it did not answer as expected (EffectsError.Problem); Error
 	// says the same after "effects oracle: ".
 	EffectsProblem string `json:"effects_problem,omitempty"`
-	EffectsSource  string `json:"effects_source,omitempty"`
 	// HandlersRunning counts the in-process handler calls still running
 	// when the effects were read and the run ended: calls the provider cut
 	// off that did not return within one more timeout. The effects, and so
@@ -282,4 +281,13 @@ type Record struct {
 	// when the oracle was read once, when the handler's work was done.
 	SettleS      float64 `json:"settle_seconds,omitempty"`
 	SettleLimitS float64 `json:"settle_limit_seconds,omitempty"`
+	// EffectsPending is the work the oracle still reported queued when
+	// retrysim stopped reading it, unsettled (EffectsUnsettled); 0 when it
+	// reported none, or reports no pending work.
+	EffectsPending int `json:"effects_pending,omitempty"`
+	// SettledOnQuietS is the quiet window, in seconds, the effects settled
+	// on when the oracle reports no pending work and the handler was seen
+	// working after it answered (ack-first): the verdict rests on that
+	// quiet alone. 0 otherwise.
+	SettledOnQuietS float64 `json:"settled_on_quiet_seconds,omitempty"`
 }

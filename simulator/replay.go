@@ -100,7 +100,7 @@ type ReplaySend struct {
 }
 
 // OK reports whether the handler answered 2xx.
-func (s *ReplaySend) OK() bool { return s.Status >= 200 && s.Status < 300 }
+func (s *ReplaySend) OK() bool { return policies.Is2xx(s.Status) }
 
 // ReplayResult is everything a replay observed.
 type ReplayResult struct {
@@ -229,7 +229,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	}
 	r.start = cfg.Start
 	if r.start.IsZero() {
-		r.start = DefaultStart
+		r.start = DefaultStart()
 	}
 	r.clock = clockwork.NewFakeClockAt(r.start)
 	r.res = ReplayResult{
@@ -493,13 +493,13 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 	switch calls := callsOf(r.client); {
 	case calls != nil:
 		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	case final && r.cfg.EffectsExact && r.cutOff.IsZero():
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	case final || !r.cutOff.IsZero():
-		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout)}
+		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout), fixed: true}
 		if final && !r.cfg.EffectsExact {
-			rule.limit, rule.quiet = r.cfg.Settle, r.cfg.SettleQuiet
+			rule.limit, rule.quiet, rule.fixed = r.cfg.Settle, r.cfg.SettleQuiet, false
 			accepted := slices.ContainsFunc(r.res.Sends, func(s ReplaySend) bool { return s.OK() })
 			rule.covered = func(m map[string]int) bool { return !accepted || m[r.event.ID] > r.res.Before }
 		}
@@ -508,7 +508,7 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 			rule.limit += timeout
 		}
 		var s settled
-		s, err = rule.read(ctx, func(ctx context.Context) (map[string]int, error) { return queryOracle(ctx, r.cfg.Effects) })
+		s, err = rule.read(ctx, r.cfg.Effects.Read)
 		m = s.m
 		r.res.EffectsUnsettled = r.res.EffectsUnsettled || s.moving
 		if final {
@@ -516,7 +516,7 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 		}
 		r.cutOff = time.Time{}
 	default:
-		m, err = queryOracle(ctx, r.cfg.Effects)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
 	}
 	if err != nil {
 		r.res.EffectsError = err.Error()

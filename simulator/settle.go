@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // A handler goes on working after it answered, or after the provider cut
@@ -44,8 +46,10 @@ func settleEvery(quiet time.Duration) time.Duration {
 type settleRule struct {
 	clock clockwork.Clock
 	// limit is the longest wait; quiet how long the answer must stay the
-	// same.
+	// same, at least (the window grows with the gaps seen: quietWindow).
 	limit, quiet time.Duration
+	// fixed keeps the quiet window at quiet, whatever the gaps.
+	fixed bool
 	// notBefore is the earliest time the answer can count as settled (one
 	// timeout after the last cut-off); zero when nothing was cut off.
 	notBefore time.Time
@@ -59,48 +63,100 @@ type settled struct {
 	m map[string]int
 	// waited is the real time from the first read to the last.
 	waited time.Duration
-	// moving says the answer changed within the quiet period (or the
-	// cut-off handler had not had its time) when the wait ended: at the
-	// limit, on a failed read, or when ctx was cancelled.
+	// moving says the answer changed within the quiet period, the oracle
+	// still reported work pending (or the cut-off handler had not had its
+	// time) when the wait ended: at the limit, on a failed read, or when
+	// ctx was cancelled.
 	moving bool
+	// pending is the work the oracle reported still queued at the last
+	// read; hasPending says it reports that at all.
+	pending    int
+	hasPending bool
+	// onQuiet is the quiet window the answer settled on when it settled on
+	// quiet alone (no pending count) although the handler was seen working
+	// after it answered (late); 0 otherwise.
+	onQuiet time.Duration
+	// late says the handler's effects moved after the last attempt: the
+	// answer changed while settling, or did not yet report every event
+	// the handler accepted at the first read.
+	late bool
+}
+
+// quietWindow is how long an answer must stay the same to count as
+// settled: at least the rule's quiet, and at least twice the longest gap
+// seen between two changes (the end of the run counting as the first), so
+// a worker that takes 3s a job is not taken for done after 2s.
+func (s settleRule) quietWindow(longestGap time.Duration) time.Duration {
+	if s.fixed {
+		return s.quiet
+	}
+	return max(s.quiet, 2*longestGap)
 }
 
 // read reads query until the rule is met, for at most the rule's limit.
+// While the oracle reports pending work the answer is not settled, however
+// quiet; once it reports none (and every accepted event), it is, at once.
 // Only the first read's error is returned: a later failure ends the wait
-// with the last answer, unconfirmed.
-func (s settleRule) read(ctx context.Context, query func(context.Context) (map[string]int, error)) (settled, error) {
+// with the last answer, unconfirmed. Every read is bounded by what is left
+// of the limit.
+func (s settleRule) read(ctx context.Context, query func(context.Context) (oracle.Reading, error)) (settled, error) {
 	start := s.clock.Now()
 	deadline := start.Add(s.limit)
-	m, err := query(ctx)
+	r, err := readWithin(ctx, query, s.limit)
 	if err != nil {
 		return settled{}, err
 	}
-	changed := start
+	m := r.Effects
+	changed, gap := start, time.Duration(0)
+	late := s.covered != nil && !s.covered(m)
 	every := settleEvery(s.quiet)
+	done := func(now time.Time, moving bool) settled {
+		out := settled{m: m, waited: now.Sub(start), moving: moving, pending: r.Pending, hasPending: r.HasPending, late: late}
+		if !moving && !r.HasPending && late {
+			out.onQuiet = s.quietWindow(gap)
+		}
+		return out
+	}
 	for {
 		now := s.clock.Now()
-		quiet := now.Sub(changed) >= s.quiet && !now.Before(s.notBefore)
-		if quiet && (s.covered == nil || s.covered(m)) {
-			return settled{m: m, waited: now.Sub(start)}, nil
+		ready := !now.Before(s.notBefore) && (s.covered == nil || s.covered(m))
+		var quiet bool
+		if r.HasPending {
+			quiet = r.Pending == 0
+		} else {
+			quiet = now.Sub(changed) >= s.quietWindow(gap)
+		}
+		if quiet && ready {
+			return done(now, false), nil
 		}
 		if !now.Before(deadline) {
-			return settled{m: m, waited: now.Sub(start), moving: !quiet}, nil
+			return done(now, !quiet), nil
 		}
 		if !sleepUntil(ctx, s.clock, minTime(now.Add(every), deadline)) {
-			return settled{m: m, waited: s.clock.Now().Sub(start), moving: true}, nil
+			return done(s.clock.Now(), true), nil
 		}
-		next, err := query(ctx)
+		next, err := readWithin(ctx, query, deadline.Sub(s.clock.Now()))
 		if err != nil {
-			return settled{m: m, waited: s.clock.Now().Sub(start), moving: true}, nil
+			return done(s.clock.Now(), true), nil
 		}
-		if !maps.Equal(m, next) {
-			m, changed = next, s.clock.Now()
+		r.Pending, r.HasPending = next.Pending, next.HasPending
+		if !maps.Equal(m, next.Effects) {
+			now := s.clock.Now()
+			gap = max(gap, now.Sub(changed))
+			m, changed, late = next.Effects, now, true
 		}
 	}
 }
 
-// effectsQueryTimeout bounds one read of the effects oracle.
-const effectsQueryTimeout = 30 * time.Second
+// readWithin reads the oracle once, for at most left of real time (at
+// least a second, so a read at the limit is not cut before it starts). An
+// interruption does not cancel the read: the effects of the attempts made
+// are worth reporting.
+func readWithin(ctx context.Context, query func(context.Context) (oracle.Reading, error), left time.Duration) (oracle.Reading, error) {
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(left, time.Second))
+	defer cancel()
+	return query(qctx)
+}
 
 // callsOf returns the in-process handler calls a client tracks, or nil
 // when its target is not an in-process handler (or the caller gave a client
@@ -166,18 +222,15 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// queryEffects reads the effects oracle once.
-func (e *engine) queryEffects(ctx context.Context) (map[string]int, error) {
-	return queryOracle(ctx, e.cfg.Effects)
+// queryEffects reads the effects oracle once, within the settle limit.
+func (e *engine) queryEffects(ctx context.Context) (oracle.Reading, error) {
+	return readWithin(ctx, e.oracle.Read, e.cfg.Settle)
 }
 
-// queryOracle reads an effects oracle once, within effectsQueryTimeout. An
-// interruption does not cancel the read: the effects of the attempts made
-// are worth reporting.
-func queryOracle(ctx context.Context, effects EffectsFunc) (map[string]int, error) {
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), effectsQueryTimeout)
-	defer cancel()
-	return effects(qctx)
+// queryOracle reads a flat effects oracle once, within limit.
+func queryOracle(ctx context.Context, effects EffectsFunc, limit time.Duration) (map[string]int, error) {
+	r, err := readWithin(ctx, effects.Read, limit)
+	return r.Effects, err
 }
 
 // settleWithDefaults gives the wait for the effects to settle its

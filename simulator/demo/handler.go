@@ -19,7 +19,9 @@
 //
 // Every mode but unverified verifies the provider's signature first (401
 // when it fails), and every mode exposes its side effects at
-// GET /_retrysim/effects as {"<dedup id>": <times processed>}.
+// GET /_retrysim/effects as {"<dedup id>": <times processed>}; the queue
+// modes answer {"effects": {…}, "pending": <jobs queued>}, so that a
+// reader knows when their work is done.
 package demo
 
 import (
@@ -39,6 +41,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // Mode is how the handler deals with a delivery it has seen before.
@@ -78,7 +81,9 @@ const (
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified, Queue, QueueUnguarded}
+func Modes() []Mode {
+	return []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified, Queue, QueueUnguarded}
+}
 
 // DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
 // otherwise: five minutes, a common choice and far shorter than any
@@ -102,7 +107,7 @@ var ErrUnknownMode = errors.New("unknown demo mode")
 // ParseMode checks a mode name.
 func ParseMode(s string) (Mode, error) {
 	m := Mode(strings.ToLower(strings.TrimSpace(s)))
-	if slices.Contains(Modes, m) {
+	if slices.Contains(Modes(), m) {
 		return m, nil
 	}
 	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownMode, s, strings.Join(ModeNames(), ", "))
@@ -110,8 +115,9 @@ func ParseMode(s string) (Mode, error) {
 
 // ModeNames are the names of Modes, in their order.
 func ModeNames() []string {
-	names := make([]string, len(Modes))
-	for i, m := range Modes {
+	modes := Modes()
+	names := make([]string, len(modes))
+	for i, m := range modes {
 		names[i] = string(m)
 	}
 	return names
@@ -268,13 +274,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveEffects(w http.ResponseWriter, r *http.Request) {
-	m, err := h.store.effects(r.Context())
+	read, err := h.Read(r.Context())
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(m)
+	if !read.HasPending {
+		json.NewEncoder(w).Encode(read.Effects)
+		return
+	}
+	json.NewEncoder(w).Encode(struct {
+		Effects map[string]int `json:"effects"`
+		Pending int            `json:"pending"`
+	}{read.Effects, read.Pending})
+}
+
+// Read returns how often the handler processed each event, by dedup id,
+// at once, as GET /_retrysim/effects does; the queue modes also say how
+// many jobs are queued and not yet worked, read with the effects in one
+// step, so a count of 0 pending means the effects are complete.
+func (h *Handler) Read(ctx context.Context) (oracle.Reading, error) {
+	if h.q == nil {
+		m, err := h.store.effects(ctx)
+		return oracle.Reading{Effects: m}, err
+	}
+	return h.q.read(ctx)
 }
 
 func (h *Handler) serveWebhook(w http.ResponseWriter, r *http.Request, provider string) {

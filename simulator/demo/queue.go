@@ -2,9 +2,10 @@ package demo
 
 import (
 	"context"
-
 	"sync"
 	"time"
+
+	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 // The queue modes answer first and work later, the design the providers'
@@ -164,6 +165,15 @@ func (q *queue) next(ctx context.Context) bool {
 		q.idle = nil
 	}
 	return true
+}
+
+// read reads the effects and the jobs pending together: the worker
+// commits under q.mu, so no job is done between the two.
+func (q *queue) read(ctx context.Context) (oracle.Reading, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	m, err := q.store.effects(ctx)
+	return oracle.Reading{Effects: m, Pending: q.pending, HasPending: true}, err
 }
 
 // drained waits until no job is pending, or ctx is done.

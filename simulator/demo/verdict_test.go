@@ -30,6 +30,18 @@ func newHandler(t *testing.T, mode demo.Mode, opts ...demo.Option) *demo.Handler
 // the run's summary and its records.
 func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
 	t.Helper()
+	return runWith(t, h, h.Effects, policy, sc, events)
+}
+
+// runAgainstNoOracle is runAgainst with no effects oracle: the handler's
+// work is not waited for.
+func runAgainstNoOracle(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
+	t.Helper()
+	return runWith(t, h, nil, policy, sc, events)
+}
+
+func runWith(t *testing.T, h *demo.Handler, effects simulator.EffectsFunc, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
+	t.Helper()
 	pol, err := policies.Lookup(policy)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +49,7 @@ func runAgainst(t *testing.T, h *demo.Handler, policy string, sc scenarios.Scena
 	var recs []simulator.Record
 	_, err = simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, Handler: h, Events: events, Secret: policies.GenerateSecret(pol.Provider, 1),
-		Sink: simulator.Collect(&recs), Effects: h.Effects,
+		Sink: simulator.Collect(&recs), Effects: effects,
 		// A restart fault restarts the in-process handler: a new process
 		// over the same database.
 		Restart: func(context.Context) error { h.Restart(); return nil },

@@ -1,5 +1,5 @@
-// Command plainclient is the plain Go client the README's command-line
-// performance figures compare retrysim with: what a hand-written keep-alive
+// Command plainclient is the plain Go client that docs/performance.md's
+// command-line comparison times retrysim against: what a hand-written keep-alive
 // client costs to post what Stripe posts. It is not part of retrysim (it
 // lives under testdata so that go build ./... leaves it out).
 //
