@@ -197,7 +197,7 @@ func jsonTenantsOf(r *Summary) *jsonTenants {
 		t.Disabled = append(t.Disabled, jsonTenantDisable{d.Tenant, d.At.Sub(r.Start).Seconds(), d.By, string(d.Cause)})
 	}
 	for _, l := range r.LostByTenant() {
-		t.LostBy = append(t.LostBy, jsonTenantLost{l.Tenant, l.Lost})
+		t.LostBy = append(t.LostBy, jsonTenantLost(l))
 	}
 	return t
 }

@@ -299,4 +299,3 @@ func (h *shardHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
-
