@@ -254,7 +254,8 @@ stdin) and writes its report in any format, exactly as run printed it for the sa
 and the same report flags. Nothing is sent: the stream holds every attempt. With --fail-on
 it judges the saved runs by the same gates as run, and exits 1 when one does not pass.
 Given several streams (or a glob), they must be every shard of one run ('run --tenants N
---shard I/N'): they are merged, streaming, into the whole run's report.
+--shard I/N'), as in 'retrysim report "shards/*.jsonl"': they are merged, streaming,
+into the whole run's report (see docs/tenants.md).
 
 Examples:
   retrysim run --provider stripe --results attempts.jsonl
@@ -263,9 +264,13 @@ Examples:
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
   retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg
   retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
-  retrysim run --provider stripe,shopify --results - | retrysim report - --format csv
-  retrysim report 'shards/*.jsonl' --fail-on lost-events --format junit > retrysim.xml`,
-		Args: cobra.MinimumNArgs(1),
+  retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)")(cmd, args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			paths, err := resultPaths(args)
 			if err != nil {

@@ -31,6 +31,9 @@ const jobIndexEnv = "JOB_COMPLETION_INDEX"
 // returns the shard (the zero Shard for a whole run).
 func (t *tenantFlags) parse(runID string, getenv func(string) string) (simulator.Shard, []error) {
 	var errs []error
+	if t.tenants == 0 {
+		t.tenants = 1 // a command without the flag (proxy)
+	}
 	if err := flagLimit("tenants", "", simulator.CheckTenants(t.tenants)); err != nil {
 		return simulator.Shard{}, []error{err}
 	}
