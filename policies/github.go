@@ -53,7 +53,13 @@ func (githubWire) Header(h http.Header, d Delivery) {
 	h.Set("Accept", "*/*")
 	h.Set("X-GitHub-Event", d.Event.Type)
 	h.Set("X-GitHub-Delivery", d.Event.ID)
-	h.Set("X-GitHub-Hook-ID", githubHookID)
+	// Every hook subscribed to the event gets the same X-GitHub-Delivery
+	// and its own X-GitHub-Hook-ID.
+	if d.Subscription == 0 {
+		h.Set("X-GitHub-Hook-ID", githubHookID)
+	} else {
+		h.Set("X-GitHub-Hook-ID", strconv.Itoa(githubHookIDNum+d.Subscription))
+	}
 	if d.Event.Tenant != "" {
 		// A GitHub App's hook: the target is the app, the installation
 		// is in the payload.

@@ -26,6 +26,8 @@ type eventState struct {
 	stage    stage
 	inFlight bool
 	reached  bool // a request of the event has reached the handler
+	held     bool // the provider held the pending attempt back once already
+	paused   bool // the endpoint is disabled for a while when the pending attempt is due
 	// settled is the event's fate (an index in fates) once its automatic
 	// schedule ended while a manual redelivery is still to come: its next
 	// attempt is that one. 0 while the schedule runs.

@@ -89,6 +89,7 @@ func (e *engine) serial(ctx context.Context) error {
 			continue
 		}
 		st := e.take(d)
+		st.paused = e.dis.paused(e.virtual(d.at))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
@@ -108,9 +109,11 @@ func (e *engine) serial(ctx context.Context) error {
 }
 
 // take notes that attempt d leaves the queue; an event's first attempt
-// starts the event, and queues the next event's arrival.
+// starts the event, and queues the next event's arrival (unless the
+// provider held that attempt back and it is now due again: the event has
+// started already).
 func (e *engine) take(d due) *eventState {
-	if d.n() == 1 {
+	if d.n() == 1 && e.live.get(d.event()) == nil {
 		e.start(d)
 		e.queueArrival()
 	}
@@ -332,6 +335,9 @@ func (e *engine) launch(d due, st *eventState) {
 		}
 	}
 	st.at, st.stage = d.at, stageSent
+	// Every attempt before it that could pause the endpoint is committed
+	// (disableSafe), so the disable rule knows whether it is paused.
+	st.paused = e.dis.paused(e.virtual(d.at))
 	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }
