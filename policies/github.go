@@ -11,8 +11,10 @@ import (
 	"time"
 )
 
-// githubHookID is the X-GitHub-Hook-ID of the simulated hook.
+// githubHookID is the X-GitHub-Hook-ID of the simulated hook; githubAppID
+// the app whose hook it is when the run has tenants (installations).
 const (
+	githubAppID     = "1093117"
 	githubHookID    = "482910375"
 	githubHookIDNum = 482910375
 )
@@ -58,8 +60,15 @@ func (githubWire) Header(h http.Header, d Delivery) {
 	} else {
 		h.Set("X-GitHub-Hook-ID", strconv.Itoa(githubHookIDNum+d.Subscription))
 	}
-	h.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
-	h.Set("X-GitHub-Hook-Installation-Target-ID", strconv.Itoa(githubRepoID))
+	if d.Event.Tenant != "" {
+		// A GitHub App's hook: the target is the app, the installation
+		// is in the payload.
+		h.Set("X-GitHub-Hook-Installation-Target-Type", "integration")
+		h.Set("X-GitHub-Hook-Installation-Target-ID", githubAppID)
+	} else {
+		h.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
+		h.Set("X-GitHub-Hook-Installation-Target-ID", strconv.Itoa(githubRepoID))
+	}
 	var buf [80]byte
 	h.Set("X-Hub-Signature-256", string(appendHMACHex(append(buf[:0], "sha256="...), d.Secret, d.Body, nil, nil)))
 	m := hmac.New(sha1.New, []byte(d.Secret))

@@ -75,18 +75,19 @@ var (
 )
 
 type githubPush struct {
-	After      string          `json:"after"`
-	Before     string          `json:"before"`
-	Commits    []githubCommit  `json:"commits"`
-	Compare    string          `json:"compare"`
-	Created    bool            `json:"created"`
-	Deleted    bool            `json:"deleted"`
-	Forced     bool            `json:"forced"`
-	HeadCommit githubCommit    `json:"head_commit"`
-	Pusher     githubPerson    `json:"pusher"`
-	Ref        string          `json:"ref"`
-	Repository json.RawMessage `json:"repository"`
-	Sender     json.RawMessage `json:"sender"`
+	After        string              `json:"after"`
+	Before       string              `json:"before"`
+	Commits      []githubCommit      `json:"commits"`
+	Compare      string              `json:"compare"`
+	Created      bool                `json:"created"`
+	Deleted      bool                `json:"deleted"`
+	Forced       bool                `json:"forced"`
+	HeadCommit   githubCommit        `json:"head_commit"`
+	Installation *githubInstallation `json:"installation,omitempty"`
+	Pusher       githubPerson        `json:"pusher"`
+	Ref          string              `json:"ref"`
+	Repository   json.RawMessage     `json:"repository"`
+	Sender       json.RawMessage     `json:"sender"`
 }
 
 type githubCommit struct {
@@ -122,6 +123,12 @@ func (p *githubPush) appendTo(w *jsonw) {
 	w.bool("deleted", p.Deleted)
 	w.bool("forced", p.Forced)
 	p.HeadCommit.appendTo(w, "head_commit")
+	if in := p.Installation; in != nil {
+		w.open("installation")
+		w.int("id", int64(in.ID))
+		w.str("node_id", in.NodeID)
+		w.close()
+	}
 	p.Pusher.appendTo(w, "pusher")
 	w.str("ref", p.Ref)
 	w.raw("repository", p.Repository)
@@ -152,17 +159,18 @@ func (p githubPerson) appendTo(w *jsonw, k string) {
 // githubEnvelope is what every event but push carries around its object:
 // the action, the repository and the sender.
 type githubEnvelope struct {
-	Action      string             `json:"action,omitempty"`
-	Hook        *githubHook        `json:"hook,omitempty"`
-	HookID      int                `json:"hook_id,omitempty"`
-	Issue       *githubIssue       `json:"issue,omitempty"`
-	Number      int                `json:"number,omitempty"`
-	PullRequest *githubPullRequest `json:"pull_request,omitempty"`
-	Release     *githubRelease     `json:"release,omitempty"`
-	Repository  json.RawMessage    `json:"repository"`
-	Sender      json.RawMessage    `json:"sender"`
-	WorkflowRun *githubWorkflowRun `json:"workflow_run,omitempty"`
-	Zen         string             `json:"zen,omitempty"`
+	Action       string              `json:"action,omitempty"`
+	Hook         *githubHook         `json:"hook,omitempty"`
+	HookID       int                 `json:"hook_id,omitempty"`
+	Installation *githubInstallation `json:"installation,omitempty"`
+	Issue        *githubIssue        `json:"issue,omitempty"`
+	Number       int                 `json:"number,omitempty"`
+	PullRequest  *githubPullRequest  `json:"pull_request,omitempty"`
+	Release      *githubRelease      `json:"release,omitempty"`
+	Repository   json.RawMessage     `json:"repository"`
+	Sender       json.RawMessage     `json:"sender"`
+	WorkflowRun  *githubWorkflowRun  `json:"workflow_run,omitempty"`
+	Zen          string              `json:"zen,omitempty"`
 }
 
 type githubHook struct {
@@ -250,7 +258,7 @@ func githubPayload(ev Event) any {
 		}
 		return id
 	}
-	p := githubEnvelope{Repository: githubRepoJSON(), Sender: sender}
+	p := githubEnvelope{Repository: githubRepoJSON(), Sender: sender, Installation: githubInstallationOf(ev)}
 	switch ev.Type {
 	case "ping":
 		p.Zen, p.HookID = "Keep it logically awesome.", githubHookIDNum
@@ -293,7 +301,7 @@ func githubPayload(ev Event) any {
 			After: after, Before: before, Commits: []githubCommit{commit},
 			Compare:    "https://github.com/acme/shop/compare/" + before[:12] + "..." + after[:12],
 			HeadCommit: commit, Pusher: githubPerson{Email: "octocat@github.com", Name: "octocat"},
-			Ref: ref, Repository: githubRepoJSON(), Sender: sender,
+			Ref: ref, Repository: githubRepoJSON(), Sender: sender, Installation: githubInstallationOf(ev),
 		}
 	}
 	return p

@@ -28,7 +28,8 @@ var shopifyTopics = []string{
 
 func (shopifyWire) EventTypes() []string { return shopifyTopics }
 
-// shopifyShop is the simulated shop every event comes from.
+// shopifyShop is the simulated shop every event comes from when the run
+// has one sender (Event.Tenant empty).
 const shopifyShop = "acme-demo.myshopify.com"
 
 // shopifyCustomer, shopifyProduct, shopifyOrder, shopifyRefund and
@@ -139,7 +140,11 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 	case "customers/create":
 		payload = customer
 	case "app/uninstalled":
-		payload = shopifyShopObject{ID: 60000000000 + r.IntN(999999), Name: "Acme Demo", Domain: shopifyShop, MyshopifyDomain: shopifyShop}
+		shop := shopifyShop
+		if ev.Tenant != "" {
+			shop = ev.Tenant
+		}
+		payload = shopifyShopObject{ID: 60000000000 + r.IntN(999999), Name: "Acme Demo", Domain: shop, MyshopifyDomain: shop}
 	case "refunds/create":
 		payload = shopifyRefund{
 			ID: 900000000000 + r.IntN(999999999), OrderID: orderID, CreatedAt: at, ProcessedAt: at,
@@ -173,7 +178,11 @@ func (shopifyWire) Header(h http.Header, d Delivery) {
 	h.Set("X-Shopify-Topic", d.Event.Type)
 	var buf [48]byte
 	h.Set("X-Shopify-Hmac-Sha256", string(appendHMACBase64(buf[:0], d.Secret, d.Body, nil, nil)))
-	h.Set("X-Shopify-Shop-Domain", shopifyShop)
+	shop := shopifyShop
+	if d.Event.Tenant != "" {
+		shop = d.Event.Tenant
+	}
+	h.Set("X-Shopify-Shop-Domain", shop)
 	h.Set("X-Shopify-API-Version", "2024-07")
 	// One event, one X-Shopify-Event-Id; each subscription's delivery of
 	// it has an X-Shopify-Webhook-Id of its own, kept on its retries.

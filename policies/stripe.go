@@ -26,6 +26,7 @@ func (stripeWire) NewEvent(ev *Event) {
 type stripeEvent struct {
 	ID              string        `json:"id"`
 	Object          string        `json:"object"`
+	Account         string        `json:"account,omitempty"` // a Connect event's connected account
 	APIVersion      string        `json:"api_version"`
 	Created         int64         `json:"created"`
 	Data            stripeData    `json:"data"`
@@ -64,7 +65,7 @@ func (stripeWire) Body(ev Event) ([]byte, string) {
 	const ctype = "application/json; charset=utf-8"
 	e := stripeEvent{
 		ID: ev.ID, Object: "event", APIVersion: stripeVersion, Created: ev.Created.Unix(),
-		PendingWebhooks: 1, Type: ev.Type,
+		PendingWebhooks: 1, Type: ev.Type, Account: ev.Tenant,
 	}
 	if ev.Version == stripeLegacyVersion {
 		e.APIVersion, e.Data.Object = stripeLegacyVersion, stripeObject2024(ev)

@@ -14,6 +14,9 @@ func (e *stripeEvent) appendTo(w *jsonw, obj stripeAppender, r *Rand) {
 	w.open("")
 	w.str("id", e.ID)
 	w.str("object", e.Object)
+	if e.Account != "" {
+		w.str("account", e.Account)
+	}
 	w.str("api_version", e.APIVersion)
 	w.int("created", e.Created)
 	w.open("data")

@@ -31,6 +31,11 @@ type Event struct {
 	// version), as the policy chooses it; empty means the wire's current
 	// one.
 	Version string
+	// Tenant names the sender the event comes from, as its provider does
+	// (TenantName): a shop, a Connect account, an installation. Empty
+	// means the wire's one default sender, and a request as before
+	// tenants existed.
+	Tenant string
 }
 
 // Delivery is one attempt to deliver an event, as the wire format needs it

@@ -162,6 +162,48 @@ type jsonSummary struct {
 	Restarts            int       `json:"restarts"`
 	RestartsAtSeconds   []float64 `json:"restarts_at_seconds"`
 	ReorderedPairs      int       `json:"reordered_pairs"`
+	// Tenants is said for a run of several tenants only.
+	Tenants *jsonTenants `json:"tenants,omitempty"`
+}
+
+// jsonTenants is what a run of several tenants says about them.
+type jsonTenants struct {
+	Tenants  int                 `json:"tenants"`
+	Shard    *int                `json:"shard,omitempty"`
+	Shards   int                 `json:"shards,omitempty"`
+	Disabled []jsonTenantDisable `json:"disabled"`
+	// LostBy lists the tenants that lost events, most first.
+	LostBy []jsonTenantLost `json:"lost_by_tenant"`
+}
+
+type jsonTenantDisable struct {
+	Tenant    string  `json:"tenant"`
+	AtSeconds float64 `json:"at_seconds"`
+	By        string  `json:"by"`
+	Cause     string  `json:"cause"`
+}
+
+type jsonTenantLost struct {
+	Tenant string `json:"tenant"`
+	Lost   int    `json:"lost"`
+}
+
+func jsonTenantsOf(r *Summary) *jsonTenants {
+	if !r.ManyTenants() {
+		return nil
+	}
+	t := &jsonTenants{Tenants: r.Tenants, Shards: r.Shards, Disabled: []jsonTenantDisable{}, LostBy: []jsonTenantLost{}}
+	if r.Shards > 1 {
+		s := r.Shard
+		t.Shard = &s
+	}
+	for _, d := range r.Disables {
+		t.Disabled = append(t.Disabled, jsonTenantDisable{d.Tenant, d.At.Sub(r.Start).Seconds(), d.By, string(d.Cause)})
+	}
+	for _, l := range r.LostByTenant() {
+		t.LostBy = append(t.LostBy, jsonTenantLost(l))
+	}
+	return t
 }
 
 // jsonGate is one --fail-on gate's result for the run.
@@ -335,6 +377,7 @@ func jsonRunOf(rep *Report, r *Summary) jsonRun {
 			MaxArrivalSpanSeconds: r.MaxArrivalSpan.Seconds(),
 			LostToDisable:         r.LostToDisable, LostToDisableEvents: append([]string{}, r.LostToDisableIDs...),
 			Restarts: len(r.Restarts), RestartsAtSeconds: []float64{}, ReorderedPairs: r.ReorderedPairs,
+			Tenants: jsonTenantsOf(r),
 		},
 		TTL: jsonTTL{
 			RecommendedSeconds: t.Recommended.Seconds(), RecommendedWithManualSeconds: t.WithManual.Seconds(),

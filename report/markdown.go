@@ -108,6 +108,9 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 		w.printf("\n**Endpoint disabled** at +%s: %s; %s never delivered because of it.\n",
 			dur(r.DisabledAt.Sub(r.Start)), mdEscape(disabledWords(r)), counted(r.LostToDisable, "event", "events"))
 	}
+	if t := tenantsLine(r); t != "" {
+		w.printf("\n**Tenants**: %s.\n", mdEscape(t))
+	}
 	writeSignatureMarkdown(w, rep, r)
 	writeLatencyMarkdown(w, rep, r)
 	t := r.TTL(rep.TTLs)

@@ -204,6 +204,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(r.Error)
 	e.str(r.Signal)
 	e.str(string(r.TLS))
+	e.str(r.Tenant)
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -270,6 +271,9 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.EffectsProblem)
 		e.int(int64(r.EffectsPending))
 		e.float(r.SettledOnQuietS)
+		e.int(int64(r.Tenants))
+		e.int(int64(r.Shard))
+		e.int(int64(r.Shards))
 	}
 }
 
@@ -287,7 +291,8 @@ func hasRunFields(r *simulator.Record) bool {
 		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
-		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0
+		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0 ||
+		r.Tenants != 0 || r.Shard != 0 || r.Shards != 0
 }
 
 // spoolDecoder reads what spoolEncoder wrote; the first problem sticks in
@@ -413,6 +418,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Error = d.str()
 	r.Signal = d.str()
 	r.TLS = simulator.TLSProblem(d.str())
+	r.Tenant = d.str()
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()
@@ -491,5 +497,8 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.EffectsProblem = d.str()
 		r.EffectsPending = int(d.int())
 		r.SettledOnQuietS = d.float()
+		r.Tenants = int(d.int())
+		r.Shard = int(d.int())
+		r.Shards = int(d.int())
 	}
 }

@@ -206,6 +206,8 @@ type Summary struct {
 	// Handshake is the provider's handshake when the endpoint was set up,
 	// when it sent one.
 	Handshake *simulator.Record
+	// The run's tenants (tenants.go).
+	tenantFacts
 
 	// Outages are the spans of virtual time in which attempts met an
 	// injected outage, inferred from the attempts' faults: from the first
@@ -506,6 +508,8 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		return run.addAttack(rec)
 	case simulator.KindHandshake:
 		run.addHandshake(rec)
+	case simulator.KindDisable:
+		run.addDisable(rec)
 	}
 	return nil
 }
@@ -526,6 +530,7 @@ func (r *Summary) begin(rec *simulator.Record) {
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
 	r.DedupDeliveryField = rec.DedupDeliveryField
 	r.EventType = rec.EventType
+	r.Tenants, r.Shard, r.Shards = rec.Tenants, rec.Shard, rec.Shards
 	r.OutageWindows = nil
 	if rec.Start != nil {
 		for _, w := range rec.OutagesS {
@@ -664,6 +669,9 @@ func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 func (r *Summary) fate(rec *simulator.Record, keep int) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
+	if rec.Fate != simulator.FateDelivered && rec.Fate != simulator.FateInterrupted {
+		r.noteTenantLost(rec)
+	}
 	switch rec.Fate {
 	case simulator.FateDelivered:
 		r.Delivered++

@@ -136,6 +136,9 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 		w.printf("  ENDPOINT DISABLED at +%s: %s; %s never delivered because of it%s\n",
 			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), counted(r.LostToDisable, "event", "events"), idList(r.LostToDisableIDs, r.LostToDisable))
 	}
+	if t := tenantsLine(r); t != "" {
+		w.printf("  tenants: %s\n", t)
+	}
 	if len(r.Restarts) > 0 {
 		w.printf("  handler restarted %s (killed and started again) at %s\n", timesWord(len(r.Restarts)), restartList(r.Restarts))
 	}

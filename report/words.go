@@ -39,6 +39,7 @@ func Settings() []simulator.Setting {
 		simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
 		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettle,
 		simulator.SettingTimes, simulator.SettingMaxRPS,
+		simulator.SettingTenants, simulator.SettingShard, simulator.SettingRunID,
 		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
 		SettingTTLConfigured, SettingVerbose, SettingGates,
 	}

@@ -34,13 +34,13 @@ func disabledBecause(r *Summary) string {
 	d := r.DisableRule
 	switch r.disabledForm() {
 	case disabledConsecutive:
-		return fmt.Sprintf("%s disabled the endpoint after %s in a row", r.Provider, counted(d.ConsecutiveFailures, "failure", "failures"))
+		return fmt.Sprintf("%s disabled %s after %s in a row", r.Provider, disabledWhat(r), counted(d.ConsecutiveFailures, "failure", "failures"))
 	case disabledRate:
-		return fmt.Sprintf("%s disabled the endpoint when over %s of its attempts within %s had failed", r.Provider, percent(d.FailureRate), d.Within)
+		return fmt.Sprintf("%s disabled %s when over %s of its attempts within %s had failed", r.Provider, disabledWhat(r), percent(d.FailureRate), d.Within)
 	case disabledFailingFor:
-		return fmt.Sprintf("%s disabled the endpoint after every attempt had failed for %s", r.Provider, d.FailingFor)
+		return fmt.Sprintf("%s disabled %s after every attempt had failed for %s", r.Provider, disabledWhat(r), d.FailingFor)
 	case disabledByAnswer:
-		return fmt.Sprintf("your handler's answer disabled the endpoint (%s)", r.DisabledBy)
+		return fmt.Sprintf("your handler's answer disabled %s (%s)", disabledWhat(r), r.DisabledBy)
 	case disabledAtStart:
 		return r.DisabledBy
 	}
@@ -58,13 +58,13 @@ func disableAdvice(r *Summary) string {
 	d := r.DisableRule
 	switch r.disabledForm() {
 	case disabledConsecutive:
-		return fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before %s in a row", lost, counted(d.ConsecutiveFailures, "failure", "failures"))
+		return fmt.Sprintf("%s lost when the provider disabled %s: alert on failing deliveries long before %s in a row", lost, disabledWhat(r), counted(d.ConsecutiveFailures, "failure", "failures"))
 	case disabledRate:
-		return fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before over %s of them within %s fail", lost, percent(d.FailureRate), d.Within)
+		return fmt.Sprintf("%s lost when the provider disabled %s: alert on failing deliveries long before over %s of them within %s fail", lost, disabledWhat(r), percent(d.FailureRate), d.Within)
 	case disabledFailingFor:
-		return fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before they have failed for %s", lost, d.FailingFor)
+		return fmt.Sprintf("%s lost when the provider disabled %s: alert on failing deliveries long before they have failed for %s", lost, disabledWhat(r), d.FailingFor)
 	case disabledByAnswer:
-		return fmt.Sprintf("%s lost when your handler's answer disabled the endpoint (%s): answer that way only when the provider should stop sending to it for good", lost, r.DisabledBy)
+		return fmt.Sprintf("%s lost when your handler's answer disabled %s (%s): answer that way only when the provider should stop sending to it for good", lost, disabledWhat(r), r.DisabledBy)
 	}
 	return ""
 }

@@ -150,6 +150,15 @@ type Config struct {
 	// http.ErrUseLastResponse.
 	Client *http.Client
 
+	// Tenants is the number of senders the events come from (shops,
+	// connected accounts, installations), each with a subscription of its
+	// own (see tenant.go); 0 means 1, the run as it was before tenants.
+	Tenants int
+	// Shard, when its Of is set, runs only the tenants in that shard of
+	// the run; the zero Shard runs them all. A sharded run needs Tenants
+	// above 1 and a RunID shared by every shard.
+	Shard Shard
+
 	// Incoming, when set, feeds the run real deliveries instead of the
 	// seeded workload: each one becomes the next event, sent from the
 	// moment it arrives (after every attempt already sent, in virtual
@@ -202,6 +211,10 @@ type RestartFunc func(ctx context.Context) error
 
 func (c *Config) withDefaults() (Config, error) {
 	cfg := *c
+	givenRunID := cfg.RunID
+	if cfg.Tenants == 0 {
+		cfg.Tenants = 1
+	}
 	if cfg.Events == 0 && cfg.Incoming == nil {
 		cfg.Events = DefaultEvents
 	}
@@ -261,6 +274,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if err := CheckMaxRPS(cfg.MaxRPS); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, cfg.checkTenancy(givenRunID)...)
 	if cfg.Policy.Wire() != nil {
 		if err := CheckHeaders(cfg.Policy.Wire(), cfg.Header); err != nil {
 			errs = append(errs, err)

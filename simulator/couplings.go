@@ -39,21 +39,26 @@ func (e *engine) restartDue(at int64) bool {
 // come before d) and every attempt they could cause before d cannot
 // disable the endpoint whatever they answer.
 func (e *engine) disableSafe(d *due, earlier []due) bool {
-	if !e.dis.watching() {
+	dis := e.disablerOf(d.event())
+	if !dis.watching() {
 		return true
 	}
+	// Only the attempts of d's own tenant count towards its rule.
 	k, first := 0, d.at
 	for _, f := range e.sch.sent.items {
-		if f.d.before(d) {
+		if f.d.before(d) && e.sameTenant(f.d.event(), d.event()) {
 			k += e.reach(f.d.at, f.d.n(), d.at)
 			first = min(first, f.d.at)
 		}
 	}
 	for i := range earlier {
+		if !e.sameTenant(earlier[i].event(), d.event()) {
+			continue
+		}
 		k += e.reach(earlier[i].at, earlier[i].n(), d.at)
 		first = min(first, earlier[i].at)
 	}
-	return k == 0 || !e.dis.full(k, e.virtual(first), e.virtual(d.at))
+	return k == 0 || !dis.full(k, e.virtual(first), e.virtual(d.at))
 }
 
 // reach counts the attempts an event could still make up to until, from

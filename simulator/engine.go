@@ -49,6 +49,9 @@ type Result struct {
 	Lost int
 	// DisabledAt is when the provider disabled the endpoint; zero if never.
 	DisabledAt time.Time
+	// TenantsDisabled is how many tenants' subscriptions were disabled,
+	// in a run of several tenants (Config.Tenants).
+	TenantsDisabled int
 	// Restarts is the number of times the handler was restarted.
 	Restarts int
 	// Attacks is the number of requests sent that the handler had to
@@ -138,6 +141,7 @@ type engine struct {
 	live    liveEvents
 	arrived int // events whose first attempt has been queued
 	dis     disabler
+	ten     tenancy // the tenants' own state (tenant.go)
 	timeout time.Duration
 	// blackHoleErr is the error of every attempt a black hole swallows,
 	// worded once per run rather than once per attempt.
@@ -199,6 +203,7 @@ func newEngine(cfg Config) *engine {
 		cfg:          cfg,
 		wire:         cfg.Policy.Wire(),
 		dis:          newDisabler(&cfg.Policy),
+		ten:          newTenancy(&cfg),
 		timeout:      cfg.Policy.Timeout.D(),
 		blackHoleErr: fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(cfg.Policy.Timeout.D())),
 		target:       signedURL(cfg.URL),
@@ -220,7 +225,7 @@ func newEngine(cfg Config) *engine {
 		e.restarts = append(e.restarts, int64(r))
 	}
 	e.res.RunID = cfg.RunID
-	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads}
+	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {

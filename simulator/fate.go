@@ -144,22 +144,36 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 			return false, err
 		}
 	}
-	disabled := e.dis.record(at, nx.failed)
+	disabled := e.disablerOf(d.event()).record(at, nx.failed)
+	var by string
+	var cause DisableCause
 	switch {
 	case nx.disable:
 		disabled = true
-		e.disabledBy, e.disabledCause = nx.signal, DisabledBySignal
+		by, cause = nx.signal, DisabledBySignal
 	case disabled:
-		e.disabledBy, e.disabledCause = e.cfg.Policy.Disable.String(), DisabledByRule
+		by, cause = e.cfg.Policy.Disable.String(), DisabledByRule
 	}
 	e.res.Delivered += nx.delivered
 	e.res.Lost += nx.lost
+	var id string
+	if disabled && e.ten.n > 1 {
+		id = st.id() // before end forgets it
+	}
 	var err error
 	if nx.fate != "" {
 		err = e.end(d.event(), nx.fate, at)
 	}
+	if disabled && e.ten.n > 1 {
+		// One tenant's subscription: the run goes on for the others.
+		if err == nil {
+			err = e.disableTenant(d, id, at, by, cause)
+		}
+		return false, err
+	}
 	if disabled {
 		e.res.DisabledAt = at
+		e.disabledBy, e.disabledCause = by, cause
 	}
 	return disabled, err
 }
@@ -203,6 +217,7 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	r := &e.out
 	*r = e.base
 	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
+	r.Tenant = e.tenantLabel(event)
 	if st := e.live.get(event); st != nil {
 		r.Event, r.N = st.id(), int(st.attempts)
 		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()
@@ -262,7 +277,7 @@ func (e *engine) drain(fate string, all bool) error {
 		}
 	}
 	e.unstarted = nil
-	for ev := e.live.next; ev < e.cfg.Events; ev++ {
+	for ev := e.nextInShard(e.live.next); ev < e.cfg.Events; ev = e.nextInShard(ev + 1) {
 		if err := lose(ev); err != nil {
 			return err
 		}

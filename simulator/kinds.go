@@ -5,7 +5,7 @@ import "slices"
 // Kinds are the record kinds the engine writes, in the order a run's
 // stream introduces them.
 func Kinds() []string {
-	return []string{KindRun, KindHandshake, KindAttempt, KindAttack, KindRestart, KindEvent, KindEffects, KindEnd}
+	return []string{KindRun, KindHandshake, KindAttempt, KindAttack, KindRestart, KindDisable, KindEvent, KindEffects, KindEnd}
 }
 
 // KnownKind reports whether kind is one of Kinds. Readers of a results

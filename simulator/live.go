@@ -111,19 +111,27 @@ type slotChunk [slotLen]eventState
 
 // add starts event, which must be the next one after the last added.
 func (l *liveEvents) add(event int, st eventState) {
+	if l.n == 0 && len(l.chunks) > 0 && event >= l.next {
+		// Nothing in flight: start the window afresh at event, rather
+		// than fill the gap up to it with empty slots.
+		l.free = append(l.free, l.chunks...)
+		clear(l.chunks)
+		l.chunks = l.chunks[:0]
+	}
 	if len(l.chunks) == 0 {
 		l.base, l.lo, l.next = event, event, event
 	}
-	if event != l.next {
+	if event < l.next {
 		panic("simulator: events must start in order")
 	}
+	// Events another shard runs, or lost unstarted, leave empty slots.
 	i := event - l.base
-	if i/slotLen == len(l.chunks) {
+	for i/slotLen >= len(l.chunks) {
 		l.chunks = append(l.chunks, l.newChunk())
 	}
 	st.inFlight = true
 	l.chunks[i/slotLen][i%slotLen] = st
-	l.next++
+	l.next = event + 1
 	l.n++
 }
 

@@ -66,6 +66,11 @@ const (
 	// HandshakeProblem, when set, why the answer was not it. An endpoint
 	// whose handshake failed is never enabled.
 	KindHandshake = "handshake"
+	// KindDisable says a tenant's subscription was disabled at Time, by
+	// attempt N of event Seq (Event), in a run of several tenants:
+	// DisabledBy and DisabledCause say what disabled it, Tenant whose it
+	// was. (With one tenant the end record says when the endpoint was.)
+	KindDisable = "disable"
 )
 
 // DisableCause is what disabled the endpoint, in end records.
@@ -158,6 +163,10 @@ type Record struct {
 	// TLS says what was wrong with the target's certificate when the
 	// connection failed in its TLS handshake ("" otherwise).
 	TLS TLSProblem `json:"tls_problem,omitempty"`
+	// Tenant names the event's sender as its provider does (a shop's
+	// domain, a Connect account, an installation id) in a run of several
+	// tenants: attempt, attack, event and disable records; "" for one.
+	Tenant string `json:"tenant,omitempty"`
 	// Signal says what the answer meant beyond its outcome, by the policy's
 	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
 	// disabled (410), the next attempt delayed by Retry-After, or a failure
@@ -243,6 +252,13 @@ type Record struct {
 	// stream can state the worst case without the policy.
 	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
 	Start     *time.Time `json:"start,omitempty"`
+
+	// Tenants is the number of senders the run's events came from, 0 for
+	// one; Shard and Shards say which shard (from 0) of how many a
+	// sharded run is, Shards 0 for a whole run (run records).
+	Tenants int `json:"tenants,omitempty"`
+	Shard   int `json:"shard,omitempty"`
+	Shards  int `json:"shards,omitempty"`
 
 	// DefaultScenario says nobody chose the scenario: it is the command's
 	// default (run records).

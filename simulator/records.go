@@ -16,6 +16,10 @@ func (e *engine) runRecord() Record {
 	r.Target = e.cfg.TargetName
 	r.DefaultScenario = e.cfg.DefaultScenario
 	r.Events = e.cfg.Events
+	if e.ten.n > 1 {
+		r.Tenants = e.ten.n
+		r.Shard, r.Shards = e.ten.shard.Index, e.ten.shard.Of
+	}
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
 	if f := p.FanOut; f != nil {
@@ -69,6 +73,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
 	r.Fault, r.Error, r.TLS, r.Outage = o.fault, o.err, o.tls, o.outage
 	r.Signal = signal
+	r.Tenant = e.tenantLabel(d.event())
 	if err := e.sink(r); err != nil {
 		return err
 	}

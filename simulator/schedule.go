@@ -81,6 +81,13 @@ func (e *engine) serial(ctx context.Context) error {
 			}
 		}
 		d := e.q.pop()
+		if e.tenantOff(d.event()) {
+			e.leave(&d)
+			if err := e.lose(&d); err != nil {
+				return err
+			}
+			continue
+		}
 		st := e.take(d)
 		st.paused = e.dis.paused(e.virtual(d.at))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
@@ -155,6 +162,9 @@ func (e *engine) concurrent(ctx context.Context) error {
 		}
 		wake := e.fill()
 		if s.inFlight == 0 && wake.IsZero() && !idle {
+			if s.sent.Len() > 0 && s.sent.peek().done {
+				continue // attempts of disabled tenants, to commit
+			}
 			return errStuck
 		}
 		// Deliveries come in until the channel is closed; a nil channel
@@ -225,6 +235,14 @@ func (e *engine) commitInOrder() (bool, error) {
 			return false, nil
 		}
 		s.sent.pop()
+		if f.lost {
+			err := e.lose(&f.d)
+			s.release(f)
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
 		if f.o.unsent {
 			// The run was interrupted before the request went out.
 			e.unsent(&f.d)
@@ -260,6 +278,17 @@ func (e *engine) fill() time.Time {
 		// The couplings that hold back every attempt after this one too.
 		if e.restartDue(d.at) {
 			return time.Time{}
+		}
+		if e.tenantOff(d.event()) {
+			// Its tenant was disabled: committed in order, never sent.
+			if queued {
+				e.q.pop()
+				e.leave(&d)
+			} else {
+				s.waiting = slices.Delete(s.waiting, i, i+1)
+			}
+			s.sendLost(d)
+			continue
 		}
 		if e.cfg.Realtime {
 			// On the real clock an attempt goes at its own time, not early;
@@ -373,6 +402,14 @@ func (e *engine) interrupt() error {
 	}
 	for s.sent.Len() > 0 {
 		f := s.sent.pop()
+		if f.lost {
+			err := e.lose(&f.d)
+			s.release(f)
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if f.o.unsent {
 			e.unsent(&f.d)
 			s.release(f)
@@ -402,6 +439,7 @@ func (e *engine) interrupt() error {
 // future arrival is queued at a time, so the queue holds the events in flight,
 // not the whole workload.
 func (e *engine) queueArrival() {
+	e.arrived = e.nextInShard(e.arrived)
 	if e.cfg.Incoming != nil || e.arrived >= e.cfg.Events {
 		return
 	}

@@ -16,6 +16,7 @@ type flight struct {
 	o    outcome
 	next next   // what its answer means, decided when it came
 	done bool   // answered (or given up on, unsent, after an interruption)
+	lost bool   // never sent: its tenant was disabled (sendLost)
 	gen  uint32 // which use of this flight a signal is about
 }
 
@@ -78,7 +79,7 @@ func (s *scheduler) send(d due, st *eventState) {
 // release takes back a flight committed.
 func (s *scheduler) release(f *flight) {
 	f.gen++ // late signals about its last use are ignored
-	f.st, f.o, f.next = nil, outcome{}, next{}
+	f.st, f.o, f.next, f.lost = nil, outcome{}, next{}, false
 	s.free = append(s.free, f)
 }
 

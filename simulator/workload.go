@@ -20,6 +20,8 @@ type workload struct {
 	typ   string
 	// version is the payload version the policy chose (Event.Version).
 	version string
+	// tenants is the number of senders (tenant.go).
+	tenants int
 	// scratch is the event names makes ids in.
 	scratch *policies.Event
 	// payloads, when set, says each event's type (Config.Payloads).
@@ -120,7 +122,7 @@ func (w *workload) idIn(ev *policies.Event, i int) string {
 // come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typeOf(i), Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typeOf(i), Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version, Tenant: w.tenantName(i)}
 	w.wire.NewEvent(&ev)
 	return ev
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // outputFlags are the flags that say how a report is written; run and
@@ -304,13 +305,16 @@ type reportFlags struct {
 func newReportCmd() *cobra.Command {
 	o := &reportFlags{}
 	cmd := &cobra.Command{
-		Use:   "report RESULTS.jsonl|-",
+		Use:   "report RESULTS.jsonl…|-",
 		Short: "Re-render a report from a saved results stream",
 		Long: `Report reads a results stream written by 'retrysim run --results FILE' (or - for
 stdin) and writes its report in any format, exactly as run printed it for the same records
 and the same report flags. A stream compressed with gzip or Zstandard (--results FILE.jsonl.gz
 or .zst) is read as it is. Nothing is sent: the stream holds every attempt. With --fail-on
 it judges the saved runs by the same gates as run, and exits 1 when one does not pass.
+Given several streams (or a glob), they must be every shard of one run ('run --tenants N
+--shard I/N'), as in 'retrysim report "shards/*.jsonl"': they are merged, streaming,
+into the whole run's report (see docs/tenants.md).
 
 Examples:
   retrysim run --provider stripe --results attempts.jsonl
@@ -322,8 +326,22 @@ Examples:
   retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg
   retrysim report attempts.jsonl --fail-on duplicate-effects,lost-events --format junit > retrysim.xml
   retrysim run --provider stripe,shopify --results - | retrysim report - --format csv`,
-		Args: oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, o, args[0]) },
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return oneArg("the results file written by 'retrysim run --results FILE' (or - for stdin)")(cmd, args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths, err := resultPaths(args)
+			if err != nil {
+				return badInput(err)
+			}
+			if len(paths) > 1 {
+				return runReportShards(cmd, o, paths)
+			}
+			return runReport(cmd, o, paths[0])
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (junit reports the --fail-on gates)")
@@ -335,6 +353,15 @@ Examples:
 }
 
 func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
+	return reportFrom(cmd, o, []string{path}, func(in []io.Reader, add func(*simulator.Record) error) error {
+		return report.ReadJSONL(in[0], add)
+	})
+}
+
+// reportFrom reads the results streams at paths with read and writes
+// their report.
+func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]io.Reader, func(*simulator.Record) error) error) (err error) {
+	path := strings.Join(paths, ", ")
 	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
@@ -345,25 +372,31 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	errs = append(errs, checkDistinct(outPaths(o.out), []namedPath{{"results", path}, {"--config", st.path}})...)
-	var in io.Reader
-	if path == "-" {
-		in = cmd.InOrStdin()
-	} else {
-		f, err := os.Open(path)
+	named := []namedPath{{"--config", st.path}}
+	for _, p := range paths {
+		named = append(named, namedPath{"results", p})
+	}
+	errs = append(errs, checkDistinct(outPaths(o.out), named)...)
+	var ins []io.Reader
+	for _, p := range paths {
+		if p == "-" {
+			ins = append(ins, cmd.InOrStdin())
+			continue
+		}
+		f, err := os.Open(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("results: %w", err))
-		} else {
-			defer f.Close()
-			in = f
+			continue
 		}
+		defer f.Close()
+		ins = append(ins, f)
 	}
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
 	agg := report.NewAggregator(report.WithTimeline(out.keep), report.WithTTLs(out.ttls))
 	defer closeAggregator(agg, &err)
-	if err := report.ReadJSONL(in, agg.Add); err != nil {
+	if err := read(ins, agg.Add); err != nil {
 		return badInput(fmt.Errorf("results %s: %w", path, err))
 	}
 	runs := agg.Runs()
@@ -391,4 +424,43 @@ func closeAggregator(agg *report.Aggregator, err *error) {
 	if cerr := agg.Close(); cerr != nil && *err == nil {
 		*err = cerr
 	}
+}
+
+// runReportShards merges the shard streams at paths into their run's
+// report.
+func runReportShards(cmd *cobra.Command, o *reportFlags, paths []string) error {
+	return reportFrom(cmd, o, paths, func(ins []io.Reader, add func(*simulator.Record) error) error {
+		streams := make([]report.ShardStream, len(ins))
+		for i := range ins {
+			streams[i] = report.ShardStream{Name: paths[i], R: ins[i]}
+		}
+		return report.MergeShards(streams, add)
+	})
+}
+
+// resultPaths expands the report's arguments: a glob names every file it
+// matches, in order; "-" (stdin) stands alone.
+func resultPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if a == "-" {
+			if len(args) > 1 {
+				return nil, errors.New("report: - (stdin) is one stream: it cannot be merged with others")
+			}
+			return args, nil
+		}
+		if _, err := os.Stat(a); err == nil || !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("results %s: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("results %s: no file matches", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
 }

@@ -45,6 +45,7 @@ type runFlags struct {
 	exec        string
 	runID       string
 	settle      string
+	tenantFlags
 	payloadFlags
 	gateFlags
 	outputFlags
@@ -113,6 +114,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
+	f.tenantFlags.add(fl)
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline and faults")
 	fl.StringVar(&f.runID, "run-id", "", "run id mixed into every event id, so a second run tests the handler afresh (default: a fresh one, shown in the report); give a run's id to reproduce its ids")
@@ -167,6 +169,7 @@ type plan struct {
 	// wait for the effects.
 	runID  string
 	settle time.Duration
+	shard  simulator.Shard
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -256,6 +259,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		}
 	}
 	errs = append(errs, f.validateRunID(p)...)
+	var shardErrs []error
+	p.shard, shardErrs = f.tenantFlags.parse(f.runID, osGetenv)
+	errs = append(errs, shardErrs...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
@@ -447,6 +453,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
 		Secret: secret, Payloads: p.payloads[pol.Name], Header: p.header, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
+		Tenants: f.tenants, Shard: p.shard,
 	}
 	switch {
 	case f.dryRun:

@@ -45,6 +45,12 @@ func Flag(s simulator.Setting) string {
 		return "--times"
 	case simulator.SettingMaxRPS:
 		return "--max-rps"
+	case simulator.SettingTenants:
+		return "--tenants"
+	case simulator.SettingShard:
+		return "--shard"
+	case simulator.SettingRunID:
+		return "--run-id"
 	case simulator.SettingForgedScenario:
 		return "--scenario " + scenarios.Forged
 	case simulator.SettingFlakyScenario:
