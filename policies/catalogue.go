@@ -15,7 +15,9 @@ import (
 // NamedDefaults are the product's named default policies, one per provider
 // it was specified with (see docs/PROVIDERS.md): what a command runs when
 // it is told "all" or nothing, in this order.
-var NamedDefaults = []string{"stripe", "github", "shopify", "twilio", "slack", "discord"}
+func NamedDefaults() []string {
+	return []string{"stripe", "github", "shopify", "twilio", "slack", "discord"}
+}
 
 //go:embed catalogue/*.yaml
 var catalogueFS embed.FS

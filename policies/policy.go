@@ -4,7 +4,9 @@
 //
 // Policies are data. The built-in catalogue is embedded YAML (one file per
 // policy under catalogue/), and every entry carries the source of its numbers.
-// A schedule is a pure function of the attempt number; a Policy holds no state.
+// A schedule is a pure function of the attempt number. A Policy changes
+// only in Init, which validates it and keeps its expanded schedule; after
+// that it is read-only and safe to share.
 package policies
 
 import (

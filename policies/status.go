@@ -103,10 +103,14 @@ func FailureClass(status int, reached bool) string {
 	}
 }
 
+// Is2xx reports whether status is a 2xx answer: the one test every
+// package makes of a success status.
+func Is2xx(status int) bool { return status >= 200 && status < 300 }
+
 // Succeeded reports whether the provider counts status as a delivery.
 func (p *Policy) Succeeded(status int) bool {
 	if len(p.Success) == 0 {
-		return status >= 200 && status < 300
+		return Is2xx(status)
 	}
 	return slices.Contains(p.Success, status)
 }

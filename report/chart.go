@@ -27,7 +27,9 @@ const (
 )
 
 // Charts lists the charts of a run report.
-var Charts = []string{ChartTimeline, ChartTTL, ChartStorm}
+func Charts() []string {
+	return []string{ChartTimeline, ChartTTL, ChartStorm}
+}
 
 // Rows of the timeline chart.
 const (
@@ -81,7 +83,7 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 	case "", ChartTimeline:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}
-	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts, ", "))
+	return fmt.Errorf("%w: no chart %q (valid: %s)", ErrFormat, opts.Chart, strings.Join(Charts(), ", "))
 }
 
 // render makes a canvas for format, lets drawFn draw on it and writes it.

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -111,7 +112,7 @@ func shortLabel(id string) string {
 // handler answered 2xx.
 func keyTime(ev *EventTimeline) (time.Time, bool) {
 	for _, a := range ev.Attempts {
-		if a.Reached && a.HandlerStatus >= 200 && a.HandlerStatus < 300 {
+		if a.Reached && policies.Is2xx(a.HandlerStatus) {
 			return a.Time, true
 		}
 	}
@@ -230,7 +231,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 				if givenUp(ev.Fate) {
 					gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
 				}
-				if n := row.run.Effects[ev.ID]; row.run.EffectsKnown && n > 1 {
+				if n := row.run.ProcessedMoreThanOnce(ev.ID); n > 0 {
 					reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
 				}
 			}

@@ -20,7 +20,9 @@ const (
 )
 
 // Formats lists every format, text formats first.
-var Formats = []string{FormatText, FormatJSON, FormatMarkdown, FormatCSV, FormatHTML, FormatPNG, FormatSVG}
+func Formats() []string {
+	return []string{FormatText, FormatJSON, FormatMarkdown, FormatCSV, FormatHTML, FormatPNG, FormatSVG}
+}
 
 // ErrFormat is returned, wrapped, for a format or file extension that is not
 // one of Formats.
@@ -69,7 +71,9 @@ func (e *formatError) Is(target error) bool { return target == ErrFormat }
 
 // TTLFormats are the formats of the TTL tables (WriteTTLText,
 // WriteTTLMarkdown, and the JSON report).
-var TTLFormats = []string{FormatText, FormatJSON, FormatMarkdown}
+func TTLFormats() []string {
+	return []string{FormatText, FormatJSON, FormatMarkdown}
+}
 
 // DefaultTimeline is how many events' timelines the text and Markdown
 // reports show.

@@ -52,7 +52,9 @@ const (
 )
 
 // Gates lists the gates in the order reports show them.
-var Gates = []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort, GateForgedAccepted}
+func Gates() []Gate {
+	return []Gate{GateDuplicateEffects, GateLostEvents, GateSlowResponses, GateRedirects, GateTTLTooShort, GateForgedAccepted}
+}
 
 // ErrUnknownGate is returned, wrapped, by ParseGates for a name not in Gates.
 var ErrUnknownGate = errors.New("unknown gate")
@@ -135,7 +137,7 @@ func ParseGates(names []string) ([]Gate, error) {
 			g := Gate(strings.ToLower(strings.TrimSpace(part)))
 			switch {
 			case g == "":
-			case !slices.Contains(Gates, g):
+			case !slices.Contains(Gates(), g):
 				errs = append(errs, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGate, strings.TrimSpace(part), GateNames()))
 			case !slices.Contains(out, g):
 				out = append(out, g)
@@ -147,8 +149,9 @@ func ParseGates(names []string) ([]Gate, error) {
 
 // GateNames lists the gates' names, comma-separated, for help and errors.
 func GateNames() string {
-	names := make([]string, len(Gates))
-	for i, g := range Gates {
+	gates := Gates()
+	names := make([]string, len(gates))
+	for i, g := range gates {
 		names[i] = string(g)
 	}
 	return strings.Join(names, ", ")
@@ -218,6 +221,46 @@ func GatesFor(results []GateResult, r *Summary) []GateResult {
 	return out
 }
 
+// GatePlan is what a run will do, as far as the gates care, known before
+// it starts. A command asks Uncheckable so that it refuses, before
+// anything is sent, a gate the run could never check.
+type GatePlan struct {
+	// Modelled: a dry run, which sends nothing.
+	Modelled bool
+	// NoOracle: nothing will report the handler's side effects (a handler
+	// of the user's own with no effects oracle).
+	NoOracle bool
+	// NoAttack: the run sends no request the handler must reject (the
+	// scenario has no attack and the provider sends no probe).
+	NoAttack bool
+}
+
+// Uncheckable says why a run planned as p could never check gate g, as the
+// reason the gate would give after the run; "" when it can be checked.
+func (p GatePlan) Uncheckable(g Gate) GateReason {
+	switch g {
+	case GateDuplicateEffects:
+		switch {
+		case p.Modelled:
+			return GateReason(ReasonModelled)
+		case p.NoOracle:
+			return GateReason(ReasonNoOracle)
+		}
+	case GateSlowResponses:
+		if p.Modelled {
+			return GateModelled
+		}
+	case GateForgedAccepted:
+		switch {
+		case p.Modelled:
+			return GateModelled
+		case p.NoAttack:
+			return GateReason(SigNoAttack)
+		}
+	}
+	return ""
+}
+
 // gateCheck decides how a gate came out for a run, and why.
 type gateCheck func(*Summary, GateOptions) (GateStatus, GateReason)
 
@@ -249,8 +292,8 @@ func checkLostEvents(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 }
 
 func checkSlowResponses(r *Summary, _ GateOptions) (GateStatus, GateReason) {
-	if r.Modelled() {
-		return GateUnchecked, GateModelled
+	if why := (GatePlan{Modelled: r.Modelled()}).Uncheckable(GateSlowResponses); why != "" {
+		return GateUnchecked, why
 	}
 	if r.Headroom(nil)[0].Over == 0 {
 		return GatePass, GateWithinTimeout

@@ -139,7 +139,7 @@ func TestGateReasons(t *testing.T) {
 		report.GateTTLTooShort:      report.GateNoTTL,
 		report.GateForgedAccepted:   report.GateReason(report.SigNoAttack),
 	}
-	for _, g := range report.CheckGates(runs, report.Gates, report.GateOptions{}) {
+	for _, g := range report.CheckGates(runs, report.Gates(), report.GateOptions{}) {
 		if g.Reason != want[g.Gate] {
 			t.Errorf("%s: reason %q, want %q (%s)", g.Gate, g.Reason, want[g.Gate], g.Message)
 		}

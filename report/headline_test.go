@@ -41,15 +41,28 @@ func TestResentAfterUnreachedAttempts(t *testing.T) {
 	}
 }
 
-// A run that already used flaky-network is not told to use it.
-func TestNoDuplicateHintKnowsTheScenario(t *testing.T) {
-	for _, tc := range []struct{ scenario, want, not string }{
-		{"happy", `Config.Scenario "flaky-network"`, "raise Config.Events"},
-		{"flaky-network", "raise Config.Events", `Config.Scenario "flaky-network"`},
+// A run with no duplicate is told how to get one from what it saw, never
+// from its scenario's name: more events when it lost answers whose
+// retries did not reach the handler; else a scenario with lost answers
+// and enough events, whatever the scenario was called.
+func TestNoDuplicateHintFromWhatTheRunSaw(t *testing.T) {
+	for _, tc := range []struct {
+		name, scenario string
+		lost           bool
+		want, not      string
+	}{
+		{"nothing lost", "happy", false, `no answer was lost in this run; a scenario with lost answers does, given enough events: Config.Scenario "flaky-network"`, "raise Config.Events"},
+		{"nothing lost under flaky-network's name", "flaky-network", false, `no answer was lost in this run; a scenario with lost answers does, given enough events: Config.Scenario "flaky-network"`, "raise Config.Events"},
+		{"an answer lost, its retry refused on the way", "my-own", true, "1 answer was lost, but no retry reached your handler: more events give lost answers more chances: raise Config.Events", `Config.Scenario`},
 	} {
-		t.Run(tc.scenario, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			s := newRecStream(1)
-			recs := s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).end(map[string]int{"evt_a": 1}, false)
+			if tc.lost {
+				s.attempt(0, 1, 0, simulator.LostResponse, 200, true, ms).attempt(0, 2, time.Minute, simulator.ConnectionFailed, 0, false, 0)
+			} else {
+				s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms)
+			}
+			recs := s.fate(0, simulator.FateDelivered).end(map[string]int{"evt_a": 1}, false)
 			for i := range recs {
 				recs[i].Scenario = tc.scenario
 			}

@@ -44,7 +44,7 @@ func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 		page.Compare = compareTableRows(rep)
 		page.TTLCompare = ttlCompareRows(rep)
 	}
-	for _, chart := range Charts {
+	for _, chart := range Charts() {
 		o := opts
 		o.Chart = chart
 		var buf bytes.Buffer

@@ -134,8 +134,8 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if string(m[4]) != "true" {
 		t.Error("clicking a column twice did not sort it descending")
 	}
-	if n, _ := strconv.Atoi(string(m[5])); n != len(report.Charts) {
-		t.Errorf("%d charts inline, want %d", n, len(report.Charts))
+	if n, _ := strconv.Atoi(string(m[5])); n != len(report.Charts()) {
+		t.Errorf("%d charts inline, want %d", n, len(report.Charts()))
 	}
 	if string(m[6]) != "0" {
 		t.Errorf("the page met errors: %s", m[7])

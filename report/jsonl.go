@@ -75,8 +75,9 @@ func ReadJSONL(r io.Reader, add simulator.Sink) error {
 }
 
 func outcomeNames() string {
-	names := make([]string, len(simulator.Outcomes))
-	for i, o := range simulator.Outcomes {
+	outcomes := simulator.Outcomes()
+	names := make([]string, len(outcomes))
+	for i, o := range outcomes {
 		names[i] = string(o)
 	}
 	return strings.Join(names, ", ")

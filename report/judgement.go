@@ -4,7 +4,7 @@ import "time"
 
 // A verdict is decided here, once, as a value: the verdict, a reason code
 // and the figures a sentence about it needs. The sentences are written
-// from that value (verdict.go, oracle.go, gates.go); nothing decides by
+// from that value (words_verdict.go, words_gates.go); nothing decides by
 // looking at a sentence.
 
 // Reason says why a run's idempotency verdict is what it is.

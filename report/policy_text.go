@@ -13,7 +13,9 @@ import (
 )
 
 // PolicyFormats are the formats WritePolicies and WritePolicy write.
-var PolicyFormats = []string{FormatText, FormatJSON, FormatMarkdown}
+func PolicyFormats() []string {
+	return []string{FormatText, FormatJSON, FormatMarkdown}
+}
 
 // WritePolicies writes the overview of every policy in all, one line a
 // policy, in format (one of PolicyFormats); full adds every policy in full

@@ -12,7 +12,9 @@ import (
 )
 
 // ReplayFormats are the formats WriteReplay writes.
-var ReplayFormats = []string{FormatText, FormatJSON}
+func ReplayFormats() []string {
+	return []string{FormatText, FormatJSON}
+}
 
 // WriteReplay writes a replay's result in format (one of ReplayFormats).
 // target names the handler in the text form; empty means the result's own

@@ -3,6 +3,7 @@ package report
 import (
 	"sort"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -109,7 +110,7 @@ func (r *Summary) addAttack(rec *simulator.Record, keep int) error {
 			r.retryLike = map[string]bool{}
 		}
 		r.retryLike[rec.Event] = true
-		if rec.Reached && rec.OriginalStatus >= 200 && rec.OriginalStatus < 300 {
+		if rec.Reached && policies.Is2xx(rec.OriginalStatus) {
 			// A retry of a request the handler accepted: it tests dedup.
 			r.DuplicateArrivals++
 			r.DuplicateEvents++
@@ -165,7 +166,7 @@ func (r *Summary) Attacks() []AttackSummary {
 			s.Statuses[a.status]++
 		}
 		switch {
-		case a.status >= 200 && a.status < 300:
+		case policies.Is2xx(a.status):
 			s.Accepted++
 		case a.status >= 400 && a.status < 500:
 			s.Rejected++
@@ -174,7 +175,7 @@ func (r *Summary) Attacks() []AttackSummary {
 		}
 		if r.EffectsKnown {
 			n := r.Effects[a.id]
-			if a.original >= 200 && a.original < 300 {
+			if policies.Is2xx(a.original) {
 				n-- // the original of a replay was a valid request
 			}
 			s.Effects += max(n, 0)

@@ -251,7 +251,6 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.timePtr(r.Start)
 		e.timePtr(r.DisabledAt)
 		e.str(r.DisabledBy)
-		e.str(r.EffectsSource)
 		e.int(int64(r.HandlersRunning))
 		e.str(r.RunID)
 		e.float(r.SettleS)
@@ -279,7 +278,7 @@ func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
 		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.EffectsSource != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
+		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
 		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0
 }
@@ -461,7 +460,6 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Start = d.timePtr()
 		r.DisabledAt = d.timePtr()
 		r.DisabledBy = d.str()
-		r.EffectsSource = d.str()
 		r.HandlersRunning = int(d.int())
 		r.RunID = d.str()
 		r.SettleS = d.float()

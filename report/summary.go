@@ -283,7 +283,7 @@ type eventAgg struct {
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
 	prevReached       bool           // the event's last attempt reached the handler
-	engaged           bool           // an arrival was not turned away with a 4xx
+	arrived           EventArrivals  // which arrivals were duplicates
 	duplicated        bool           // a duplicate arrival came
 	timeline          *EventTimeline // the timeline kept in memory, if any
 	spooled           *spoolTail     // where the spooled timeline is, if any
@@ -293,18 +293,34 @@ type eventAgg struct {
 // (see Judge, which decides it and says why).
 func (r *Summary) Verdict() Verdict { return r.Judge().Verdict }
 
-// Offenders lists the events the handler processed more than once, by id,
-// at least once of them during the run: a replay no signature can tell from
-// a retry counts as one.
+// Offenders lists the events the handler processed more than once, by id
+// (see ProcessedMoreThanOnce).
 func (r *Summary) Offenders() []string {
 	var out []string
-	for id, n := range r.Effects {
-		if n > 0 && r.Times(id) > 1 && (!r.attackIDs[id] || r.retryLike[id]) {
+	for id := range r.Effects {
+		if r.ProcessedMoreThanOnce(id) > 0 {
 			out = append(out, id)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ProcessedMoreThanOnce is how many times in all the handler processed
+// event id, by the oracle, when that was more than once and at least once
+// during the run (an event processed once before the run and once during
+// it counts); 0 otherwise, and when the effects are not known. A request
+// of an attack counts only when it was a replay no signature can tell
+// from a retry. Every writer that marks an event as processed again asks
+// this.
+func (r *Summary) ProcessedMoreThanOnce(id string) int {
+	if !r.EffectsKnown || r.Effects[id] == 0 || (r.attackIDs[id] && !r.retryLike[id]) {
+		return 0
+	}
+	if n := r.Times(id); n > 1 {
+		return n
+	}
+	return 0
 }
 
 // Times is how often the handler processed event id in all, by the
@@ -408,7 +424,7 @@ func (a *Aggregator) Close() error {
 
 // marks are the TTLs whose leaks are counted exactly.
 func (o *options) marks() []time.Duration {
-	m := slices.Concat(DefaultTTLs, o.ttls)
+	m := slices.Concat(DefaultTTLs(), o.ttls)
 	for _, c := range commonAdvice {
 		m = append(m, c.ttl)
 	}
@@ -571,14 +587,12 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	} else {
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
-	refused := rec.HandlerStatus >= 400 && rec.HandlerStatus < 500
-	switch {
-	case !ev.engaged && refused:
+	switch ev.arrived.Arrive(rec.HandlerStatus) {
+	case ArrivalRefused:
 		r.RefusedArrivals++
-	case ev.engaged:
+	case ArrivalDuplicate:
 		r.duplicate(ev, rec)
 	}
-	ev.engaged = ev.engaged || !refused
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
 	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
@@ -587,7 +601,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 		r.afterKey.add(after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
 		ev.need = max(ev.need, after)
-	} else if rec.HandlerStatus >= 200 && rec.HandlerStatus < 300 {
+	} else if policies.Is2xx(rec.HandlerStatus) {
 		ev.key, ev.hasKey = at, true
 		r.noteKeyed(rec.Event)
 	}

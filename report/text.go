@@ -210,21 +210,6 @@ func timesWord(n int) string {
 
 var gateMark = map[GateStatus]string{GatePass: "✓", GateFail: "✗", GateUnchecked: "?"}
 
-// disabledWords says what disabled the endpoint.
-func disabledWords(r *Summary) string {
-	switch {
-	case r.DisabledCause == simulator.DisabledByRule && r.DisableRule != (policies.DisableRule{}):
-		return r.DisableRule.Condition()
-	case r.DisabledBy != "":
-		return r.DisabledBy
-	}
-	s := fmt.Sprintf("%d consecutive failures", r.DisableAfter)
-	if r.DisableWithin > 0 {
-		s += " within " + dur(r.DisableWithin)
-	}
-	return s
-}
-
 // ms shows a measured time: to a tenth of a millisecond under a second,
 // to a hundredth of a second above.
 func ms(d time.Duration) string {
@@ -318,10 +303,7 @@ func restartList(at []time.Duration) string {
 }
 
 func effectsMark(r *Summary, id string) string {
-	if !r.EffectsKnown {
-		return ""
-	}
-	if n := r.Times(id); n > 1 && r.Effects[id] > 0 {
+	if n := r.ProcessedMoreThanOnce(id); n > 0 {
 		return fmt.Sprintf("  ✗ processed %d times", n)
 	}
 	return ""

@@ -6,10 +6,10 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
-// DefaultTTLs are the dedup-key TTL choices a report compares unless told
-// otherwise: the values teams most often pick.
-var DefaultTTLs = []time.Duration{
-	5 * time.Minute, time.Hour, 24 * time.Hour, 72 * time.Hour, 7 * policies.Day, 30 * policies.Day,
+// DefaultTTLs returns the dedup-key TTL choices a report compares unless
+// told otherwise: the values teams most often pick.
+func DefaultTTLs() []time.Duration {
+	return []time.Duration{5 * time.Minute, time.Hour, 24 * time.Hour, 72 * time.Hour, 7 * policies.Day, 30 * policies.Day}
 }
 
 // TTLBuffer is the margin added to the longest span a dedup key must cover
@@ -93,7 +93,7 @@ type WrongAdvice struct {
 // when none).
 func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 	if len(choices) == 0 {
-		choices = DefaultTTLs
+		choices = DefaultTTLs()
 	}
 	a := TTLAnalysis{Window: r.Window, Observed: r.ObservedNeed, Manual: r.ManualRedelivery}
 	need := max(a.Window, a.Observed)

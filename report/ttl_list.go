@@ -9,6 +9,15 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
+// FormatTTLs writes TTL choices as ParseTTLs reads them: "5m,1h,1d".
+func FormatTTLs(ttls []time.Duration) string {
+	parts := make([]string, len(ttls))
+	for i, d := range ttls {
+		parts[i] = policies.FormatDuration(d)
+	}
+	return strings.Join(parts, ",")
+}
+
 // ParseTTLs reads a comma-separated list of dedup-key TTL choices, such as
 // "5m,24h,7d". A TTL must be positive (a key kept for 0s dedups nothing,
 // and the table would only say so); one given twice is compared once, in

@@ -158,7 +158,7 @@ func orNone(d time.Duration) string {
 // ttlChoices is the TTL choices the report compares.
 func (rep *Report) ttlChoices() []time.Duration {
 	if len(rep.TTLs) == 0 {
-		return DefaultTTLs
+		return DefaultTTLs()
 	}
 	return rep.TTLs
 }

@@ -56,9 +56,9 @@ func TestVerdictInEveryFormat(t *testing.T) {
 		{"not idempotent, a handler call still running", caveat(recs(map[string]int{"evt_a": 1, "evt_b": 3}), 1, false), report.NotIdempotent, 1.0, []report.Offender{{ID: "evt_b", Times: 3}},
 			[]string{"✗ NOT IDEMPOTENT: evt_b ×3; 1 handler call was still running when the effects were read", "✗ duplicate-effects  1 event of 2 processed more than once"}, report.GateFail, nil},
 		{"unknown, a handler call still running: no verdict to qualify", caveat(recs(nil), 1, false), report.NoVerdict, nil, nil,
-			[]string{"pass Config.Effects to get a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
+			[]string{"pass Config.Effects for a verdict\n", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
 		{"unknown", recs(nil), report.NoVerdict, nil, nil,
-			[]string{"duplicates reached your handler; effects UNKNOWN", "pass Config.Effects to get a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
+			[]string{"duplicates reached your handler; effects UNKNOWN", "pass Config.Effects for a verdict", "? duplicate-effects  cannot be checked"}, report.GateUnchecked, nil},
 		// An oracle that answers for none of the delivered events cannot
 		// vouch for the handler: a stub, all zeros, or another key.
 		{"oracle knows no event", recs(map[string]int{}), report.NoVerdict, nil, nil,

@@ -33,11 +33,15 @@ const (
 
 // Settings lists every setting the reports' advice may name, the engine's
 // and their own: a caller that spells them its own way spells all of these.
-var Settings = []simulator.Setting{
-	simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingSecret,
-	simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
-	simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
-	SettingTTLConfigured, SettingVerbose, SettingGates,
+func Settings() []simulator.Setting {
+	return []simulator.Setting{
+		simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingSecret,
+		simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
+		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettle,
+		simulator.SettingTimes, simulator.SettingMaxRPS,
+		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
+		SettingTTLConfigured, SettingVerbose, SettingGates,
+	}
 }
 
 // words writes the sentences, naming settings as sp spells them.

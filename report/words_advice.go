@@ -48,8 +48,8 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	if r.LostNotRetried > 0 {
 		out = append(out, fmt.Sprintf("%s never delivered before the end of the schedule: %s does not retry the failure %s met, or your handler told it to stop (see 'retrysim policies show %s'); %s unless someone resends %s by hand", counted(r.LostNotRetried, "event was", "events were"), r.Policy, plural(r.LostNotRetried, "it", "they"), r.Policy, plural(r.LostNotRetried, "it is gone", "they are gone"), plural(r.LostNotRetried, "it", "them")))
 	}
-	if r.LostToDisable > 0 && r.DisableAfter > 0 {
-		out = append(out, fmt.Sprintf("%s lost when the provider disabled the endpoint: alert on failing deliveries long before %s in a row", counted(r.LostToDisable, "event was", "events were"), counted(r.DisableAfter, "failure", "failures")))
+	if line := disableAdvice(r); line != "" {
+		out = append(out, line)
 	}
 	return out
 }

@@ -70,7 +70,7 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 		return fmt.Sprintf("%s of %d processed more than once: %s%s", counted(j.Offenders, "event", "events"), r.Events, strings.Join(parts, "; "), more)
 	}
 	if j.Reason == ReasonNoOracle {
-		return `cannot be checked: retrysim cannot see the handler's side effects; serve {"<dedup id>": <times processed>} and pass ` + w.of(simulator.SettingEffects)
+		return "cannot be checked: " + w.noOracle()
 	}
 	return "cannot be checked: " + w.unknown(r, j)
 }
@@ -81,7 +81,9 @@ func lostEventsSeen(r *Summary) string {
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {
-		msg += fmt.Sprintf(" (%d because %s disabled the endpoint after %s in a row)", r.LostToDisable, r.Provider, counted(r.DisableAfter, "failure", "failures"))
+		if why := disabledBecause(r); why != "" {
+			msg += fmt.Sprintf(" (%d because %s)", r.LostToDisable, why)
+		}
 	}
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }

@@ -101,8 +101,7 @@ func (w words) verdict(r *Summary, j Judgement) string {
 		return w.unknown(r, j)
 	}
 	if j.Reason == ReasonNoOracle && j.Duplicates > 0 {
-		return fmt.Sprintf("duplicates reached your handler; effects UNKNOWN — %s. Serve {\"<dedup id>\": <times processed>} and pass %s to get a verdict",
-			noOracleWords, w.of(simulator.SettingEffects))
+		return "duplicates reached your handler; effects UNKNOWN — " + w.noOracle() + " for a verdict"
 	}
 	return "UNKNOWN — " + w.unknown(r, j)
 }
@@ -116,8 +115,16 @@ func missingWords(j Judgement) string {
 	return fmt.Sprintf("; the effects oracle does not report %d of the %s your handler answered 2xx, so %s not checked", j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"))
 }
 
-// noOracleWords says there is no effects oracle.
-const noOracleWords = "retrysim cannot see your handler's side effects"
+// NoOracleWords says there is no effects oracle and what to do about it,
+// naming the setting as sp spells it (nil: the Go way): the one sentence
+// of the verdict, the gate and a command refusing the gate.
+func NoOracleWords(sp simulator.Spelling) string {
+	return words{sp: sp}.noOracle()
+}
+
+func (w words) noOracle() string {
+	return `retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass ` + w.of(simulator.SettingEffects)
+}
 
 // unknown says why there is no verdict, and what to do about it.
 func (w words) unknown(r *Summary, j Judgement) string {
@@ -130,7 +137,7 @@ func (w words) unknown(r *Summary, j Judgement) string {
 		return fmt.Sprintf("the effects oracle knows none of the %d delivered %s (those your handler answered 2xx): it must answer %s",
 			j.Accepted, plural(j.Accepted, "event", "events"), oracleShape(r))
 	case ReasonNoOracle:
-		return noOracleWords + "; pass " + w.of(simulator.SettingEffects) + " for a verdict"
+		return w.noOracle() + " for a verdict"
 	case ReasonUnsettled:
 		if j.Pending > 0 {
 			return fmt.Sprintf("your handler still reported %s pending when retrysim stopped reading its effects, %s after the last attempt (the settle limit, or an interrupt), so the counts cannot be vouched for: give it longer (%s)",
@@ -168,17 +175,16 @@ func (w words) untested(r *Summary, j Judgement) string {
 	return ""
 }
 
-// lostAnswersHint says how to get a duplicate to the handler: a scenario
-// with lost answers, or more events when the run already had one.
+// lostAnswersHint says how to get a duplicate to the handler, from what
+// the run saw (never from the scenario's name, which a file may reuse):
+// more events when answers were lost yet no retry reached the handler;
+// else a scenario with lost answers, given enough events to lose one.
 func (w words) lostAnswersHint(r *Summary) string {
-	if r.Scenario == flakyScenario {
-		return "more events give the lost answers of flaky-network more chances: raise " + w.of(simulator.SettingEvents)
+	if n := r.Outcomes[simulator.LostResponse]; n > 0 {
+		return fmt.Sprintf("%s lost, but no retry reached your handler: more events give lost answers more chances: raise %s", counted(n, "answer was", "answers were"), w.of(simulator.SettingEvents))
 	}
-	return "a scenario with lost answers does: " + w.of(simulator.SettingFlakyScenario)
+	return "no answer was lost in this run; a scenario with lost answers does, given enough events: " + w.of(simulator.SettingFlakyScenario)
 }
-
-// flakyScenario is the name of the built-in scenario with lost answers.
-const flakyScenario = "flaky-network"
 
 // oracleShape is what the oracle must answer, naming the provider's dedup
 // id and one delivered event's id as an example.

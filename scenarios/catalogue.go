@@ -37,6 +37,16 @@ var builtin = sync.OnceValue(func() map[string]Scenario {
 	return out
 })
 
+// The built-in scenarios other packages name.
+const (
+	// Default is the scenario a command runs when none is named: a
+	// congested path whose lost answers bring duplicates to a handler.
+	Default = "flaky-network"
+	// Forged sends, beside normal deliveries, the requests a handler must
+	// reject.
+	Forged = "forged"
+)
+
 // Builtin returns the names of the built-in scenarios, sorted.
 func Builtin() []string {
 	out := make([]string, 0, len(builtin()))

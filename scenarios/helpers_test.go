@@ -221,7 +221,7 @@ func firsts(r *result) map[int]time.Duration {
 	out := map[int]time.Duration{}
 	for _, a := range r.attempts {
 		if a.N == 1 {
-			out[a.Seq] = a.Time.Sub(simulator.DefaultStart)
+			out[a.Seq] = a.Time.Sub(simulator.DefaultStart())
 		}
 	}
 	return out

@@ -55,7 +55,7 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("%d restart records, result %d, want %d", len(r.restarts), r.res.Restarts, len(restarts))
 	}
 	for i, rec := range r.restarts {
-		if at := rec.Time.Sub(simulator.DefaultStart); at != restarts[i] || rec.N != i+1 {
+		if at := rec.Time.Sub(simulator.DefaultStart()); at != restarts[i] || rec.N != i+1 {
 			t.Errorf("restart %d at +%s (n %d), want +%s", i+1, at, rec.N, restarts[i])
 		}
 	}
@@ -67,7 +67,7 @@ func TestRestart(t *testing.T) {
 			k++
 			continue
 		}
-		at := m.times[i].Sub(simulator.DefaultStart)
+		at := m.times[i].Sub(simulator.DefaultStart())
 		if (k < len(restarts) && at >= restarts[k]) || (k > 0 && at < restarts[k-1]) {
 			t.Errorf("arrival at +%s was handled after %d restart(s)", at, k)
 		}

@@ -56,7 +56,7 @@ func TestDiscordProbe(t *testing.T) {
 	})
 	t.Run("answered 204", func(t *testing.T) {
 		res, recs := runWith(t, discord, respond(http.StatusNoContent), 5, time.Minute, 4)
-		if len(attempts(recs)) != 0 || res.Lost != 5 || !res.DisabledAt.Equal(DefaultStart) {
+		if len(attempts(recs)) != 0 || res.Lost != 5 || !res.DisabledAt.Equal(DefaultStart()) {
 			t.Fatalf("%d attempts, %d lost, disabled at %v; want none sent, all 5 lost, disabled at the start", len(attempts(recs)), res.Lost, res.DisabledAt)
 		}
 		if f := fates(recs); f[FateDisabled] != 5 {

@@ -34,7 +34,7 @@ func BenchmarkHTTPStripe(b *testing.B) {
 	defer srv.Close()
 	p := mustPolicy(b, "stripe")
 	secret := policies.GenerateSecret("stripe", 1)
-	ev := policies.Event{Seed: 1, Type: p.Wire().DefaultEventType(), Created: DefaultStart}
+	ev := policies.Event{Seed: 1, Type: p.Wire().DefaultEventType(), Created: DefaultStart()}
 	p.Wire().NewEvent(&ev)
 	sample, _ := p.Wire().Body(ev)
 	b.Run("engine-stripe", func(b *testing.B) {

@@ -52,7 +52,7 @@ func BenchmarkModel(b *testing.B) {
 	delays := p.Delays()
 	bare := func(b *testing.B) {
 		h := bareHeap{}
-		start := DefaultStart.UnixNano()
+		start := DefaultStart().UnixNano()
 		for i := range events {
 			h.push(bareItem{at: start + int64(i)*int64(time.Minute)/events, seq: uint64(i)})
 		}

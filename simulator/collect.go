@@ -20,19 +20,3 @@ func Collect(records *[]Record) Sink {
 		return nil
 	}
 }
-
-// Tee returns a Sink that passes every record to each sink in turn and stops
-// at the first error.
-func Tee(sinks ...Sink) Sink {
-	return func(r *Record) error {
-		for _, s := range sinks {
-			if s == nil {
-				continue
-			}
-			if err := s(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}

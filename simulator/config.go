@@ -43,7 +43,7 @@ const (
 
 // DefaultStart is the virtual time a run starts at unless Config.Start says
 // otherwise: fixed, so the same seed gives the same timeline.
-var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+func DefaultStart() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // ErrConfig is returned, wrapped, for a Config that cannot run.
 var ErrConfig = errors.New("invalid run configuration")
@@ -239,7 +239,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if targets != 1 {
 		errs = append(errs, errors.New("give exactly one target: URL, Handler or DryRun"))
 	}
-	// The limits, decided in limits.go; Events is ignored when the
+	// The limits, checked in limits.go; Events is ignored when the
 	// deliveries are Incoming.
 	for _, err := range []error{CheckOver(cfg.Over), CheckConcurrency(cfg.Concurrency), CheckSeed(cfg.Seed)} {
 		if err != nil {
@@ -288,7 +288,7 @@ func (c *Config) withDefaults() (Config, error) {
 		} else {
 			start := cfg.Start
 			if start.IsZero() {
-				start = DefaultStart
+				start = DefaultStart()
 			}
 			cfg.Clock = clockwork.NewFakeClockAt(start)
 		}

@@ -297,7 +297,7 @@ func TestInterruptedRun(t *testing.T) {
 						t.Errorf("event %s ended interrupted with no attempt made", r.Event)
 					}
 				}
-				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart) || r.AtSeconds < 0) {
+				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart()) || r.AtSeconds < 0) {
 					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.Event, r.Time, r.AtSeconds)
 				}
 			}

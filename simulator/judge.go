@@ -11,7 +11,7 @@ import (
 // classify maps a status the provider received to an outcome.
 func classify(status int) Outcome {
 	switch {
-	case status >= 200 && status < 300:
+	case policies.Is2xx(status):
 		return Delivered
 	case status >= 300 && status < 400:
 		return Redirect

@@ -249,7 +249,6 @@ type Record struct {
 	// when it did not answer as expected (EffectsError.Problem); Error
 	// says the same after "effects oracle: ".
 	EffectsProblem string `json:"effects_problem,omitempty"`
-	EffectsSource  string `json:"effects_source,omitempty"`
 	// HandlersRunning counts the in-process handler calls still running
 	// when the effects were read and the run ended: calls the provider cut
 	// off that did not return within one more timeout. The effects, and so

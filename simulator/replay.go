@@ -100,7 +100,7 @@ type ReplaySend struct {
 }
 
 // OK reports whether the handler answered 2xx.
-func (s *ReplaySend) OK() bool { return s.Status >= 200 && s.Status < 300 }
+func (s *ReplaySend) OK() bool { return policies.Is2xx(s.Status) }
 
 // ReplayResult is everything a replay observed.
 type ReplayResult struct {
@@ -229,7 +229,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	}
 	r.start = cfg.Start
 	if r.start.IsZero() {
-		r.start = DefaultStart
+		r.start = DefaultStart()
 	}
 	r.clock = clockwork.NewFakeClockAt(r.start)
 	r.res = ReplayResult{

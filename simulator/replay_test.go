@@ -138,7 +138,7 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 		if s.AtSeconds != want[i] || s.PastSchedule != (i >= 4) {
 			t.Errorf("send %d at +%gs past schedule %v, want +%gs %v", s.N, s.AtSeconds, s.PastSchedule, want[i], i >= 4)
 		}
-		if got := s.Time.Sub(simulator.DefaultStart).Seconds(); got != want[i] {
+		if got := s.Time.Sub(simulator.DefaultStart()).Seconds(); got != want[i] {
 			t.Errorf("send %d virtual time +%gs, want +%gs", s.N, got, want[i])
 		}
 	}

@@ -78,7 +78,7 @@ func TestCheckRunID(t *testing.T) {
 func TestWorkloadIDIsTheEventsID(t *testing.T) {
 	for _, name := range []string{"stripe", "github", "shopify", "twilio", "slack", "discord", "gitlab", "paypal", "svix", "zoom", "standard-webhooks"} {
 		p := mustPolicy(t, name)
-		w := workload{seed: 3, ids: runKey("x"), n: 50, start: DefaultStart, over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
+		w := workload{seed: 3, ids: runKey("x"), n: 50, start: DefaultStart(), over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
 		for i := range w.n {
 			if got, want := w.id(i), w.event(i).ID; got != want {
 				t.Fatalf("%s: event %d: id %q, want %q", name, i, got, want)

@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/retrysim/retrysim/scenarios"
+
 // Setting is a choice a caller makes that advice may tell them to change:
 // give an effects oracle, allow a remote target, send more events. It is
 // named for what it is; how it is spelled is the caller's (a Go program
@@ -39,10 +41,10 @@ const (
 	SettingMaxRPS Setting = "Config.MaxRPS"
 	// SettingForgedScenario is the built-in scenario that sends the
 	// requests a handler must reject.
-	SettingForgedScenario Setting = `Config.Scenario "forged"`
+	SettingForgedScenario Setting = `Config.Scenario "` + scenarios.Forged + `"`
 	// SettingFlakyScenario is the built-in scenario whose lost answers
 	// bring duplicates to the handler.
-	SettingFlakyScenario Setting = `Config.Scenario "flaky-network"`
+	SettingFlakyScenario Setting = `Config.Scenario "` + scenarios.Default + `"`
 )
 
 // Spelling says how a caller spells each Setting: nil spells it the Go way

@@ -186,7 +186,7 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			var mu sync.Mutex
 			calls, reads := 0, 0
 			// The run's one id, known before the run (it repeats a run id).
-			w := workload{seed: DefaultSeed, ids: runKey("settle"), n: 1, start: DefaultStart, over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
+			w := workload{seed: DefaultSeed, ids: runKey("settle"), n: 1, start: DefaultStart(), over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
 			id := w.event(0).ID
 			var sent string
 			wall := clockwork.NewFakeClock()

@@ -13,7 +13,7 @@ func TestVirtualTimeIsStartPlusOffset(t *testing.T) {
 		berlin = time.FixedZone("CET", 3600)
 	}
 	for _, start := range []time.Time{
-		DefaultStart,
+		DefaultStart(),
 		time.Date(2026, 3, 1, 23, 59, 59, 999_999_999, time.UTC),
 		time.Date(1969, 12, 31, 23, 59, 59, 500, time.UTC), // before the Unix epoch
 		time.Date(2026, 3, 29, 1, 30, 0, 0, berlin),        // an hour before a DST change
@@ -28,7 +28,7 @@ func TestVirtualTimeIsStartPlusOffset(t *testing.T) {
 			}
 		}
 	}
-	if !plainUTC(DefaultStart) {
+	if !plainUTC(DefaultStart()) {
 		t.Error("DefaultStart should take virtual's shortcut")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // commandFlags names every flag of every retrysim command.
@@ -98,11 +99,106 @@ func TestLibraryNamesNoFlag(t *testing.T) {
 	}
 }
 
+// declaredSettings reads the sources of simulator and report and returns
+// every constant they declare with the type Setting, with its value
+// (string constants of scenarios, which some spell, are read too).
+func declaredSettings(t *testing.T) []simulator.Setting {
+	t.Helper()
+	type decl struct {
+		pkg, typ string
+		val      ast.Expr
+	}
+	consts := map[string]decl{} // by "pkg.Name"
+	var settings []string
+	for _, pkg := range []string{"simulator", "report", "scenarios"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", pkg, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.CONST {
+					continue
+				}
+				for _, spec := range g.Specs {
+					v := spec.(*ast.ValueSpec)
+					typ := ""
+					switch e := v.Type.(type) {
+					case *ast.Ident:
+						typ = e.Name
+					case *ast.SelectorExpr:
+						typ = e.Sel.Name
+					}
+					for i, n := range v.Names {
+						if i < len(v.Values) {
+							consts[pkg+"."+n.Name] = decl{pkg, typ, v.Values[i]}
+						}
+						if typ == "Setting" {
+							settings = append(settings, pkg+"."+n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	var eval func(pkg string, e ast.Expr) string
+	eval = func(pkg string, e ast.Expr) string {
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			s, err := strconv.Unquote(e.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		case *ast.BinaryExpr:
+			return eval(pkg, e.X) + eval(pkg, e.Y)
+		case *ast.ParenExpr:
+			return eval(pkg, e.X)
+		case *ast.Ident:
+			if d, ok := consts[pkg+"."+e.Name]; ok {
+				return eval(d.pkg, d.val)
+			}
+		case *ast.SelectorExpr:
+			if x, ok := e.X.(*ast.Ident); ok {
+				if d, ok := consts[x.Name+"."+e.Sel.Name]; ok {
+					return eval(d.pkg, d.val)
+				}
+			}
+		}
+		t.Fatalf("cannot read the value of a setting: %T", e)
+		return ""
+	}
+	out := make([]simulator.Setting, len(settings))
+	for i, name := range settings {
+		d := consts[name]
+		out[i] = simulator.Setting(eval(d.pkg, d.val))
+	}
+	return out
+}
+
 // TestEverySettingIsAFlag: the command spells every setting the library's
 // advice may name as one of its own flags.
+// The settings are read from the code: every constant of type Setting
+// that simulator and report declare, so that a new one cannot be missed.
 func TestEverySettingIsAFlag(t *testing.T) {
 	flags := commandFlags()
-	for _, s := range report.Settings {
+	declared := declaredSettings(t)
+	if len(declared) < 18 {
+		t.Fatalf("found only %d settings declared: %v", len(declared), declared)
+	}
+	listed := report.Settings()
+	for _, s := range declared {
+		if !slices.Contains(listed, s) {
+			t.Errorf("setting %s is declared but not in report.Settings", s)
+		}
 		spelled := advice.Flag(s)
 		name, _, _ := strings.Cut(strings.TrimPrefix(spelled, "--"), " ")
 		if !strings.HasPrefix(spelled, "--") || !slices.Contains(flags, name) {

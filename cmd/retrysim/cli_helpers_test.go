@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -14,13 +15,20 @@ import (
 // stderr.
 func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	return runCLIWith(t, context.Background(), dir, args...)
+}
+
+// runCLIWith is runCLI with the commands run under ctx (a resolver of
+// the test's own, see withResolver).
+func runCLIWith(t *testing.T, ctx context.Context, dir string, args ...string) (int, string, string) {
+	t.Helper()
 	wd, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errb)
+	code := execute(ctx, newRootCmd(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -44,9 +44,9 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 	formats := reportFormats
 	switch c.Name() {
 	case "ttl":
-		formats = func() []string { return report.TTLFormats }
+		formats = func() []string { return report.TTLFormats() }
 	case "policies", "show":
-		formats = func() []string { return report.PolicyFormats }
+		formats = func() []string { return report.PolicyFormats() }
 	}
 	v := map[string]func() []string{
 		"provider": func() []string { return append(policies.Builtin(), "all") },
@@ -58,7 +58,7 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 		"by":       func() []string { return []string{report.ByEvent, report.ByProvider} },
 	}
 	if c.Name() != "policies" { // there --chart names a file
-		v["chart"] = func() []string { return report.Charts }
+		v["chart"] = func() []string { return report.Charts() }
 	}
 	return v
 }

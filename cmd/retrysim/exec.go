@@ -35,10 +35,13 @@ type handlerProcess struct {
 	addr    string // host:port to wait for
 	// allowRemote lets the probe connect to a host that is not loopback.
 	allowRemote bool
-	out         io.Writer
-	cmd         *exec.Cmd
-	exited      chan struct{}
-	waitErr     error // how the process ended, once exited is closed
+	// resolver resolves the handler's host name for the readiness probe;
+	// nil is the system's (tests give their own).
+	resolver *net.Resolver
+	out      io.Writer
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	waitErr  error // how the process ended, once exited is closed
 }
 
 // startHandler starts command and waits until the host and port of
@@ -78,10 +81,6 @@ func (h *handlerProcess) start(ctx context.Context) error {
 	return h.waitReady(ctx)
 }
 
-// probeResolver resolves the handler's host name for the readiness probe;
-// nil is the system's resolver, and tests give their own.
-var probeResolver *net.Resolver
-
 // accepting reports whether the handler's address accepts a connection.
 func (h *handlerProcess) accepting() bool { return h.probe() == nil }
 
@@ -93,7 +92,7 @@ func (h *handlerProcess) probe() error {
 	host, _, _ := net.SplitHostPort(h.addr)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	c, err := simulator.GuardedDial(200*time.Millisecond, h.allowRemote, probeResolver, host)(ctx, "tcp", h.addr)
+	c, err := simulator.GuardedDial(200*time.Millisecond, h.allowRemote, h.resolver, host)(ctx, "tcp", h.addr)
 	if err != nil {
 		return err
 	}

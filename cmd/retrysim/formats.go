@@ -10,7 +10,7 @@ import (
 
 // reportFormats are the formats run, proxy and report write: every report
 // format, and JUnit for the gates.
-func reportFormats() []string { return append(slices.Clone(report.Formats), report.FormatJUnit) }
+func reportFormats() []string { return append(slices.Clone(report.Formats()), report.FormatJUnit) }
 
 // formatFlag resolves --format, for every command: format must be one of
 // valid, the formats the command writes to stdout.

@@ -71,7 +71,7 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 	}
 	given := len(o.ttls) > 0
 	if !given {
-		o.ttls = slices.Clone(report.DefaultTTLs)
+		o.ttls = report.DefaultTTLs()
 	}
 	if !slices.Contains(o.ttls, ttl) {
 		i := 0

@@ -67,11 +67,12 @@ func main() {
 // writes goes through a redactor, so no secret given on the command line
 // shows up in the output, errors or a crash report.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(newRootCmd(), args, stdin, stdout, stderr)
+	return execute(context.Background(), newRootCmd(), args, stdin, stdout, stderr)
 }
 
-// execute runs root with args: run's body, apart for tests.
-func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// execute runs root with args under ctx: run's body, apart for tests
+// (whose ctx may carry a resolver of their own, see withResolver).
+func execute(ctx context.Context, root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	sec, st := &secretSet{}, newSettings()
 	out, errw := sec.writer(stdout), sec.writer(stderr)
 	defer func() {
@@ -93,7 +94,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	root.SetIn(stdin)
 	root.SetOut(out)
 	root.SetErr(errw)
-	err := root.ExecuteContext(withSettings(withSecrets(context.Background(), sec), st))
+	err := root.ExecuteContext(withSettings(withSecrets(ctx, sec), st))
 	if err == nil {
 		return exitOK
 	}

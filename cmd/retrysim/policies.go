@@ -36,7 +36,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := formatFlag(format, report.PolicyFormats); err != nil {
+			if err := formatFlag(format, report.PolicyFormats()); err != nil {
 				return badInput(err)
 			}
 			all := st.allPolicies()
@@ -53,7 +53,7 @@ Examples:
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(report.PolicyFormats, ", "))
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(report.PolicyFormats(), ", "))
 	cmd.Flags().BoolVar(&full, "all", false, "after the list, print every policy in full: worked schedule, rules and sources")
 	cmd.Flags().StringVar(&chart, "chart", "", "also draw every policy's attempt times on one time axis to FILE (.png or .svg)")
 	var showFormat string
@@ -74,7 +74,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := formatFlag(showFormat, report.PolicyFormats); err != nil {
+			if err := formatFlag(showFormat, report.PolicyFormats()); err != nil {
 				return badInput(err)
 			}
 			p, err := st.policy(args[0])
@@ -84,7 +84,7 @@ Examples:
 			return report.WritePolicy(cmd.OutOrStdout(), &p, showFormat)
 		},
 	}
-	show.Flags().StringVar(&showFormat, "format", "text", "output format: "+strings.Join(report.PolicyFormats, ", "))
+	show.Flags().StringVar(&showFormat, "format", "text", "output format: "+strings.Join(report.PolicyFormats(), ", "))
 	cmd.AddCommand(show)
 	return cmd
 }

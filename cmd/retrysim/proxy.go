@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -70,7 +71,7 @@ Examples:
 	fl.StringSliceVar(&f.providers, "provider", nil, "the provider whose deliveries come in: a policy name (see 'retrysim policies')")
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:4242", "where to take deliveries in: a loopback HOST:PORT (a tunnel or stripe listen runs on this machine)")
 	fl.StringVar(&f.forwardTo, "forward-to", "", "your handler's URL; loopback only, unless --allow-remote")
-	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario between retrysim and your handler: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario between retrysim and your handler: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "your handler's signing secret as provider=value: incoming deliveries are checked with it and every attempt is signed with it (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `your handler's side effects, for an idempotency verdict: its database (postgres://…, mysql://…, sqlite:PATH, with --effects-query) or a URL answering {"<dedup id>": <times processed>}`)
 	f.oracleFlags.add(fl)
@@ -83,7 +84,7 @@ Examples:
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --forward-to that is not on this machine")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to your handler; 0 for no cap (auto: none on this machine, %d for a remote one)", simulator.DefaultRemoteMaxRPS))
-	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", "))
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	f.gateFlags.add(fl)

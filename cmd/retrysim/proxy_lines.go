@@ -5,39 +5,53 @@ import (
 	"io"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // eventLines prints, as the proxy runs, one line for each event whose
-// schedule has ended: its id, type, attempts, fate, and how often it
-// reached the handler beyond the first time.
+// schedule has ended: its id, type, attempts, fate, and how many duplicates
+// reached the handler, counted as the report counts them (an arrival
+// answered 4xx before the handler took the event in is refused, not a
+// duplicate).
 type eventLines struct {
 	w  io.Writer
 	in *intake
-	// reached counts, by event, the attempts that reached the handler.
-	reached map[int]int
+	// arrivals follows, by event, the attempts that reached the handler;
+	// dups counts the duplicates among them.
+	arrivals map[int]*report.EventArrivals
+	dups     map[int]int
 }
 
 func newEventLines(w io.Writer, in *intake) *eventLines {
-	return &eventLines{w: w, in: in, reached: map[int]int{}}
+	return &eventLines{w: w, in: in, arrivals: map[int]*report.EventArrivals{}, dups: map[int]int{}}
 }
 
 func (l *eventLines) add(r *simulator.Record) {
 	switch r.Kind {
 	case simulator.KindAttempt:
-		if r.Reached {
-			l.reached[r.Seq]++
+		if !r.Reached {
+			return
+		}
+		a := l.arrivals[r.Seq]
+		if a == nil {
+			a = &report.EventArrivals{}
+			l.arrivals[r.Seq] = a
+		}
+		if a.Arrive(r.HandlerStatus) == report.ArrivalDuplicate {
+			l.dups[r.Seq]++
 		}
 	case simulator.KindEvent:
-		n := l.reached[r.Seq]
-		delete(l.reached, r.Seq)
+		n := l.dups[r.Seq]
+		delete(l.arrivals, r.Seq)
+		delete(l.dups, r.Seq)
 		typ := l.in.typeOf(r.Seq)
 		if typ == "" {
 			typ = "(type not given)"
 		}
 		dups := "no duplicate"
-		if n > 1 {
-			dups = fmt.Sprintf("%d %s reached your handler", n-1, policies.Plural(n-1, "duplicate", "duplicates"))
+		if n > 0 {
+			dups = fmt.Sprintf("%d %s reached your handler", n, policies.Plural(n, "duplicate", "duplicates"))
 		}
 		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", r.Event, typ, r.N, policies.Plural(r.N, "attempt", "attempts"), r.Fate, dups)
 	}

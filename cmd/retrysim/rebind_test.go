@@ -88,8 +88,6 @@ func (d *rebindingDNS) resolver() *net.Resolver {
 // connects to the other address.
 func TestExecProbeUnderRebinding(t *testing.T) {
 	dns := newRebindingDNS(t, "127.0.0.1", "10.0.0.1")
-	defer func(r *net.Resolver) { probeResolver = r }(probeResolver)
-	probeResolver = dns.resolver()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +105,7 @@ func TestExecProbeUnderRebinding(t *testing.T) {
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	h := &handlerProcess{addr: net.JoinHostPort("rebind.test", port)}
+	h := &handlerProcess{addr: net.JoinHostPort("rebind.test", port), resolver: dns.resolver()}
 	if err := h.probe(); err != nil {
 		t.Fatalf("the first probe, answered 127.0.0.1: %v", err)
 	}

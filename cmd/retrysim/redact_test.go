@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"log"
 	"net/http"
@@ -127,7 +128,7 @@ func TestPanicIsRedacted(t *testing.T) {
 		},
 	}
 	var out, errb bytes.Buffer
-	code := execute(root, nil, strings.NewReader(""), &out, &errb)
+	code := execute(context.Background(), root, nil, strings.NewReader(""), &out, &errb)
 	if code != exitBadInput {
 		t.Fatalf("exit %d, want %d", code, exitBadInput)
 	}
@@ -191,7 +192,7 @@ func TestSecretsInErrorsAndLogs(t *testing.T) {
 	root.PersistentFlags().String("secret", "", "")
 	root.PreRun = func(cmd *cobra.Command, _ []string) { secretsOf(cmd.Context()).add(secret) }
 	var out, errb bytes.Buffer
-	execute(root, nil, strings.NewReader(""), &out, &errb)
+	execute(context.Background(), root, nil, strings.NewReader(""), &out, &errb)
 	if strings.Contains(errb.String(), "ConfigSecret") || !strings.Contains(errb.String(), "Unsolicited response") {
 		t.Errorf("a log line: %q", errb.String())
 	}

@@ -84,7 +84,7 @@ UNKNOWN verdict fails too: a CI gate that cannot be checked does not pass).`,
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value: re-sign every send (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; the demo handler needs none)")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, asked before the first send, after every send, and after the last until the counts settle (--settle)`)
-	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.ReplayFormats, " or "))
+	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(report.ReplayFormats(), " or "))
 	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when this gate fails: "+string(report.GateDuplicateEffects)+" (the handler wrote more than once)")
@@ -214,9 +214,9 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	} else if i := slices.IndexFunc(gates, func(g report.Gate) bool { return g != report.GateDuplicateEffects }); i >= 0 {
 		errs = append(errs, fmt.Errorf("--fail-on: %s is a gate of run and report; replay checks only %s", gates[i], report.GateDuplicateEffects))
 	} else if len(gates) > 0 && f.url != "" && f.effectsURL == "" {
-		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass --effects-url`))
+		errs = append(errs, fmt.Errorf("--fail-on %s: %s", report.GateDuplicateEffects, report.NoOracleWords(advice.Flag)))
 	}
-	if err := formatFlag(f.format, report.ReplayFormats); err != nil {
+	if err := formatFlag(f.format, report.ReplayFormats()); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {

@@ -35,7 +35,7 @@ type outputFlags struct {
 // add registers the flags that run does not already have.
 func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
-	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts, ", ")+" (a file named after a chart, such as storm.png, draws that one)")
+	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts(), ", ")+" (a file named after a chart, such as storm.png, draws that one)")
 	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event) or provider (one per provider)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
@@ -69,8 +69,8 @@ func (o *outputFlags) validate() (*output, []error) {
 	var outErrs []error
 	out.files, outErrs = outFlag(o.out, "", nil)
 	errs = append(errs, outErrs...)
-	if !slices.Contains(report.Charts, o.chart) {
-		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts, ", ")))
+	if !slices.Contains(report.Charts(), o.chart) {
+		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts(), ", ")))
 	}
 	if o.by != report.ByEvent && o.by != report.ByProvider {
 		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event, provider)", o.by))
@@ -158,7 +158,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 // (--chart).
 func chartFor(path, chart string) string {
 	base := strings.ToLower(filepath.Base(path))
-	for _, c := range report.Charts {
+	for _, c := range report.Charts() {
 		if strings.HasPrefix(base, c) {
 			return c
 		}
@@ -266,7 +266,7 @@ Examples:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (junit reports the --fail-on gates)")
-	fl.StringVar(&o.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&o.ttls, "ttl", "", ttlChoicesUsage())
 	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	o.outputFlags.add(fl)
 	o.gateFlags.add(fl)

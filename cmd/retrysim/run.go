@@ -104,8 +104,8 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults, ", ")+"; see 'retrysim policies')")
-	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringSliceVar(&f.providers, "provider", []string{"shopify"}, "provider policies to replay, comma-separated, or 'all' for the named defaults ("+strings.Join(policies.NamedDefaults(), ", ")+"; see 'retrysim policies')")
+	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.url, "url", "", "your handler's URL (default: serve the built-in demo handler on 127.0.0.1)")
 	fl.StringVar(&f.demoMode, "demo", string(demo.Naive), "demo handler mode when --url is not given: "+strings.Join(demo.ModeNames(), ", "))
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
@@ -122,7 +122,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `your handler's side effects, read before the run and after it until they settle (--settle), for an idempotency verdict: its database, postgres://USER:PASS@HOST/DB, mysql://USER:PASS@HOST/DB or sqlite:PATH, with --effects-query; or a URL answering {"<dedup id>": <times processed>} (or {"effects": {…}, "pending": N})`)
 	f.oracleFlags.add(fl)
-	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
+	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
@@ -218,13 +218,13 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		}
 	}
 	if f.url != "" && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolver, f.url, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.url, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
 		}
 	}
 	errs = append(errs, f.validateOracle(ctx, p)...)
 	if f.effectsURL != "" && !f.dryRun && !p.oracle.db {
-		if err := simulator.CheckTargetWith(ctx, resolver, f.effectsURL, f.allowRemote); err != nil {
+		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
 	}
@@ -282,7 +282,7 @@ func (f *runFlags) urlFlagName() string {
 // an error (two runs of one policy would be reported as one).
 func providerNames(list []string) ([]string, error) {
 	if len(list) == 1 && strings.EqualFold(strings.TrimSpace(list[0]), "all") {
-		return policies.NamedDefaults, nil
+		return policies.NamedDefaults(), nil
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -539,29 +539,35 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 }
 
 // validateGates reads --fail-on and --ttl-configured, and refuses a gate
-// that could never be checked on this run.
+// that could never be checked on this run: report decides which.
 func (f *runFlags) validateGates(p *plan) []error {
 	gates, opts, errs := f.gateFlags.parse(p.junit)
 	p.gates, p.gateOpts = gates, opts
-	switch {
-	case slices.Contains(gates, report.GateDuplicateEffects) && f.dryRun:
-		errs = append(errs, errors.New("--fail-on duplicate-effects: a dry run sends nothing, so there are no side effects to judge: drop --dry-run"))
-	case slices.Contains(gates, report.GateDuplicateEffects) && f.effectsURL == "" && f.url != "":
-		errs = append(errs, errors.New(`--fail-on duplicate-effects: retrysim cannot see your handler's side effects; pass --effects-url with your database (postgres://…, mysql://…, sqlite:PATH) and --effects-query, or a URL serving {"<dedup id>": <times processed>}`))
+	probes := false
+	for _, pol := range p.policies {
+		probes = probes || pol.SignatureProbe != nil
 	}
-	if slices.Contains(gates, report.GateSlowResponses) && f.dryRun {
-		errs = append(errs, errors.New("--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run"))
+	planned := report.GatePlan{
+		Modelled: f.dryRun,
+		NoOracle: f.effectsURL == "" && f.url != "",
+		NoAttack: p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 && !probes,
 	}
-	if slices.Contains(gates, report.GateForgedAccepted) && (f.dryRun || (p.scenario.Name != "" && len(p.scenario.Attacks()) == 0)) {
-		probes := false
-		for _, pol := range p.policies {
-			probes = probes || pol.SignatureProbe != nil
+	for _, g := range report.Gates() {
+		if !slices.Contains(gates, g) {
+			continue
 		}
-		switch {
-		case f.dryRun:
-			errs = append(errs, errors.New("--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run"))
-		case !probes:
-			errs = append(errs, fmt.Errorf("--fail-on forged-accepted: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.scenario.Name))
+		switch planned.Uncheckable(g) {
+		case "":
+		case report.GateModelled: // the verdict's ReasonModelled too
+			errs = append(errs, fmt.Errorf("--fail-on %s: a dry run sends nothing, so %s: drop --dry-run", g, map[report.Gate]string{
+				report.GateDuplicateEffects: "there are no side effects to judge",
+				report.GateSlowResponses:    "no response time is measured",
+				report.GateForgedAccepted:   "no forged request is answered",
+			}[g]))
+		case report.GateReason(report.ReasonNoOracle):
+			errs = append(errs, fmt.Errorf("--fail-on %s: %s", g, report.NoOracleWords(advice.Flag)))
+		case report.GateReason(report.SigNoAttack):
+			errs = append(errs, fmt.Errorf("--fail-on %s: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", g, p.scenario.Name))
 		}
 	}
 	return errs

@@ -13,9 +13,25 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// resolver resolves target names for the loopback check; tests replace it
-// so that nothing depends on DNS.
-var resolver simulator.Resolver = net.DefaultResolver
+// resolverKey carries, in a command's context, the resolver of target
+// names for the loopback check.
+type resolverKey struct{}
+
+// withResolver makes r resolve target names for the loopback check of the
+// commands run under ctx (tests give their own, so that nothing depends
+// on DNS).
+func withResolver(ctx context.Context, r simulator.Resolver) context.Context {
+	return context.WithValue(ctx, resolverKey{}, r)
+}
+
+// resolverOf is the resolver of target names under ctx: the system's
+// unless withResolver gave another.
+func resolverOf(ctx context.Context) simulator.Resolver {
+	if r, ok := ctx.Value(resolverKey{}).(simulator.Resolver); ok {
+		return r
+	}
+	return net.DefaultResolver
+}
 
 // maxRPSFlag is --max-rps: requests per second, 0 for no cap, or "auto"
 // (the default): no cap for a loopback target, DefaultRemoteMaxRPS for any
@@ -66,7 +82,7 @@ func (f *runFlags) rateCap(ctx context.Context) float64 {
 // isRemote reports whether rawURL is not on this machine (or cannot be
 // told to be).
 func isRemote(ctx context.Context, rawURL string) bool {
-	return simulator.CheckTargetWith(ctx, resolver, rawURL, false) != nil
+	return simulator.CheckTargetWith(ctx, resolverOf(ctx), rawURL, false) != nil
 }
 
 // tlsConfig builds the TLS settings of --insecure and --ca: nil when neither

@@ -38,15 +38,10 @@ func (f *fakeDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	return out, nil
 }
 
-// useDNS replaces the resolver for one test; such tests do not run in
-// parallel.
-func useDNS(t *testing.T, hosts map[string][]string) *fakeDNS {
-	t.Helper()
-	f := &fakeDNS{hosts: hosts}
-	old := resolver
-	resolver = f
-	t.Cleanup(func() { resolver = old })
-	return f
+// useDNS returns a context whose commands resolve target names with
+// hosts alone.
+func useDNS(hosts map[string][]string) context.Context {
+	return withResolver(context.Background(), &fakeDNS{hosts: hosts})
 }
 
 // TestRemoteTargetRefused: a target that is not on this machine is refused
@@ -91,9 +86,8 @@ func TestRemoteTargetRefused(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			useDNS(t, tc.hosts)
 			args := append([]string{"run", "--provider", "stripe", "--secret", "stripe=whsec_x1234567890"}, tc.args...)
-			code, stdout, stderr := runCLI(t, t.TempDir(), args...)
+			code, stdout, stderr := runCLIWith(t, useDNS(tc.hosts), t.TempDir(), args...)
 			if code != exitBadInput {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
 			}
@@ -133,14 +127,14 @@ func TestRateCapDefaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			useDNS(t, dns)
+			t.Parallel()
 			f := &runFlags{url: tc.url, allowRemote: tc.remote, maxRPS: newMaxRPSFlag()}
 			if tc.flag != "" {
 				if err := f.maxRPS.Set(tc.flag); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if got := f.rateCap(context.Background()); got != tc.want {
+			if got := f.rateCap(useDNS(dns)); got != tc.want {
 				t.Fatalf("rate cap %g, want %g", got, tc.want)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -31,7 +32,7 @@ type ttlFlags struct {
 func ttlProviders() []string {
 	var out []string
 	cat := policies.Default()
-	for _, n := range policies.NamedDefaults {
+	for _, n := range policies.NamedDefaults() {
 		if p, err := cat.Lookup(n); err == nil && p.MaxAttempts() > 1 {
 			out = append(out, n)
 		}
@@ -62,9 +63,9 @@ Examples:
 	}
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.providers, "provider", ttlProviders(), "provider policies to compare, comma-separated, or 'all'")
-	fl.StringVar(&f.scenario, "scenario", "flaky-network", "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
-	fl.StringVar(&f.ttls, "ttl", "", "dedup TTL choices to compare, comma-separated (default 5m,1h,24h,3d,7d,30d)")
-	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats, ", "))
+	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
+	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
+	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats(), ", "))
 	fl.StringArrayVar(&f.out, "out", nil, "also write to FILE, in the format its extension names: .png or .svg draws the TTL comparison chart, .md, .json or .txt writes the tables; repeatable, and stdout keeps --format")
 	fl.IntVar(&f.events, "events", 200, "events per provider")
 	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
@@ -90,10 +91,10 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		}
 	}
 	format := f.format
-	if err := formatFlag(format, report.TTLFormats); err != nil {
+	if err := formatFlag(format, report.TTLFormats()); err != nil {
 		errs = append(errs, err)
 	}
-	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats)
+	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats())
 	errs = append(errs, outErrs...)
 	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)

@@ -8,6 +8,11 @@ import (
 	"github.com/retrysim/retrysim/report"
 )
 
+// ttlChoicesUsage is the help of --ttl, naming report's default choices.
+func ttlChoicesUsage() string {
+	return "dedup TTL choices to compare, comma-separated (default " + report.FormatTTLs(report.DefaultTTLs()) + ")"
+}
+
 // parseTTLs reads --ttl: dedup TTL choices, comma-separated, by the rules
 // of report.ParseTTLs.
 func parseTTLs(s string) ([]time.Duration, error) {

@@ -81,7 +81,9 @@ const (
 )
 
 // Modes lists the modes, in the order help shows them.
-var Modes = []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified, Queue, QueueUnguarded}
+func Modes() []Mode {
+	return []Mode{Naive, Memory, CheckThenAct, Idempotent, TTL, Unverified, Queue, QueueUnguarded}
+}
 
 // DefaultTTL is how long the ttl mode keeps a dedup id unless WithTTL says
 // otherwise: five minutes, a common choice and far shorter than any
@@ -105,7 +107,7 @@ var ErrUnknownMode = errors.New("unknown demo mode")
 // ParseMode checks a mode name.
 func ParseMode(s string) (Mode, error) {
 	m := Mode(strings.ToLower(strings.TrimSpace(s)))
-	if slices.Contains(Modes, m) {
+	if slices.Contains(Modes(), m) {
 		return m, nil
 	}
 	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownMode, s, strings.Join(ModeNames(), ", "))
@@ -113,8 +115,9 @@ func ParseMode(s string) (Mode, error) {
 
 // ModeNames are the names of Modes, in their order.
 func ModeNames() []string {
-	names := make([]string, len(Modes))
-	for i, m := range Modes {
+	modes := Modes()
+	names := make([]string, len(modes))
+	for i, m := range modes {
 		names[i] = string(m)
 	}
 	return names

@@ -12,7 +12,7 @@ import (
 func TestProgramHelpListsOwnFlags(t *testing.T) {
 	common := []string{"-addr", "-db", "-secret", "-seed"}
 	own := map[Mode][]string{TTL: {"-ttl"}, CheckThenAct: {"-work"}, Queue: {"-work"}, QueueUnguarded: {"-work"}}
-	for _, m := range Modes {
+	for _, m := range Modes() {
 		t.Run(string(m), func(t *testing.T) {
 			var out, errb bytes.Buffer
 			if code := Program(context.Background(), m, []string{"--help"}, &out, &errb); code != 2 {

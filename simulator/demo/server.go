@@ -9,7 +9,7 @@ import (
 // once, so a connection that takes longer to send one, or sits idle
 // between requests, is closed rather than held open: 2,000 slow clients
 // must not keep 2,000 connections.
-var (
+const (
 	// ReadHeaderTimeout bounds reading a request's headers.
 	ReadHeaderTimeout = 10 * time.Second
 	// ReadTimeout bounds reading a whole request, body included.
@@ -22,5 +22,11 @@ var (
 // NewServer is the HTTP server every demo handler is served with (the
 // demo command, run without --url, and the example programs).
 func NewServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, ReadTimeout: ReadTimeout, IdleTimeout: IdleTimeout}
+	return newServer(h, ReadTimeout, IdleTimeout)
+}
+
+// newServer is NewServer with the whole-request and idle limits given (a
+// test shortens them).
+func newServer(h http.Handler, read, idle time.Duration) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: min(ReadHeaderTimeout, read), ReadTimeout: read, IdleTimeout: idle}
 }

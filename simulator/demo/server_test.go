@@ -13,8 +13,7 @@ import (
 // through its body, and a keep-alive connection left idle, are closed by
 // the server instead of held open.
 func TestServerClosesSlowAndIdleConnections(t *testing.T) {
-	defer func(r, i time.Duration) { ReadTimeout, IdleTimeout = r, i }(ReadTimeout, IdleTimeout)
-	ReadTimeout, IdleTimeout = 100*time.Millisecond, 100*time.Millisecond
+	t.Parallel()
 	h, err := New(Naive)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +23,7 @@ func TestServerClosesSlowAndIdleConnections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(h)
+	srv := newServer(h, 100*time.Millisecond, 100*time.Millisecond)
 	go srv.Serve(ln)
 	defer srv.Close()
 

@@ -8,6 +8,7 @@ package advice
 
 import (
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -43,9 +44,9 @@ func Flag(s simulator.Setting) string {
 	case simulator.SettingMaxRPS:
 		return "--max-rps"
 	case simulator.SettingForgedScenario:
-		return "--scenario forged"
+		return "--scenario " + scenarios.Forged
 	case simulator.SettingFlakyScenario:
-		return "--scenario flaky-network"
+		return "--scenario " + scenarios.Default
 	case report.SettingTTLConfigured:
 		return "--ttl-configured"
 	case report.SettingVerbose:

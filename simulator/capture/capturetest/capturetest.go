@@ -12,9 +12,6 @@ import (
 //go:embed captures
 var captures embed.FS
 
-// Names lists the captures.
-var Names = []string{"github.http", "slack.http", "stripe.curl", "stripe.har", "stripe.http"}
-
 // Bytes returns the capture called name, failing tb if there is none.
 func Bytes(tb testing.TB, name string) []byte {
 	tb.Helper()

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// TestProxyLineCountsDuplicatesAsTheReport: the proxy's live line counts
+// duplicates as the report does. An arrival the handler refused with a 4xx
+// before it took the event in (a secret not yet configured, say) is no
+// duplicate: refused, then delivered, then delivered again is one.
+func TestProxyLineCountsDuplicatesAsTheReport(t *testing.T) {
+	t.Parallel()
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	lines := newEventLines(&out, newIntake(pol, "whsec_test", 0, false, "", &out))
+	for i, status := range []int{401, 200, 200} {
+		lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Seq: 0, N: i + 1, Reached: true, HandlerStatus: status})
+	}
+	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_1", Seq: 0, N: 3, Fate: simulator.FateDelivered})
+	lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Seq: 1, N: 1, Reached: true, HandlerStatus: 403})
+	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_2", Seq: 1, N: 1, Fate: simulator.FateStopped})
+	got := out.String()
+	for _, want := range []string{"evt_1 (type not given) · 3 attempts · delivered · 1 duplicate reached your handler\n", "evt_2 (type not given) · 1 attempt · stopped · no duplicate\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("proxy lines:\n%s\nwant a line %q", got, want)
+		}
+	}
+}
