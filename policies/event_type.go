@@ -43,3 +43,11 @@ func ReadEventType(w Wire, h http.Header, body []byte) string {
 	}
 	return v.EventType
 }
+
+// TypeHeader names the header that carries a delivery's event type for w,
+// and true, for the providers that send it in a header (GitHub, Shopify,
+// GitLab); "" and false for those whose body says it.
+func TypeHeader(w Wire) (string, bool) {
+	k, ok := typeHeaders[w.Name()]
+	return k, ok
+}

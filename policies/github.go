@@ -51,7 +51,13 @@ func (githubWire) Header(h http.Header, d Delivery) {
 	h.Set("Accept", "*/*")
 	h.Set("X-GitHub-Event", d.Event.Type)
 	h.Set("X-GitHub-Delivery", d.Event.ID)
-	h.Set("X-GitHub-Hook-ID", githubHookID)
+	// Every hook subscribed to the event gets the same X-GitHub-Delivery
+	// and its own X-GitHub-Hook-ID.
+	if d.Subscription == 0 {
+		h.Set("X-GitHub-Hook-ID", githubHookID)
+	} else {
+		h.Set("X-GitHub-Hook-ID", strconv.Itoa(githubHookIDNum+d.Subscription))
+	}
 	h.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
 	h.Set("X-GitHub-Hook-Installation-Target-ID", strconv.Itoa(githubRepoID))
 	var buf [80]byte

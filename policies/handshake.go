@@ -81,7 +81,7 @@ func wantStatus(status int, want ...int) error {
 		}
 	}
 	if status == 0 {
-		return fmt.Errorf("no answer")
+		return fmt.Errorf("got no answer")
 	}
 	return fmt.Errorf("answered %d", status)
 }

@@ -68,6 +68,9 @@ type Policy struct {
 	// endpoint rejects an invalid signature (Discord): the probe is sent
 	// when the endpoint is set up, before any event.
 	SignatureProbe *ProbeRule `yaml:"signature_probe,omitempty"`
+	// FanOut, when set, says which id a handler keys on when one event
+	// reaches it through several subscriptions (see FanOut).
+	FanOut *FanOut `yaml:"fan_out,omitempty"`
 	// ManualRedelivery is how long after an event a person can still resend it.
 	ManualRedelivery Duration `yaml:"manual_redelivery,omitempty"`
 	// Source says where the numbers come from.
@@ -119,6 +122,9 @@ func (p *Policy) check() ([]time.Duration, []error) {
 	}
 	if p.SignatureProbe != nil {
 		errs = append(errs, p.SignatureProbe.validate()...)
+	}
+	if p.FanOut != nil {
+		errs = append(errs, p.FanOut.validate(wires[p.Provider])...)
 	}
 	errs = append(errs, p.validateStatus()...)
 	if p.EventType != "" && p.Wire() != nil {

@@ -168,27 +168,37 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 }
 
 func (shopifyWire) Header(h http.Header, d Delivery) {
-	r := Key(d.Event.Seed, 3, 0)
+	r := Key(d.Event.Seed, 3, uint64(d.Subscription))
 	h.Set("User-Agent", "Shopify-Captain-Hook")
 	h.Set("X-Shopify-Topic", d.Event.Type)
 	var buf [48]byte
 	h.Set("X-Shopify-Hmac-Sha256", string(appendHMACBase64(buf[:0], d.Secret, d.Body, nil, nil)))
 	h.Set("X-Shopify-Shop-Domain", shopifyShop)
 	h.Set("X-Shopify-API-Version", "2024-07")
-	h.Set("X-Shopify-Webhook-Id", d.Event.ID)
-	h.Set("X-Shopify-Event-Id", r.UUID())
+	// One event, one X-Shopify-Event-Id; each subscription's delivery of
+	// it has an X-Shopify-Webhook-Id of its own, kept on its retries.
+	h.Set("X-Shopify-Webhook-Id", r.UUID())
+	h.Set("X-Shopify-Event-Id", d.Event.ID)
 	h.Set("X-Shopify-Triggered-At", d.Event.Created.UTC().Format(time.RFC3339Nano))
 }
 
 func (shopifyWire) NewSecret(r *Rand) string { return r.Hex(16) }
 
-func (shopifyWire) DedupField() string { return "X-Shopify-Webhook-Id header" }
+// DedupField is the event id: Shopify's "Ignore duplicate webhooks" guide
+// keys on it, and it is the one id that is the same on a retry and on
+// every subscription's delivery of one event (docs/PROVIDERS.md).
+func (shopifyWire) DedupField() string { return "X-Shopify-Event-Id header" }
 
+// DedupID reads X-Shopify-Event-Id; a delivery captured before Shopify sent
+// that header has only X-Shopify-Webhook-Id, which is then the id.
 func (shopifyWire) DedupID(h http.Header, _ []byte) (string, error) {
+	if id := h.Get("X-Shopify-Event-Id"); id != "" {
+		return id, nil
+	}
 	if id := h.Get("X-Shopify-Webhook-Id"); id != "" {
 		return id, nil
 	}
-	return "", fmt.Errorf("shopify: no X-Shopify-Webhook-Id header")
+	return "", fmt.Errorf("shopify: no X-Shopify-Event-Id header (nor X-Shopify-Webhook-Id)")
 }
 
 func (shopifyWire) Verify(h http.Header, body []byte, _, secret string, _ time.Time) error {

@@ -56,6 +56,11 @@ type Delivery struct {
 	// RetryReason says why the previous attempt failed, in Slack's words
 	// ("http_timeout", "http_error", ...); empty on the first attempt.
 	RetryReason string
+	// Subscription is which of the endpoint's subscriptions to the event
+	// sends this delivery, from 0 (see FanOut): wire formats whose
+	// provider gives each subscription's delivery an id of its own (a
+	// Shopify webhook id, a GitHub hook id) derive it from this.
+	Subscription int
 }
 
 // Wire is a provider's wire format: how a request for an event is shaped and

@@ -120,7 +120,7 @@ func (s *svgFonts) WriteTo(w io.Writer) (int64, error) {
 	if _, err := s.Canvas.WriteTo(&buf); err != nil {
 		return 0, err
 	}
-	out := bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	out := xmlSafe(bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")))
 	n, err := w.Write(out)
 	return int64(n), err
 }

@@ -244,7 +244,7 @@ func outagesOf(r *Summary) []Span {
 // givenUp reports whether an event's fate is that it was never delivered.
 func givenUp(fate string) bool {
 	switch fate {
-	case simulator.FateExhausted, simulator.FateDisabled, simulator.FateStopped:
+	case simulator.FateExhausted, simulator.FateDisabled, simulator.FateStopped, simulator.FateDropped, simulator.FatePaused:
 		return true
 	}
 	return false

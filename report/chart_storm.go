@@ -127,6 +127,16 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 		p.Add(band)
 		p.Legend.Add("outage (attempts refused)", band)
 	}
+	paused := &rects{colour: pauseColour}
+	for _, r := range rep.Runs {
+		for _, o := range r.Pauses {
+			paused.rs = append(paused.rs, rect{x0: o.From.Sub(r.Start).Seconds(), x1: o.To.Sub(r.Start).Seconds(), y0: 0, y1: p.Y.Max})
+		}
+	}
+	if len(paused.rs) > 0 {
+		p.Add(paused)
+		p.Legend.Add(pauseLegend, paused)
+	}
 	width := s.step.Seconds()
 	base := make([]float64, len(s.counts))
 	for k, st := range outcomeStyles {

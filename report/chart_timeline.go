@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -101,9 +102,11 @@ func timelineRows(rep *Report, opts ChartOptions) ([]timelineRow, error) {
 	return rows, nil
 }
 
+// shortLabel is an event's row label: its id, cut to 15 characters (not
+// bytes, which could split one) and an ellipsis past 16.
 func shortLabel(id string) string {
-	if len(id) > 16 {
-		return id[:15] + "…"
+	if utf8.RuneCountInString(id) > 16 {
+		return string([]rune(id)[:15]) + "…"
 	}
 	return id
 }
@@ -298,6 +301,16 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(outages.rs) > 0 {
 		p.Add(&outages)
 	}
+	paused := rects{colour: pauseColour}
+	for _, r := range rep.Runs {
+		y0, y1 := runRows(r)
+		for _, o := range r.Pauses {
+			paused.rs = append(paused.rs, rect{x0: sec(r, o.From), x1: sec(r, o.To), y0: y0, y1: y1})
+		}
+	}
+	if len(paused.rs) > 0 {
+		p.Add(&paused)
+	}
 	p.Add(windows, onward, spans)
 	var restarts []*vmark
 	for _, r := range rep.Runs {
@@ -364,6 +377,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	if len(outages.rs) > 0 {
 		p.Legend.Add("outage (attempts refused)", &outages)
+	}
+	if len(paused.rs) > 0 {
+		p.Legend.Add(pauseLegend, &paused)
 	}
 	if len(gaveUp.pts) > 0 {
 		g := *gaveUp

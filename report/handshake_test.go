@@ -16,17 +16,22 @@ func TestHandshakeInTheReport(t *testing.T) {
 		name, problem string
 		text          []string
 		passed        bool
+		status        int
 	}{
 		{"failed", "answered 200 without the challenge", []string{
 			"HANDSHAKE FAILED: stripe sent url_verification when the endpoint was set up and it answered 200 without the challenge; stripe expects 200 with the challenge",
 			"- fix this first: answer stripe's url_verification with 200 with the challenge",
-		}, false},
-		{"passed", "", []string{"handshake: stripe sent url_verification when the endpoint was set up, and it was answered as stripe expects ✓"}, true},
+		}, false, 200},
+		{"passed", "", []string{"handshake: stripe sent url_verification when the endpoint was set up, and it was answered as stripe expects ✓"}, true, 200},
+		{"refused 401", "answered 401", []string{
+			"HANDSHAKE FAILED: stripe sent url_verification when the endpoint was set up and it answered 401",
+			"It answered 401, as a handler does when the signature does not verify: check that it verifies with the secret retrysim signs with (Config.Secret)",
+		}, false, 401},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newRecStream(1)
 			hs := s.base(simulator.KindHandshake)
-			hs.Handshake, hs.HandshakeExpect, hs.HandshakeProblem, hs.HandlerStatus = "url_verification", "200 with the challenge", tc.problem, 200
+			hs.Handshake, hs.HandshakeExpect, hs.HandshakeProblem, hs.HandlerStatus = "url_verification", "200 with the challenge", tc.problem, tc.status
 			s.recs = append(s.recs, hs)
 			if tc.passed {
 				s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered)

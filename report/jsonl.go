@@ -36,24 +36,55 @@ func (j *JSONLWriter) Flush() error { return j.bw.Flush() }
 const MaxLine = 16 << 20
 
 // ReadJSONL reads a results stream and passes each record to add, in order,
-// as a simulator.Sink: the record is lent for the call.
+// as a simulator.Sink: the record is lent for the call. A stream compressed
+// with gzip or Zstandard (see Compression) is read the same, recognised by
+// its first bytes.
 // Blank lines and records of kinds it does not know (a later version's)
-// are skipped. A malformed line, a line over MaxLine, or an attempt with an
-// outcome it does not know is an error naming its line number.
+// are skipped. A malformed line, a line over MaxLine, a run id that
+// simulator.CheckRunID refuses, or an attempt with an outcome it does not
+// know is an error naming its line number; a last line cut off before its
+// newline is left out, as a stream cut while it was written ends (the
+// report calls the run INCOMPLETE).
 func ReadJSONL(r io.Reader, add simulator.Sink) error {
+	r, done, err := decompressed(r)
+	if err != nil {
+		return fmt.Errorf("line 1: %w", err)
+	}
+	defer done()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
+	// cut is set when the last line has no newline: a stream cut off in
+	// the middle of a line, whose part is left out as a stream cut
+	// between lines leaves nothing out (the report calls it INCOMPLETE).
+	cut := false
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, tok, err := bufio.ScanLines(data, atEOF)
+		if atEOF && tok != nil && adv == len(data) && data[len(data)-1] != '\n' {
+			cut = true
+		}
+		return adv, tok, err
+	})
 	line := 0
 	var rec simulator.Record
+	dec := newRecordDecoder()
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		rec = simulator.Record{}
-		if err := json.Unmarshal(b, &rec); err != nil {
+		if err := dec.decode(b, &rec); err != nil {
+			if cut {
+				return nil
+			}
 			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if rec.RunID != "" {
+			// One rule for a run id, the one --run-id is held to: the
+			// report shows it, and a stream is no safer than its writer.
+			if err := simulator.CheckRunID(rec.RunID); err != nil {
+				return fmt.Errorf("line %d: %w", line, err)
+			}
 		}
 		if !simulator.KnownKind(rec.Kind) {
 			continue

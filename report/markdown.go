@@ -11,14 +11,14 @@ import (
 // recommendation, the chart when one was written (Report.Chart), and with
 // several runs a side-by-side comparison.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("# retrysim report\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
 		ew.printf("\nScenario **%s**%s · %s · %s\n", mdEscape(r.Scenario), defaultWords(r), r.seedWords(), runsWord(rep))
 	}
 	for _, c := range rep.chartFiles() {
-		ew.printf("\n![retrysim chart](%s)\n", c)
+		ew.printf("\n![retrysim chart](%s)\n", mdLink(c))
 	}
 	if len(rep.Runs) > 0 {
 		writeOverallMarkdown(ew, rep)
@@ -41,7 +41,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 // WriteTTLMarkdown writes the TTL comparison (what `retrysim ttl` prints) as
 // Markdown.
 func WriteTTLMarkdown(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("# Dedup TTL\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -49,7 +49,7 @@ func WriteTTLMarkdown(w io.Writer, rep *Report) error {
 		writeOverallMarkdown(ew, rep)
 	}
 	if rep.Chart != "" {
-		ew.printf("\n![dedup TTL comparison](%s)\n", rep.Chart)
+		ew.printf("\n![dedup TTL comparison](%s)\n", mdLink(rep.Chart))
 	}
 	writeTTLCompareMarkdown(ew, rep)
 	return ew.err
@@ -81,7 +81,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	}
 	w.printf("%s", r.plannedWords())
 	if r.EventType != "" {
-		w.printf(" of type `%s`", r.EventType)
+		w.printf(" of type %s", mdCode(r.EventType))
 	}
 	w.printf(" · target: %s\n", mdEscape(r.Target))
 	if h := r.handshakeLine(); h != "" {
@@ -95,7 +95,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	}
 	w.printf("\n**Verdict: %s** — %s\n\n", VerdictWords(r.Verdict()), mdEscape(rep.words().verdictLine(r)))
 	var tb mdTable
-	tb.add("", r.Policy)
+	tb.add("", mdEscape(r.Policy))
 	for _, row := range compareRows {
 		tb.add(row.name, row.cell(r))
 	}
@@ -147,7 +147,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 		tb = mdTable{}
 		tb.add("event", "attempts (+ virtual time since the event's first attempt)")
 		for _, ev := range evs {
-			tb.add("`"+ev.ID+"`", timelineLine(ev)+effectsMark(r, ev.ID))
+			tb.add(mdCode(ev.ID), mdEscape(timelineLine(ev)+effectsMark(r, ev.ID)))
 		}
 		tb.write(w)
 	}
@@ -158,7 +158,7 @@ func writeTTLCompareMarkdown(w *errWriter, rep *Report) {
 	head := []string{""}
 	for i, r := range rep.Runs {
 		ttls[i] = r.TTL(rep.TTLs)
-		head = append(head, r.Policy)
+		head = append(head, mdEscape(r.Policy))
 	}
 	w.printf("\n### Dedup TTL by provider\n\n")
 	var tb mdTable
@@ -212,12 +212,6 @@ func (t *mdTable) write(w *errWriter) {
 			w.printf("|%s\n", strings.Repeat("---|", len(row)))
 		}
 	}
-}
-
-// mdEscape keeps text from being read as Markdown markup.
-func mdEscape(s string) string {
-	r := strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "|", `\|`, "`", "\\`")
-	return r.Replace(s)
 }
 
 func capitalise(s string) string {

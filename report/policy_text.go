@@ -174,14 +174,14 @@ func writePolicyTable(w io.Writer, all []policies.Policy) error {
 	fmt.Fprintln(tw, "NAME\tATTEMPTS\tSPAN\tTIMEOUT\tDISABLED\tMANUAL RESEND\tSUMMARY")
 	for i := range all {
 		p := &all[i]
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.MaxAttempts(), policies.FormatDuration(p.Window()),
-			p.Timeout, disableText(p), orDash(p.ManualRedelivery), p.Summary)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", EscapeText(p.Name), p.MaxAttempts(), policies.FormatDuration(p.Window()),
+			p.Timeout, disableText(p), orDash(p.ManualRedelivery), EscapeText(p.Summary))
 	}
 	return tw.Flush()
 }
 
 func writePolicyText(w io.Writer, p *policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("%s — %s\n", p.Name, p.Summary)
 	ew.printf("  wire format: %s · timeout %s", p.Provider, p.Timeout)
 	if p.ConnectTimeout > 0 {
@@ -229,7 +229,7 @@ func writePublicKey(ew *errWriter, p *policies.Policy) {
 }
 
 func writePolicyMarkdownTable(w io.Writer, all []policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("| Policy | Wire | Attempts | Span | Timeout | Disabled | Manual resend | Summary |\n")
 	ew.printf("|---|---|--:|--:|--:|---|---|---|\n")
 	for i := range all {
@@ -241,7 +241,7 @@ func writePolicyMarkdownTable(w io.Writer, all []policies.Policy) error {
 }
 
 func writePolicyMarkdown(w io.Writer, p *policies.Policy) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("## `%s`\n\n%s\n\n", p.Name, mdCell(p.Summary))
 	ew.printf("- wire format: %s\n- attempts: %d over %s\n- disabled: %s\n- manual redelivery: %s\n",
 		p.Provider, p.MaxAttempts(), policies.FormatDuration(p.Window()), mdCell(disableText(p)), orDash(p.ManualRedelivery))

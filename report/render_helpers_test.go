@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/retrysim/retrysim/report"
@@ -29,5 +28,5 @@ func renderAll(t *testing.T, rep *report.Report) (text, md, js string) {
 
 // mdEscape is how the markdown report escapes its text.
 func mdEscape(s string) string {
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "|", `\|`, "`", "\\`").Replace(s)
+	return report.EscapeMarkdown(s)
 }

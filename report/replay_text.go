@@ -34,11 +34,11 @@ var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFai
 // settings the advice names.
 func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string, sp simulator.Spelling) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, r.DedupID, r.DedupField)
+	fmt.Fprintf(&b, "retrysim replay · %s delivery %s (dedup id: %s)\n", r.Provider, EscapeText(r.DedupID), r.DedupField)
 	if target == "" {
 		target = r.Target
 	}
-	fmt.Fprintf(&b, "target: %s\n", target)
+	fmt.Fprintf(&b, "target: %s\n", EscapeText(target))
 	how := fmt.Sprintf("%s on %s's retry schedule, in virtual time", counted(r.Times, "send", "sends"), r.Policy)
 	if r.Concurrent {
 		how = fmt.Sprintf("%s at once, overlapping in the handler", counted(r.Times, "send", "sends"))

@@ -200,6 +200,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(r.Fault)
 	e.name(r.Object)
 	e.int(int64(r.Copy))
+	e.int(int64(r.Subscription))
 	e.str(r.Error)
 	e.str(r.Signal)
 	e.str(string(r.TLS))
@@ -234,9 +235,15 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.float(r.DisableS)
 		e.str(r.DisableRule)
 		e.str(r.DedupField)
+		e.str(r.DedupDeliveryField)
 		e.str(r.EventType)
 		e.uint(uint64(len(r.OutagesS)))
 		for _, w := range r.OutagesS {
+			e.float(w[0])
+			e.float(w[1])
+		}
+		e.uint(uint64(len(r.PausesS)))
+		for _, w := range r.PausesS {
 			e.float(w[0])
 			e.float(w[1])
 		}
@@ -277,7 +284,7 @@ func hasAttackFields(r *simulator.Record) bool {
 func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.EventType != "" || r.OutagesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
 		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0
@@ -402,6 +409,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Fault = d.str()
 	r.Object = d.str()
 	r.Copy = int(d.int())
+	r.Subscription = int(d.int())
 	r.Error = d.str()
 	r.Signal = d.str()
 	r.TLS = simulator.TLSProblem(d.str())
@@ -436,6 +444,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisableS = d.float()
 		r.DisableRule = d.str()
 		r.DedupField = d.str()
+		r.DedupDeliveryField = d.str()
 		r.EventType = d.str()
 		if n := d.uint(); n > 0 {
 			if n > uint64(len(d.b)) {
@@ -445,6 +454,16 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 			r.OutagesS = make([][2]float64, n)
 			for i := range r.OutagesS {
 				r.OutagesS[i] = [2]float64{d.float(), d.float()}
+			}
+		}
+		if n := d.uint(); n > 0 {
+			if n > uint64(len(d.b)) {
+				d.fail()
+				return
+			}
+			r.PausesS = make([][2]float64, n)
+			for i := range r.PausesS {
+				r.PausesS[i] = [2]float64{d.float(), d.float()}
 			}
 		}
 		if n := d.uint(); n > 0 {

@@ -59,11 +59,14 @@ type Summary struct {
 	// run of real deliveries taken as they came (retrysim proxy).
 	Planned int
 
-	Events            int // events whose fate is known
-	Attempts          int
-	Delivered         int // events delivered
-	Lost              int // events never delivered (exhausted, disabled, stopped)
-	LostToDisable     int
+	Events        int // events whose fate is known
+	Attempts      int
+	Delivered     int // events delivered
+	Lost          int // events never delivered (exhausted, disabled, stopped, dropped)
+	LostToDisable int
+	// LostToProvider counts the events the provider never sent, in its own
+	// outage, and did not replay (simulator.FateDropped).
+	LostToProvider    int
 	InterruptedEvents int
 	HandlerArrivals   int
 	// DuplicateArrivals counts the arrivals of an event at the handler
@@ -109,6 +112,15 @@ type Summary struct {
 	// identical requests sent at once; ManualArrivals those that were a
 	// resend by hand. Neither is in Causes.
 	CopyArrivals, ManualArrivals int
+	// FanOutArrivals counts duplicate arrivals that were another
+	// subscription's delivery of an event (the fan-out fault), not a
+	// retry; Subscriptions is the most subscriptions one attempt went
+	// through. Neither is in Causes.
+	FanOutArrivals, Subscriptions int
+	// DedupDeliveryField names the id each subscription's delivery has of
+	// its own, where the provider gives one: the key that lets fan-out
+	// through ("" in streams that do not say).
+	DedupDeliveryField string
 	// HandlerTime is the real time the handler took to answer, summed over
 	// its answers: what the run spent waiting on it.
 	HandlerTime time.Duration
@@ -202,6 +214,11 @@ type Summary struct {
 	// OutageWindows are the scenario's outage windows, whole, as the run
 	// record states them (none in streams that do not).
 	OutageWindows []Span
+	// Pauses are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff: GitLab), from the
+	// end record; LostToPause counts the events due in them, never sent.
+	Pauses      []Span
+	LostToPause int
 	// End is the virtual time of the run's last record.
 	End time.Time
 
@@ -499,6 +516,7 @@ func (r *Summary) begin(rec *simulator.Record) {
 	r.begun = true
 	r.Provider, r.Policy, r.Scenario, r.Seed, r.RunID = rec.Provider, rec.Policy, rec.Scenario, rec.Seed, rec.RunID
 	r.Target, r.PolicySummary, r.DedupField = rec.Target, rec.Summary, rec.DedupField
+	r.DedupDeliveryField = rec.DedupDeliveryField
 	r.EventType = rec.EventType
 	r.OutageWindows = nil
 	if rec.Start != nil {
@@ -546,7 +564,8 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
-	if rec.N > 1 && rec.Copy == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
+	if rec.N > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if ev != nil {
@@ -619,6 +638,8 @@ func (r *Summary) duplicate(ev *eventAgg, rec *simulator.Record) {
 	switch {
 	case rec.Copy > 0:
 		r.CopyArrivals++
+	case rec.Subscription > 0:
+		r.FanOutArrivals++
 	case rec.Manual:
 		r.ManualArrivals++
 	case ev.lastLateInjected:
@@ -643,6 +664,12 @@ func (r *Summary) fate(rec *simulator.Record) error {
 	case simulator.FateStopped:
 		r.Lost++
 		r.LostNotRetried++
+	case simulator.FateDropped:
+		r.Lost++
+		r.LostToProvider++
+	case simulator.FatePaused:
+		r.Lost++
+		r.LostToPause++
 	case simulator.FateExhausted:
 		r.Lost++
 		if rec.N < r.MaxAttempts {
@@ -688,6 +715,12 @@ func (r *Summary) end(rec *simulator.Record) {
 	}
 	if rec.Time.After(r.End) {
 		r.End = rec.Time
+	}
+	r.Pauses = nil
+	if r.Start != (time.Time{}) {
+		for _, w := range rec.PausesS {
+			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(seconds(w[0])), To: r.Start.Add(seconds(w[1]))})
+		}
 	}
 	r.EffectsKnown = rec.EffectsKnown
 	if r.EffectsKnown && r.Effects == nil {

@@ -61,7 +61,7 @@ var dur = policies.FormatDuration
 // response-time headroom and each event's attempts.
 func WriteText(w io.Writer, rep *Report) error {
 	ww := &wrapWriter{w: w, width: rep.width()}
-	ew := &errWriter{w: ww}
+	ew := &errWriter{w: ww, field: EscapeText}
 	for i, r := range rep.Runs {
 		if i > 0 {
 			ew.printf("\n")
@@ -387,10 +387,7 @@ func ttlHeadline(r *Summary, t TTLAnalysis) string {
 	}
 	s += fmt.Sprintf(": %s retries for up to %s by itself, and the longest wait from a stored key to a duplicate in this run was %s; the longer of the two, plus %d%%, rounded up",
 		r.Policy, dur(t.Window), dur(t.Observed), int(TTLBuffer*100))
-	if r.DedupField != "" {
-		s += fmt.Sprintf(". Key on the %s", r.DedupField)
-	}
-	return s
+	return s + keyOn(r)
 }
 
 func ttlReason(r *Summary, t TTLAnalysis) string {
@@ -399,10 +396,7 @@ func ttlReason(r *Summary, t TTLAnalysis) string {
 	if t.Manual > 0 {
 		s += fmt.Sprintf("; %s to also cover manual redelivery (%s)", dur(t.WithManual), dur(t.Manual))
 	}
-	if r.DedupField != "" {
-		s += fmt.Sprintf(". Key on the %s", r.DedupField)
-	}
-	return s
+	return s + keyOn(r)
 }
 
 // errWriter keeps the first write error, so the writers can print freely and
@@ -410,6 +404,10 @@ func ttlReason(r *Summary, t TTLAnalysis) string {
 type errWriter struct {
 	w   io.Writer
 	err error
+	// field escapes every string printf is given for the format (a value
+	// from outside never breaks its line or drives a terminal); nil
+	// leaves them as they are.
+	field func(string) string
 }
 
 // fail keeps err as the writer's error unless it already has one.
@@ -422,6 +420,13 @@ func (e *errWriter) fail(err error) {
 func (e *errWriter) printf(format string, args ...any) {
 	if e.err != nil {
 		return
+	}
+	if e.field != nil {
+		for i, a := range args {
+			if s, ok := a.(string); ok {
+				args[i] = e.field(s)
+			}
+		}
 	}
 	_, e.err = fmt.Fprintf(e.w, format, args...)
 }

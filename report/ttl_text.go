@@ -73,7 +73,7 @@ func okMark(ok bool) string {
 // `retrysim ttl` prints.
 func WriteTTLText(w io.Writer, rep *Report) error {
 	ww := &wrapWriter{w: w, width: rep.width()}
-	ew := &errWriter{w: ww}
+	ew := &errWriter{w: ww, field: EscapeText}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
 		ew.printf("retrysim ttl · %s · seed %d · %s per provider · %s\n", r.scenarioWords(), r.Seed, counted(r.Planned, "event", "events"), r.Target)

@@ -48,8 +48,8 @@ func TestVerdictWhenNothingWasTested(t *testing.T) {
 			[]string{"IDEMPOTENT (", "absorbed", "answer 2xx for events you have already processed", "why the provider sent again"}},
 		{"wrong path: every delivery answered 404", answered(404).end(map[string]int{}, false), report.NoVerdict, 6, 0,
 			[]string{
-				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in Config.URL",
-				"- check the path in Config.URL: your handler answered 404 to all 6 deliveries",
+				"UNKNOWN — your handler accepted none of the 6 deliveries (404 ×6): nothing was processed, so idempotency was not tested — check the path in Config.URL, or send events about an object your handler knows (Config.Payloads)",
+				"- check the path in Config.URL, or send events about an object your handler knows (Config.Payloads): your handler answered 404 to all 6 deliveries",
 				"? duplicate-effects  cannot be checked",
 			},
 			[]string{"IDEMPOTENT (", "answer 2xx for events you have already processed", "Config.Secret"}},

@@ -35,7 +35,7 @@ const (
 // and their own: a caller that spells them its own way spells all of these.
 func Settings() []simulator.Setting {
 	return []simulator.Setting{
-		simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingSecret,
+		simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingPayloads, simulator.SettingSecret,
 		simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
 		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettle,
 		simulator.SettingTimes, simulator.SettingMaxRPS,

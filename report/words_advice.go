@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -11,15 +12,23 @@ import (
 // showed, from its figures.
 
 func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
-	out := append(r.handshakeAdvice(), w.refusalAdvice(r)...)
+	out := append(w.handshakeAdvice(r), w.refusalAdvice(r)...)
 	out = append(out, r.signatureAdvice()...)
+	if r.Verdict() == NotIdempotent && r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		out = append(out, fanOutAdvice(r))
+	}
 	if r.Verdict() == NotIdempotent {
 		out = append(out, fmt.Sprintf("store the dedup id (%s) under a unique constraint in the same transaction as the side effect, and answer 2xx without acting when it is already there (examples/handlers/idempotent; answering first and working from a queue, give the worker the same guard: examples/handlers/queue)", r.DedupField))
 	}
 	if r.Causes[simulator.Timeout] > 0 {
 		out = append(out, fmt.Sprintf("answer within %s: acknowledge first and do slow work from a queue; the provider gave up waiting while your handler still worked", dur(r.Timeout)))
 	} else if slow := r.tooSlowFor(timeouts); len(slow) > 0 {
-		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: your slowest answer (%s) would time out at %s", ms(r.Percentile(100)), strings.Join(slow, ", ")))
+		slowest := "your slowest answer (" + ms(r.Percentile(100)) + ")"
+		if r.HandlerTimeouts > 0 {
+			// Cut off at the timeout: how slow it was is not known.
+			slowest = fmt.Sprintf("your handler gave no answer within %s at times, which", dur(r.Timeout))
+		}
+		out = append(out, fmt.Sprintf("answer faster, acknowledging first and working from a queue: %s would time out at %s", slowest, strings.Join(slow, ", ")))
 	}
 	if r.InjectedLateArrivals > 0 && r.Causes[simulator.Timeout] == 0 {
 		out = append(out, fmt.Sprintf("the scenario made answers arrive after the %s timeout, as a slow handler's would, and %s followed: if your handler can be that slow, acknowledge first and do the work from a queue", dur(r.Timeout), counted(r.InjectedLateArrivals, "duplicate", "duplicates")))
@@ -42,7 +51,17 @@ func (w words) adviceLines(r *Summary, timeouts []Timeout) []string {
 	} else if r.Unreachable > 0 && r.HandlerArrivals == 0 {
 		out = append(out, fmt.Sprintf("nothing accepted a connection at %s (%s refused, no fault injected): is your handler running, on that host, port and scheme?", r.Target, counted(r.Unreachable, "attempt", "attempts")))
 	}
-	if lost := r.Lost - r.LostToDisable - r.LostNotRetried; lost > 0 {
+	if r.LostToProvider > 0 {
+		out = append(out, fmt.Sprintf("%s never sent: %s dropped %s in its own outage and did not replay %s, so no retry and no dedup brings %s back: after a provider incident, reconcile from its API (list what changed in the window) instead of waiting for deliveries", counted(r.LostToProvider, "event was", "events were"), r.Provider, plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them"), plural(r.LostToProvider, "it", "them")))
+	}
+	if r.LostToPause > 0 {
+		longest := time.Duration(0)
+		for _, p := range r.Pauses {
+			longest = max(longest, p.To.Sub(p.From))
+		}
+		out = append(out, fmt.Sprintf("%s never sent: %s due while %s had the endpoint disabled for a while after failures in a row (%s, the longest %s), and %s does not send %s later: alert on the first failures, and after a pause reconcile from the provider's API", counted(r.LostToPause, "event was", "events were"), plural(r.LostToPause, "it was", "they were"), r.Provider, counted(len(r.Pauses), "pause", "pauses"), dur(longest), r.Provider, plural(r.LostToPause, "it", "them")))
+	}
+	if lost := r.Lost - r.LostToDisable - r.LostNotRetried - r.LostToProvider - r.LostToPause; lost > 0 {
 		out = append(out, fmt.Sprintf("%s never delivered: the provider gave up after its whole schedule (%s over %s); %s unless someone resends %s by hand", counted(lost, "event was", "events were"), counted(r.MaxAttempts, "attempt", "attempts"), dur(r.Window), plural(lost, "it is gone", "they are gone"), plural(lost, "it", "them")))
 	}
 	if r.LostNotRetried > 0 {
@@ -64,4 +83,35 @@ func answerFault(err string) string {
 		return "no detail recorded"
 	}
 	return err
+}
+
+// keyOn names the key to store, after a TTL recommendation: the dedup id,
+// and, when the run sent events through several subscriptions, the id that
+// would let them through; "" for a stream that names no key.
+func keyOn(r *Summary) string {
+	if r.DedupField == "" {
+		return ""
+	}
+	s := fmt.Sprintf(". Key on the %s", r.DedupField)
+	if r.FanOutArrivals > 0 && r.DedupDeliveryField != "" {
+		s += fmt.Sprintf(", which every subscription's delivery of an event shares; not on the %s, which each subscription's delivery has of its own", r.DedupDeliveryField)
+	}
+	return s
+}
+
+// fanOutWords says, after NOT IDEMPOTENT, how many duplicates were not
+// retries but the event's deliveries through other subscriptions; "" when
+// none were.
+func fanOutWords(r *Summary) string {
+	if r.FanOutArrivals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s another subscription's delivery of the event, not a retry)", counted(r.FanOutArrivals, "duplicate arrival was", "duplicate arrivals were"))
+}
+
+// fanOutAdvice is what to change when one event reached the handler through
+// several subscriptions and was processed more than once.
+func fanOutAdvice(r *Summary) string {
+	return fmt.Sprintf("%s sent each event through %s, each delivery with its own %s: no retry is needed for those to arrive, and a dedup keyed on that id processes the event once per subscription. Key on the %s, the same on every subscription's delivery and every retry (or remove the extra subscription)",
+		r.Provider, counted(r.Subscriptions, "subscription", "subscriptions"), r.DedupDeliveryField, r.DedupField)
 }

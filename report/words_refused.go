@@ -47,8 +47,12 @@ func (w words) authQuestion() string {
 	return "does it verify with the secret retrysim printed (or the one you passed with " + w.of(simulator.SettingSecret) + ")? Is its clock right?"
 }
 
-// pathAdvice is what to check when the handler does not serve the path.
-func (w words) pathAdvice() string { return "check the path in " + w.of(simulator.SettingURL) }
+// pathAdvice is what to check when the handler answers "not found": the
+// path, or the object the events are about, which a handler that looks it
+// up does not know.
+func (w words) pathAdvice() string {
+	return "check the path in " + w.of(simulator.SettingURL) + ", or send events about an object your handler knows (" + w.of(simulator.SettingPayloads) + ")"
+}
 
 // refusalAdvice says what to check when most deliveries were turned away
 // as unauthenticated or not found; nil otherwise.

@@ -95,7 +95,7 @@ func (w words) verdict(r *Summary, j Judgement) string {
 		if len(off) > 3 {
 			more = fmt.Sprintf(", and %d more", len(off)-3)
 		}
-		return fmt.Sprintf("%s processed more than once (%s) ✗ NOT IDEMPOTENT: %s%s%s", counted(j.Offenders, "event", "events"), counted(j.Extra, "extra side effect", "extra side effects"), strings.Join(list, ", "), more, missingWords(j))
+		return fmt.Sprintf("%s processed more than once (%s) ✗ NOT IDEMPOTENT: %s%s%s", counted(j.Offenders, "event", "events"), counted(j.Extra, "extra side effect", "extra side effects"), strings.Join(list, ", "), more, missingWords(j)) + fanOutWords(r)
 	}
 	if j.Reason == ReasonModelled {
 		return w.unknown(r, j)

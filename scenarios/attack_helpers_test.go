@@ -111,6 +111,9 @@ func runAttack(t *testing.T, provider, src string, h *attackHandler, events int)
 	var all []simulator.Record
 	r := runFault(t, providerPolicy(t, provider), scenariotest.Faults(t, src), h, events, func(c *simulator.Config) {
 		c.Effects = h.oracle
+		// The handler counts its effects before it answers, so they are
+		// settled at once: a short quiet window is enough to see that.
+		c.SettleQuiet = 20 * time.Millisecond
 		sink := c.Sink
 		c.Sink = func(rec *simulator.Record) error { all = append(all, *rec); return sink(rec) }
 	})

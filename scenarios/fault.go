@@ -40,6 +40,9 @@ type Context struct {
 	// Rand is keyed by (seed, event, attempt, fault): the only randomness a
 	// fault may use.
 	Rand *policies.Rand
+	// Held says the provider already held this attempt back once (Hold):
+	// it is now being sent.
+	Held bool
 }
 
 // Action is what the engine does with one attempt. The zero Action sends the
@@ -94,6 +97,22 @@ type Effect struct {
 	// Duplicate means the provider sends the same request twice at the same
 	// moment, so that the two overlap in the handler.
 	Duplicate bool
+	// Hold, when positive, means the provider itself holds the attempt
+	// back that long before it sends it (its own outage or a slow
+	// pipeline): the attempt is then sent, late, and faults are asked
+	// again with Context.Held set.
+	Hold time.Duration
+	// Late marks an attempt the provider held back (Hold) as it is now
+	// sent, late: it is not held again, and Faults names the fault that
+	// held it.
+	Late bool
+	// ProviderDrop means the provider never sends the attempt and gives
+	// the event up: it is lost without your handler having failed.
+	ProviderDrop bool
+	// FanOut, when 2 or more, is the number of subscriptions the provider
+	// sends the attempt through at once, each with the ids of its own
+	// subscription (policies.Delivery.Subscription).
+	FanOut int
 }
 
 // Fault returns the applied faults as the record shows them: "" when none,
@@ -102,7 +121,9 @@ func (a *Action) Fault() string { return strings.Join(a.Faults, "+") }
 
 // Reaches reports whether the request is sent towards the handler at all
 // (a redirect may still stop it, depending on the provider).
-func (a *Action) Reaches() bool { return !a.Drop && !a.BlackHole && a.EdgeStatus == 0 }
+func (a *Action) Reaches() bool {
+	return !a.Drop && !a.BlackHole && a.EdgeStatus == 0 && a.Hold == 0 && !a.ProviderDrop
+}
 
 // envelopeLimiter is implemented by kinds that accept only some envelope
 // keys (a restart happens at moments, not to attempts).

@@ -129,7 +129,7 @@ func (e *engine) sendAttack(ctx context.Context, a scenarios.Attack, ev policies
 	res := attackResult{attack: a, id: ev.ID}
 	_, res.undetectable = attackApplies(e.wire, a)
 	scheme, _ := policies.SchemeOf(e.wire)
-	body, ctype := e.wire.Body(ev)
+	body, ctype := e.body(ev)
 	now := e.cfg.WallClock.Now()
 	dl := policies.Delivery{Event: ev, N: 1, Body: body, URL: e.target, Secret: e.cfg.Secret, SignedAt: now}
 	h := http.Header{}
@@ -192,6 +192,7 @@ func (e *engine) exchangeAttack(ctx context.Context, body []byte, ctype string, 
 		return answer{err: err}
 	}
 	req.Header = h.Clone()
+	e.addHeaders(req.Header)
 	req.Header.Set("Content-Type", ctype)
 	req.Header.Set(VirtualTimeHeader, virtual.UTC().Format(time.RFC3339Nano))
 	return exchange(context.WithoutCancel(ctx), e.client, e.cfg.WallClock, req, e.cfg.Policy.FollowRedirects)

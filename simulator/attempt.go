@@ -26,6 +26,17 @@ type outcome struct {
 	header        http.Header
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
+	// held is how long the provider held the attempt back instead of
+	// sending it; providerDropped says it never sends it (provider side).
+	held            time.Duration
+	providerDropped bool
+	// paused says nothing was sent because the endpoint was disabled for
+	// a while (a disable rule's backoff).
+	paused bool
+	// sub is the subscription that sent the request (fan-out), from 0;
+	// fan are the other subscriptions' requests of a fanned-out attempt.
+	sub int
+	fan []outcome
 	// attacks are the attack requests sent beside the attempt.
 	attacks []attackResult
 }
@@ -34,7 +45,7 @@ type outcome struct {
 func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 	return scenarios.Context{
 		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
-		Next: st.next, Timeout: e.timeout,
+		Next: e.work.nextOrNone(d.event()), Timeout: e.timeout, Held: st.held,
 	}
 }
 
@@ -43,6 +54,10 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 // goroutine's own; wrote, if not nil, is called whenever one of the
 // attempt's own requests (not the attacks) has been written.
 func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote func()) {
+	if st.paused {
+		*o = outcome{paused: true}
+		return
+	}
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
 	if wrote != nil {
 		e.deliver(withWrote(ctx, wrote), d, st, act, o)
@@ -68,7 +83,7 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 		if st.req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
 			// on the workers, concurrently, rather than on the scheduler.
-			st.req.body, st.req.ctype = e.wire.Body(st.req.ev)
+			st.req.body, st.req.ctype = e.body(st.req.ev)
 		}
 	}
 	if e.sendRequest(ctx, *d, st, act, signedAt, o) {
@@ -84,7 +99,7 @@ func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenario
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
-		a = e.exchange(ctx, d, st.req, signedAt)
+		a = e.exchange(ctx, d, st.req, signedAt, o.sub)
 	}
 	received(o, &a, &e.cfg.Policy)
 	if a.status == 0 {
@@ -122,14 +137,14 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 
 // exchange builds one signed request of an attempt and sends it. A request
 // that cannot be built is a connection failure.
-func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time) answer {
+func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time, sub int) answer {
 	// An attempt taken is in flight: it waits for its turn even when the
 	// run is interrupted, so this wait cannot fail.
 	ctx = detached{ctx}
 	_ = e.rate.wait(ctx)
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
-		SignedAt: signedAt, RetryReason: st.reason,
+		SignedAt: signedAt, RetryReason: st.reason, Subscription: sub,
 	}
 	// In-flight attempts finish even when the run is interrupted. The
 	// request is made with the exchange's context, rather than copied
@@ -145,6 +160,7 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 	if st.in != nil {
 		resend(req, st.in, e.wire)
 	}
+	e.addHeaders(req.Header)
 	return t.exchange(e.client, req, follow)
 }
 

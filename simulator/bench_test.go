@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/simulator/benchref"
 )
 
 // blackHole fails every attempt without reaching the handler, so each event
@@ -51,23 +52,7 @@ func BenchmarkModel(b *testing.B) {
 	}
 	delays := p.Delays()
 	bare := func(b *testing.B) {
-		h := bareHeap{}
-		start := DefaultStart().UnixNano()
-		for i := range events {
-			h.push(bareItem{at: start + int64(i)*int64(time.Minute)/events, seq: uint64(i)})
-		}
-		seq := uint64(events)
-		popped := 0
-		for len(h) > 0 {
-			it := h.pop()
-			popped++
-			n := int(it.seq>>40) + 1
-			if n < len(delays)+1 {
-				seq++
-				h.push(bareItem{at: it.at + int64(delays[n-1]), seq: uint64(n)<<40 | seq&(1<<40-1)})
-			}
-		}
-		if popped != attemptsPerRun {
+		if popped := benchref.BareHeap(delays, events, time.Minute, DefaultStart()); popped != attemptsPerRun {
 			b.Fatalf("popped %d, want %d", popped, attemptsPerRun)
 		}
 	}
@@ -84,17 +69,15 @@ func BenchmarkModel(b *testing.B) {
 		})
 	}
 	b.Run("ratio", func(b *testing.B) {
-		var engineCPU, bareCPU time.Duration
+		var pairs benchref.Pairs
 		for b.Loop() {
 			t0 := cpuTime()
 			engine(b)
 			t1 := cpuTime()
 			bare(b)
-			engineCPU, bareCPU = engineCPU+t1-t0, bareCPU+cpuTime()-t1
+			pairs.AddTimes(cpuTime()-t1, t1-t0)
 		}
-		if engineCPU > 0 {
-			b.ReportMetric(float64(bareCPU)/float64(engineCPU), "bare/engine")
-		}
+		pairs.Report(b, "bare/engine")
 	})
 }
 
@@ -109,54 +92,8 @@ func reportRate(b *testing.B, attempts int, cpu time.Duration) {
 	}
 }
 
-type bareItem struct {
-	at  int64
-	seq uint64
-}
-
-// bareHeap is the reference: a hand-written binary heap of (time, sequence)
-// and nothing else.
-type bareHeap []bareItem
-
-func (h bareItem) less(o bareItem) bool { return h.at < o.at || (h.at == o.at && h.seq < o.seq) }
-
-func (h *bareHeap) push(it bareItem) {
-	*h = append(*h, it)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *bareHeap) pop() bareItem {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		m := l
-		if r := l + 1; r < last && s[r].less(s[l]) {
-			m = r
-		}
-		if !s[m].less(s[i]) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
-}
+// cpuTime is the CPU time the process has used (benchref.CPUTime).
+func cpuTime() time.Duration { return benchref.CPUTime() }
 
 // BenchmarkHTTP compares the engine's HTTP path with a plain Go keep-alive
 // client loop at the same concurrency, against a loopback handler that

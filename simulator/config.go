@@ -112,6 +112,13 @@ type Config struct {
 	EventType string
 	// Secret signs every request.
 	Secret string
+	// Payloads, when set, makes the events' bodies (and, where a payload
+	// says it, their types) from the user's own payloads.
+	Payloads Payloads
+	// Header is added to every request sent to the handler (a staging
+	// gateway's token, say); CheckHeaders refuses one the provider's wire
+	// writes itself.
+	Header http.Header
 
 	// Clock is the engine's source of now. Nil means a fake clock at Start,
 	// advanced by the engine. With Realtime, nil means the real clock.
@@ -148,7 +155,7 @@ type Config struct {
 	// moment it arrives (after every attempt already sent, in virtual
 	// time) under the policy and the scenario. The run ends once the
 	// channel is closed and every event's schedule has ended; Events is
-	// then ignored.
+	// then ignored. Each delivery must pass CheckIncoming.
 	Incoming <-chan Incoming
 
 	// Sink receives the records. Nil discards them.
@@ -253,6 +260,11 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := CheckMaxRPS(cfg.MaxRPS); err != nil {
 		errs = append(errs, err)
+	}
+	if cfg.Policy.Wire() != nil {
+		if err := CheckHeaders(cfg.Policy.Wire(), cfg.Header); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if cfg.Oracle != nil && cfg.Effects != nil {
 		errs = append(errs, errors.New("give one effects oracle: Oracle or Effects"))

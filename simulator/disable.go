@@ -19,9 +19,17 @@ type disabler struct {
 	// Consecutive failures: the current streak's failure times, oldest
 	// first (at most rule.ConsecutiveFailures of them).
 	times []time.Time
-	// Failing for a duration: the streak's length and first failure.
+	// Failing for a duration: the streak's length and first failure, and
+	// with a clock-start condition, the streak's failures within its
+	// window (oldest first) and when the clock started (zero: not yet).
 	streak      int
 	streakStart time.Time
+	recent      []time.Time
+	clock       time.Time
+	// Backoff: the endpoint is paused (disabled for a while) until then;
+	// pauses lists every pause, for the records.
+	pausedUntil time.Time
+	pauses      [][2]time.Time
 	// Failure rate: the attempts still in the window, oldest first, from
 	// marks[head]; fails counts the failed ones.
 	marks []mark
@@ -74,9 +82,17 @@ func (d *disabler) full(k int, first, last time.Time) bool {
 		}
 		return last.Sub(start) >= r.FailingFor.D()
 	default:
+		if b := r.Backoff; b != nil {
+			// Any of them might pause the endpoint for those after it.
+			return len(d.times)+k >= b.After
+		}
 		return len(d.times)+k >= r.ConsecutiveFailures
 	}
 }
+
+// paused reports whether the endpoint is disabled for a while at at (a
+// backoff rule), by the attempts recorded so far.
+func (d *disabler) paused(at time.Time) bool { return at.Before(d.pausedUntil) }
 
 // record notes an attempt's result and reports whether the endpoint is now
 // disabled by the rule.
@@ -90,17 +106,33 @@ func (d *disabler) record(at time.Time, failed bool) bool {
 	case r.FailingFor > 0:
 		if !failed {
 			d.streak = 0
+			d.recent, d.clock = d.recent[:0], time.Time{}
 			return false
 		}
 		if d.streak == 0 {
 			d.streakStart = at
 		}
 		d.streak++
-		return at.Sub(d.streakStart) >= r.FailingFor.D()
+		start := d.streakStart
+		if c := r.ClockStart; c != nil {
+			if d.clock.IsZero() {
+				d.startClock(at, c)
+			}
+			if d.clock.IsZero() {
+				return false
+			}
+			start = d.clock
+		}
+		return at.Sub(start) >= r.FailingFor.D()
 	}
 	if !failed {
 		d.times = d.times[:0]
 		return false
+	}
+	if b := r.Backoff; b != nil && len(d.times)+1 >= b.After && len(d.times)+1 < r.ConsecutiveFailures {
+		until := at.Add(b.Pause(len(d.times) + 1))
+		d.pausedUntil = until
+		d.pauses = append(d.pauses, [2]time.Time{at, until})
 	}
 	if len(d.times) == r.ConsecutiveFailures {
 		d.times = append(d.times[:0], d.times[1:]...)
@@ -150,3 +182,21 @@ func (d *disabler) successesAfter(t time.Time) int {
 // watching reports whether any answer could disable the endpoint, so that
 // the scheduler must ask full before sending.
 func (d *disabler) watching() bool { return d.atOnce || d.rule != nil }
+
+// startClock starts a failing_for clock at the failure at when an earlier
+// failure of the streak came at least c.Apart and at most c.Within before
+// it.
+func (d *disabler) startClock(at time.Time, c *policies.ClockStart) {
+	cut := at.Add(-c.Within.D())
+	i := 0
+	for i < len(d.recent) && d.recent[i].Before(cut) {
+		i++
+	}
+	d.recent = append(d.recent[:0], d.recent[i:]...)
+	if len(d.recent) > 0 && at.Sub(d.recent[0]) >= c.Apart.D() {
+		d.clock = at
+		d.recent = d.recent[:0]
+		return
+	}
+	d.recent = append(d.recent, at)
+}

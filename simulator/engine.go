@@ -220,7 +220,7 @@ func newEngine(cfg Config) *engine {
 		e.restarts = append(e.restarts, int64(r))
 	}
 	e.res.RunID = cfg.RunID
-	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion}
+	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads}
 	if !cfg.DryRun {
 		e.client = cfg.Client
 		if e.client == nil {
@@ -288,6 +288,9 @@ func (e *engine) finish(ctx context.Context) error {
 		t := e.res.DisabledAt
 		end.DisabledAt = &t
 		end.DisabledBy, end.DisabledCause = e.disabledBy, e.disabledCause
+	}
+	for _, p := range e.dis.pauses {
+		end.PausesS = append(end.PausesS, [2]float64{p[0].Sub(e.cfg.Start).Seconds(), p[1].Sub(e.cfg.Start).Seconds()})
 	}
 	// The handler calls the provider cut off may still be running: give
 	// them their time before their effects are read and Run returns.

@@ -21,6 +21,7 @@ type next struct {
 	disable   bool   // the answer disables the endpoint at once
 	failed    bool   // the attempt failed (both requests, when duplicated)
 	manual    bool   // the attempt was a manual redelivery
+	held      bool   // the provider held the attempt back: nothing was sent
 	// fate is the event's fate when this attempt ends it; "" when another
 	// attempt follows.
 	fate            string
@@ -29,12 +30,29 @@ type next struct {
 
 // This names every field of next, unkeyed, so that adding one fails
 // to compile here: decide must then set it too.
-var _ = next{"", "", false, false, false, "", 0, 0}
+var _ = next{"", "", false, false, false, false, "", 0, 0}
 
 // decide judges attempt d's answer o, queues what follows for its event
 // and writes what commit needs in nx (through a pointer, as judge does).
 func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	n := d.n()
+	nx.held = o.held > 0
+	if nx.held {
+		// Not sent: the same attempt is due again after the hold.
+		*nx = next{held: true}
+		st.held = true
+		e.push(newDue(d.offset()+o.held, d.event(), n), st)
+		return
+	}
+	st.held = false
+	if o.providerDropped || o.paused {
+		*nx = next{lost: 1, fate: FateDropped}
+		if o.paused {
+			nx.fate = FatePaused
+		}
+		st.stage = stageDone
+		return
+	}
 	st.attempts = int32(n)
 	var v verdict
 	e.judge(o, &v)
@@ -56,6 +74,11 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		e.judge(o.dup, &dv)
 		nx.dupSignal = dv.signal
 		nx.failed = nx.failed && o.dup.outcome.Failed()
+	}
+	for i := range o.fan {
+		// Another subscription's delivery: the event is delivered if any
+		// subscription's was (see scenarios' fan-out).
+		nx.failed = nx.failed && o.fan[i].outcome.Failed()
 	}
 	switch {
 	case nx.manual:
@@ -93,12 +116,26 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 // the endpoint is now disabled.
 func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
+	if nx.held {
+		return false, nil
+	}
+	if o.providerDropped || o.paused {
+		e.res.Lost += nx.lost
+		return false, e.endWith(d.event(), nx.fate, at, o.fault)
+	}
 	e.lastAt = max(e.lastAt, d.at)
 	if err := e.recordAttempt(d, at, st, o, nx.signal, 0, nx.manual); err != nil {
 		return false, err
 	}
 	if o.dup != nil {
 		if err := e.recordAttempt(d, at, st, o.dup, nx.dupSignal, 1, nx.manual); err != nil {
+			return false, err
+		}
+	}
+	for i := range o.fan {
+		var fv verdict
+		e.judge(&o.fan[i], &fv)
+		if err := e.recordAttempt(d, at, st, &o.fan[i], fv.signal, 0, nx.manual); err != nil {
 			return false, err
 		}
 	}
@@ -157,9 +194,15 @@ func (e *engine) unsent(d *due) {
 
 // end emits an event's fate and forgets it.
 func (e *engine) end(event int, fate string, at time.Time) error {
+	return e.endWith(event, fate, at, "")
+}
+
+// endWith is end for an event whose fate faults decided without an
+// attempt being sent (the provider dropped it): fault names them.
+func (e *engine) endWith(event int, fate string, at time.Time, fault string) error {
 	r := &e.out
 	*r = e.base
-	r.Kind, r.Fate, r.Seq, r.Time = KindEvent, fate, event, at
+	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	if st := e.live.get(event); st != nil {
 		r.Event, r.N = st.id(), int(st.attempts)
 		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()

@@ -46,8 +46,8 @@ type faultEffect interface {
 
 // Every effect, each asked at the points below.
 var _ = [...]faultEffect{
-	swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
-	duplicated{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
+	droppedByProvider{}, heldBack{}, swallowed{}, refused{}, unfollowedRedirect{}, edgeAnswer{},
+	duplicated{}, fannedOut{}, resetAfterSend{}, lostAnswer{}, lateAnswer{}, attacksBeside{},
 }
 
 // The points of an attempt, each listing its effects in the order the
@@ -58,7 +58,9 @@ var _ = [...]faultEffect{
 
 // beforeSend: the request never reaches the handler.
 func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
-	return swallowed{}.before(e, act, o) ||
+	return droppedByProvider{}.before(e, act, o) ||
+		heldBack{}.before(e, act, o) ||
+		swallowed{}.before(e, act, o) ||
 		refused{}.before(e, act, o) ||
 		unfollowedRedirect{}.before(e, act, o) ||
 		edgeAnswer{}.before(e, act, o)
@@ -66,7 +68,8 @@ func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
 
 // sendRequest: how the request goes out.
 func (e *engine) sendRequest(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
-	return duplicated{}.send(ctx, e, d, st, act, signedAt, o)
+	return duplicated{}.send(ctx, e, d, st, act, signedAt, o) ||
+		fannedOut{}.send(ctx, e, d, st, act, signedAt, o)
 }
 
 // onAnswer: the handler answered; the answer changes on the way back.

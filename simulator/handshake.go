@@ -37,6 +37,7 @@ func (e *engine) handshake(ctx context.Context) (bool, error) {
 	req.Header.Set("Content-Type", hs.ContentType)
 	e.wire.Header(req.Header, policies.Delivery{Event: hs.Event, N: 1, Body: hs.Body, URL: e.target, Secret: e.cfg.Secret, SignedAt: policies.SigningTime(now, 1, 1)})
 	req.Header.Set(VirtualTimeHeader, e.cfg.Start.UTC().Format(time.RFC3339Nano))
+	e.addHeaders(req.Header)
 	_ = e.rate.wait(context.WithoutCancel(ctx))
 
 	status, header, body, latency, err := e.sendHandshake(ctx, req)

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -87,3 +88,37 @@ func CheckSeed(seed uint64) error {
 	}
 	return nil
 }
+
+// MaxDedupID is the longest dedup id, in bytes, an event may carry: the
+// engine keeps an event in flight in a few bytes, its id's length among
+// them.
+const MaxDedupID = math.MaxUint16
+
+// EventLimitError says an event brought in from outside (a real
+// delivery, a capture, a payload file) carries a value longer than the
+// engine takes. It carries the figures; Error says them.
+type EventLimitError struct {
+	// What names the value: "dedup id".
+	What string
+	// Len is the value's length in bytes, Max the longest taken.
+	Len, Max int
+}
+
+func (e *EventLimitError) Error() string {
+	return fmt.Sprintf("the %s is %d bytes long; the longest an event may carry is %d bytes", e.What, e.Len, e.Max)
+}
+
+// CheckDedupID checks an event's dedup id: at most MaxDedupID bytes. Every
+// place an id enters from outside (a proxy's intake, a replayed capture, a
+// payload file) asks it before the id reaches the engine.
+func CheckDedupID(id string) error {
+	if len(id) > MaxDedupID {
+		return &EventLimitError{What: "dedup id", Len: len(id), Max: MaxDedupID}
+	}
+	return nil
+}
+
+// CheckIncoming checks a real delivery against every limit the engine
+// enforces on an event (Config.Incoming): a delivery it refuses must not
+// be sent on.
+func CheckIncoming(in *Incoming) error { return CheckDedupID(in.ID) }

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,5 +78,18 @@ func TestConfigLimits(t *testing.T) {
 	}
 	if cfg.Events != DefaultEvents || cfg.Over != DefaultOver || cfg.Seed != DefaultSeed || cfg.Concurrency != DefaultConcurrency {
 		t.Errorf("zero fields did not take the defaults: events %d, over %s, seed %d, concurrency %d", cfg.Events, cfg.Over, cfg.Seed, cfg.Concurrency)
+	}
+}
+
+// TestCheckDedupID: the longest id an event carries is taken, one byte
+// more is refused with the figures.
+func TestCheckDedupID(t *testing.T) {
+	if err := CheckDedupID(strings.Repeat("a", MaxDedupID)); err != nil {
+		t.Fatalf("an id of %d bytes refused: %v", MaxDedupID, err)
+	}
+	err := CheckIncoming(&Incoming{ID: strings.Repeat("a", MaxDedupID+1)})
+	var le *EventLimitError
+	if !errors.As(err, &le) || le.Len != MaxDedupID+1 || le.Max != MaxDedupID {
+		t.Fatalf("got %v, want an *EventLimitError with the figures", err)
 	}
 }

@@ -14,9 +14,8 @@ type eventState struct {
 	// one string (one allocation) split at split.
 	names string
 	first time.Duration // virtual time of the first attempt, since the run's start
-	// next is when the next event about the same object first arrives,
-	// since the run's start; -1 when none does (the scenario's Next).
-	next time.Duration
+	// When the next event about the same object first arrives is not
+	// kept: the workload gives it from the seed (workload.nextOrNone).
 	// at is when the event's pending attempt (number attempts+1) is due,
 	// as nanoseconds since the run's start; stage is where that attempt is
 	// (queued, waiting, sent, reached): the scheduler's view of the event.
@@ -26,6 +25,8 @@ type eventState struct {
 	stage    stage
 	inFlight bool
 	reached  bool // a request of the event has reached the handler
+	held     bool // the provider held the pending attempt back once already
+	paused   bool // the endpoint is disabled for a while when the pending attempt is due
 	// settled is the event's fate (an index in fates) once its automatic
 	// schedule ended while a manual redelivery is still to come: its next
 	// attempt is that one. 0 while the schedule runs.

@@ -93,6 +93,8 @@ const (
 	FateDisabled    = "disabled"    // the endpoint was disabled first
 	FateStopped     = "stopped"     // the handler told the provider to stop retrying
 	FateInterrupted = "interrupted" // the run was interrupted first
+	FateDropped     = "dropped"     // the provider never sent it (its own outage, no replay)
+	FatePaused      = "paused"      // never sent: the endpoint was disabled for a while then (backoff)
 )
 
 // Record is the one contract between the engine and everything that reports
@@ -142,6 +144,10 @@ type Record struct {
 	// Copy is 1 for the second of two identical requests the provider sent
 	// at once for one attempt (the duplicate fault), 0 otherwise.
 	Copy int `json:"copy,omitempty"`
+	// Subscription is, for an attempt the provider sent through several
+	// subscriptions at once (the fan-out fault), which one sent this
+	// request, from 0; such requests share the event's dedup id.
+	Subscription int `json:"subscription,omitempty"`
 	// Manual says the attempt was a resend by hand after the schedule ended.
 	Manual bool `json:"manual,omitempty"`
 	// Error is the transport error, if any.
@@ -214,12 +220,20 @@ type Record struct {
 	DisableMinAttempts int     `json:"disable_min_attempts,omitempty"`
 	DisableForS        float64 `json:"disable_failing_for_seconds,omitempty"`
 	DedupField         string  `json:"dedup_field,omitempty"`
+	// DedupDeliveryField names the id each subscription's delivery of an
+	// event has of its own, where the provider gives one
+	// (policies.FanOut): a key that stops retries but not fan-out.
+	DedupDeliveryField string `json:"dedup_delivery_field,omitempty"`
 	// EventType is the type of the events the run delivers (run records).
 	EventType string `json:"event_type,omitempty"`
 	// OutagesS are the scenario's outage windows, [from, to] in seconds
 	// since the start of the run, whole whether or not attempts met them
 	// (run records).
 	OutagesS [][2]float64 `json:"outage_windows_seconds,omitempty"`
+	// PausesS are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff), [from, to] in
+	// seconds since the start of the run (end records).
+	PausesS [][2]float64 `json:"pause_windows_seconds,omitempty"`
 	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
 	// provider documents no bound on its age (Discord, Zoom), the bound
 	// that is good practice, in seconds: advice, never a requirement.

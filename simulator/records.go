@@ -18,7 +18,10 @@ func (e *engine) runRecord() Record {
 	r.Events = e.cfg.Events
 	r.Summary = p.Summary
 	r.DedupField = e.wire.DedupField()
-	r.EventType = e.cfg.EventType
+	if f := p.FanOut; f != nil {
+		r.DedupDeliveryField = f.DeliveryKey
+	}
+	r.EventType = e.eventTypes()
 	for _, w := range e.cfg.Scenario.Outages() {
 		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
 	}
@@ -59,7 +62,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	b := &e.base
 	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
 	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), at
-	r.Object, r.Copy, r.Manual = st.object(), copyIndex, manual
+	r.Object, r.Copy, r.Manual, r.Subscription = st.object(), copyIndex, manual, o.sub
 	r.AtSeconds = (d.offset() - st.first).Seconds()
 	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
 	r.LatencyMS = float64(o.latency.Microseconds()) / 1000

@@ -210,6 +210,9 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the capture has no dedup id where %s puts it (%s): %w", ErrConfig, r.wire.Name(), r.wire.DedupField(), err)
 	}
+	if err := CheckDedupID(id); err != nil {
+		return nil, fmt.Errorf("%w: the capture's %s: %w", ErrConfig, r.wire.DedupField(), err)
+	}
 	r.event = policies.Event{ID: id, Type: r.wire.DefaultEventType()}
 	scheme, _ := policies.SchemeOf(r.wire)
 	sigs := scheme.Signed()

@@ -1,6 +1,7 @@
 package simulator_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -276,6 +277,8 @@ func TestReplayRefuses(t *testing.T) {
 	unsigned := c
 	unsigned.Header = unsigned.Header.Clone()
 	unsigned.Header.Del("Stripe-Signature")
+	longID := c
+	longID.Body = bytes.Replace(c.Body, []byte("evt_1umcRD4VXxBs7KPBXpxgOSjw"), []byte("evt_"+strings.Repeat("A", 70_000)), 1)
 	for _, tc := range []struct {
 		name string
 		cfg  simulator.ReplayConfig
@@ -287,6 +290,7 @@ func TestReplayRefuses(t *testing.T) {
 		{"a policy of another provider", simulator.ReplayConfig{Capture: c, Policy: github, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "stripe's signature headers, but policy github"},
 		{"an unsigned capture with no policy", simulator.ReplayConfig{Capture: unsigned, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "cannot tell the provider"},
 		{"too many times", simulator.ReplayConfig{Capture: c, URL: "http://127.0.0.1:1/", Times: simulator.MaxReplayTimes + 1}, simulator.ErrConfig, "ReplayConfig.Times must be 1..10000"},
+		{"a dedup id longer than an event carries", simulator.ReplayConfig{Capture: longID, URL: "http://127.0.0.1:1/"}, simulator.ErrConfig, "the longest an event may carry is 65535 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := simulator.Replay(context.Background(), tc.cfg)

@@ -82,6 +82,7 @@ func (e *engine) serial(ctx context.Context) error {
 		}
 		d := e.q.pop()
 		st := e.take(d)
+		st.paused = e.dis.paused(e.virtual(d.at))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
@@ -101,9 +102,11 @@ func (e *engine) serial(ctx context.Context) error {
 }
 
 // take notes that attempt d leaves the queue; an event's first attempt
-// starts the event, and queues the next event's arrival.
+// starts the event, and queues the next event's arrival (unless the
+// provider held that attempt back and it is now due again: the event has
+// started already).
 func (e *engine) take(d due) *eventState {
-	if d.n() == 1 {
+	if d.n() == 1 && e.live.get(d.event()) == nil {
 		e.start(d)
 		e.queueArrival()
 	}
@@ -303,6 +306,9 @@ func (e *engine) launch(d due, st *eventState) {
 		}
 	}
 	st.at, st.stage = d.at, stageSent
+	// Every attempt before it that could pause the endpoint is committed
+	// (disableSafe), so the disable rule knows whether it is paused.
+	st.paused = e.dis.paused(e.virtual(d.at))
 	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }
@@ -463,10 +469,7 @@ func (e *engine) start(d due) {
 			st.req.body, st.req.ctype = in.Body, in.Header.Get("Content-Type")
 		}
 	}
-	st.at, st.next = d.at, -1
-	if next, ok := e.work.next(d.event()); ok {
-		st.next = next
-	}
+	st.at = d.at
 	e.live.add(d.event(), st)
 	e.res.Events++
 }

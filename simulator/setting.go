@@ -18,6 +18,10 @@ const (
 	// SettingURL is the handler's URL, whose path a refusing handler may
 	// not serve.
 	SettingURL Setting = "Config.URL"
+	// SettingPayloads are the user's own payloads (Config.Payloads): a
+	// handler that answers 404 about an object it does not know needs
+	// one it knows.
+	SettingPayloads Setting = "Config.Payloads"
 	// SettingSecret is the signing secret the deliveries are signed with.
 	SettingSecret Setting = "Config.Secret"
 	// SettingTrustCA makes the engine trust a target's certificate

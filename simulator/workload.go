@@ -22,6 +22,18 @@ type workload struct {
 	version string
 	// scratch is the event names makes ids in.
 	scratch *policies.Event
+	// payloads, when set, says each event's type (Config.Payloads).
+	payloads Payloads
+}
+
+// typeOf is event i's type: its payload's, or the run's.
+func (w *workload) typeOf(i int) string {
+	if w.payloads != nil {
+		if t := w.payloads.Type(i); t != "" {
+			return t
+		}
+	}
+	return w.typ
 }
 
 // arrival is when event i's first attempt happens, measured from the run's
@@ -83,6 +95,15 @@ func (w *workload) next(i int) (time.Duration, bool) {
 	return w.arrival(j), true
 }
 
+// nextOrNone is next, -1 when event i is the last about its object (the
+// scenario's Context.Next).
+func (w *workload) nextOrNone(i int) time.Duration {
+	if next, ok := w.next(i); ok {
+		return next
+	}
+	return -1
+}
+
 // id is event i's dedup id, as event(i) makes it, without the rest of the
 // event: the wire formats draw their ids from the event's Seed alone.
 func (w *workload) id(i int) string { return w.idIn(new(policies.Event), i) }
@@ -90,7 +111,7 @@ func (w *workload) id(i int) string { return w.idIn(new(policies.Event), i) }
 // idIn is id, making the event's id in ev.
 func (w *workload) idIn(ev *policies.Event, i int) string {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	*ev = policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ}
+	*ev = policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typeOf(i)}
 	w.wire.NewEvent(ev)
 	return ev.ID
 }
@@ -99,7 +120,7 @@ func (w *workload) idIn(ev *policies.Event, i int) string {
 // come from the seed and the run id together.
 func (w *workload) event(i int) policies.Event {
 	r := policies.Key(w.seed^w.ids, uint64(i), 0xe7)
-	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typ, Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
+	ev := policies.Event{Seq: i, Seed: r.Uint64(), Type: w.typeOf(i), Created: w.start.Add(w.arrival(i)), Object: w.object(i), Version: w.version}
 	w.wire.NewEvent(&ev)
 	return ev
 }

@@ -39,6 +39,15 @@ type outputTarget struct {
 	mode   fs.FileMode // an existing regular file's permissions
 }
 
+// readOnly refuses to replace a file nobody may write (chmod a-w), as cp
+// refuses to overwrite one: a replace by rename would ignore its mode.
+func (t outputTarget) readOnly(path string) error {
+	if t.exists && !t.direct && t.mode&0o222 == 0 {
+		return fmt.Errorf("cannot write %s: it is read-only (%#o); make it writable or remove it first", path, t.mode)
+	}
+	return nil
+}
+
 // maxLinks bounds the symlinks followed to an output's target, as the
 // kernel does (ELOOP).
 const maxLinks = 40
@@ -112,6 +121,9 @@ func createAtomic(path string) (*atomicFile, error) {
 			return nil, err
 		}
 		return &atomicFile{File: f, path: t.path}, nil
+	}
+	if err := t.readOnly(path); err != nil {
+		return nil, err
 	}
 	removeStale(t.path)
 	var rnd [6]byte

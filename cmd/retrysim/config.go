@@ -161,6 +161,13 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(key, path, lines)))
 			return
 		}
+		if !explicit && writesOrRuns(cmd, f.Name) && os.Getenv(envName(key)) == "" {
+			// A retrysim.yaml in an untrusted checkout chooses no path
+			// retrysim writes to: the key is left out, and said.
+			fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: %s: ignored: where retrysim writes is taken only from --%s, %s or a config file named with --config, so that running retrysim in a directory never writes where a file there says\n",
+				configSource(key, path, lines), f.Name, envName(key))
+			return
+		}
 		st.sources[f.Name] = configSource(key, path, lines)
 		if err := setFromConfig(f, raw); err != nil {
 			val := fmt.Sprintf("%q", configText(raw))
@@ -292,11 +299,30 @@ func configText(raw any) string {
 	return fmt.Sprint(raw)
 }
 
+// writesOrRuns reports whether cmd's flag name chooses a path retrysim
+// writes to: such a value is taken from a config file only when the file
+// was named with --config (exec, which runs a command, is refused
+// outright).
+func writesOrRuns(cmd *cobra.Command, name string) bool {
+	switch name {
+	case "results", "out", "captures", "db":
+		return true
+	case "chart":
+		return cmd.Name() == "policies" // run's --chart names a kind of chart
+	}
+	return false
+}
+
+// envName is the environment variable that sets config key name.
+func envName(name string) string {
+	return "RETRYSIM_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
 // configSource names where flag name's value came from, for an error: the
 // environment variable when it is set (it beats the file), else the config
 // file and the key's line.
 func configSource(name, path string, lines map[string]int) string {
-	env := "RETRYSIM_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+	env := envName(name)
 	if os.Getenv(env) != "" {
 		return env
 	}

@@ -21,9 +21,12 @@ import (
 const (
 	exitOK          = 0
 	exitGate        = 1   // a --fail-on gate failed
-	exitBadInput    = 2   // bad input or config (and, like Go's own, a crash)
+	exitBadInput    = 2   // bad input or config
 	exitWrite       = 3   // an output could not be written (a full disk, a closed pipe)
 	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM, after writing the partial report
+	// exitInternal is a bug in retrysim (sysexits' EX_SOFTWARE): never
+	// the bad-input code, which would blame the user's input.
+	exitInternal = 70
 )
 
 // exitError carries an exit code with an error.
@@ -58,6 +61,7 @@ func badInput(err error) error {
 
 func main() {
 	floor := newHeapFloor()
+	writesToClosedPipesFail()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	runtime.KeepAlive(floor)
 	os.Exit(code)
@@ -78,7 +82,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdin io.R
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(errw, "retrysim: internal error (a bug in retrysim): %v\n%s", r, debug.Stack())
-			code = exitBadInput
+			code = exitInternal
 		}
 		out.Flush()
 		errw.Flush()

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,8 +50,9 @@ faults, on its own virtual clock: days of retries take seconds. Every attempt is
 the provider's way. The first attempt's answer goes back upstream (--ack answers 200 at once).
 
 A line is printed for each event as its schedule ends. Ctrl-C, --duration or --events ends the
-proxy: the events in flight are finished (cut and marked, on Ctrl-C), and the report follows,
-with the verdict from --effects-url and the TTL, and run's exit codes and --fail-on gates.
+proxy: the events taken in finish their schedules, the effects settle, and the report follows,
+with the verdict from --effects-url and the TTL, and run's exit codes and --fail-on gates. A
+second Ctrl-C cuts the schedules short (the events are marked interrupted, exit 130).
 
 Examples:
   stripe listen --forward-to localhost:4242/webhooks/stripe     # prints whsec_…
@@ -81,7 +83,7 @@ Examples:
 	fl.DurationVar(&f.duration, "duration", 0, "end the proxy after this long (default: until Ctrl-C or --events)")
 	fl.IntVar(&f.maxEvents, "events", 0, "end the proxy after this many verified deliveries (default: until Ctrl-C or --duration)")
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once")
-	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --forward-to that is not on this machine")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to your handler; 0 for no cap (auto: none on this machine, %d for a remote one)", simulator.DefaultRemoteMaxRPS))
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
@@ -104,7 +106,11 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		return err
 	}
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote)
+	// The first Ctrl-C closes the intake, the proxy's normal ending; only
+	// a second one interrupts.
+	ending, endOnce := make(chan struct{}), sync.Once{}
+	ctx, stop := interruptibleAfter(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote,
+		&softEnd{note: proxyEndNote, end: func() { endOnce.Do(func() { close(ending) }) }})
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	p, pol, secret, err := f.validateProxy(ctx, st, stderr)
@@ -135,13 +141,16 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
 	go srv.Serve(ln)
 	fmt.Fprintf(stderr, "retrysim proxy: listening on http://%s, forwarding %s deliveries to %s under %s (scenario %s); Ctrl-C ends it\n",
-		ln.Addr(), pol.Name, f.forwardTo, pol.Summary, p.scenario.Name)
+		ln.Addr(), report.EscapeText(pol.Name), report.EscapeText(f.forwardTo), report.EscapeText(pol.Summary), report.EscapeText(p.scenario.Name))
 	if f.duration > 0 {
 		t := time.AfterFunc(f.duration, in.close)
 		defer t.Stop()
 	}
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-ending:
+		}
 		in.close()
 	}()
 
@@ -170,12 +179,11 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		return runErr
 	}
 	fmt.Fprintln(stderr, in.summary())
+	var commitErr error
 	if results != nil {
-		if err := results.commit(); err != nil {
-			return writeFailed(fmt.Errorf("--results: %w", err))
-		}
+		commitErr = results.commit()
 	}
-	return p.writeReport(ctx, cmd, agg, reportOut)
+	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
 }
 
 // validateProxy checks proxy's flags: those shared with run by run's own
@@ -239,7 +247,10 @@ func checkListen(addr string) error {
 	return nil
 }
 
+// proxyEndNote is what the first Ctrl-C does to the proxy: it ends it.
+const proxyEndNote = "ending: no new delivery is taken; the events taken in finish their schedules, the effects settle, and the report follows"
+
 var proxyInterruptNote = interruptNote{
-	first: "no new delivery is taken; the attempts in flight finish, the events are marked interrupted, and the report follows",
+	first: "the events' schedules are cut: the attempts in flight finish, the events are marked interrupted, and the report follows",
 	again: "; the results file, if any, is left out",
 }

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 )
@@ -48,6 +50,7 @@ const (
 	refusedStale    refusal = "stale"
 	refusedForged   refusal = "forged"
 	refusedUnread   refusal = "unreadable"
+	refusedLimit    refusal = "over a limit"
 )
 
 func newIntake(pol policies.Policy, secret string, max int, ack bool, captures string, log io.Writer) *intake {
@@ -97,8 +100,20 @@ func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	simulator.DropConnectionHeaders(h)
 	first := make(chan simulator.FirstAnswer, 1)
 	ev := simulator.Incoming{ID: id, Type: policies.ReadEventType(in.wire, h, body), Body: body, Header: h, First: first}
-	n, ok := in.take(ev)
-	if !ok {
+	if err := simulator.CheckIncoming(&ev); err != nil {
+		// The engine cannot carry it: refused here, before the sender
+		// is told anything else, and the proxy goes on.
+		in.refuse(w, refusedLimit, fmt.Sprintf("%v (%s)", err, in.wire.DedupField()), http.StatusBadRequest)
+		return
+	}
+	n, err := in.take(ev)
+	switch {
+	case errors.Is(err, errIntakeFull):
+		// A sender's tool retries a 503 later: say when.
+		w.Header().Set("Retry-After", strconv.Itoa(int(intakeRetryAfter/time.Second)))
+		http.Error(w, fmt.Sprintf("retrysim proxy is momentarily full (%d deliveries wait for the engine): retry in %s", cap(in.events), intakeRetryAfter), http.StatusServiceUnavailable)
+		return
+	case err != nil:
 		http.Error(w, "retrysim proxy is not taking deliveries any more", http.StatusServiceUnavailable)
 		return
 	}
@@ -153,18 +168,30 @@ func (in *intake) check(h http.Header, body []byte, url string) (refusal, string
 	}
 }
 
-// take hands ev to the engine, unless the intake is closed or full, and
-// returns its number, from 1; the delivery that reaches --events closes it.
-func (in *intake) take(ev simulator.Incoming) (int, bool) {
+// Why take refused a delivery.
+var (
+	errIntakeClosed = errors.New("the intake is closed")
+	errIntakeFull   = errors.New("the intake is full")
+)
+
+// intakeRetryAfter is when a sender refused by a full intake is told to
+// try again: soon, as the queue is full only while the engine catches up,
+// and in the whole seconds Retry-After is written in.
+const intakeRetryAfter = time.Second
+
+// take hands ev to the engine, unless the intake is closed
+// (errIntakeClosed) or momentarily full (errIntakeFull), and returns its
+// number, from 1; the delivery that reaches --events closes it.
+func (in *intake) take(ev simulator.Incoming) (int, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.closed {
-		return 0, false
+		return 0, errIntakeClosed
 	}
 	select {
 	case in.events <- ev:
 	default:
-		return 0, false // the engine is this far behind: the sender retries later
+		return 0, errIntakeFull // the engine is this far behind: the sender retries later
 	}
 	in.taken++
 	in.types = append(in.types, ev.Type)
@@ -172,14 +199,14 @@ func (in *intake) take(ev simulator.Incoming) (int, bool) {
 		in.closed = true
 		close(in.events)
 	}
-	return in.taken, true
+	return in.taken, nil
 }
 
 func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
 	in.mu.Lock()
 	in.refused[why]++
 	in.mu.Unlock()
-	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, what)
+	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, report.EscapeText(what))
 	http.Error(w, "retrysim proxy refused the delivery ("+string(why)+"): "+what, status)
 }
 
@@ -199,7 +226,7 @@ func (in *intake) summary() string {
 	defer in.mu.Unlock()
 	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, policies.Plural(in.taken, "delivery", "deliveries"))
 	var parts []string
-	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread} {
+	for _, why := range []refusal{refusedForged, refusedStale, refusedUnsigned, refusedUnread, refusedLimit} {
 		if n := in.refused[why]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, why))
 		}
@@ -210,12 +237,18 @@ func (in *intake) summary() string {
 	return s
 }
 
+// maxCaptureName is the most of an id a capture's file name holds.
+const maxCaptureName = 100
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // save writes the delivery as a raw HTTP capture, numbered in the order
 // the deliveries came in. A failure to save is said, not fatal.
 func (in *intake) save(n int, id string, r *http.Request, url string, body []byte) {
-	name := filepath.Join(in.captures, fmt.Sprintf("%04d-%s.http", n, unsafeName.ReplaceAllString(id, "_")))
+	// A file name holds at most 255 bytes: a long id is cut.
+	safe := unsafeName.ReplaceAllString(id, "_")
+	safe = safe[:min(len(safe), maxCaptureName)]
+	name := filepath.Join(in.captures, fmt.Sprintf("%04d-%s.http", n, safe))
 	c := capture.Request{Method: r.Method, URL: url, Header: r.Header.Clone(), Body: body}
 	simulator.DropConnectionHeaders(c.Header)
 	if err := os.WriteFile(name, c.Raw(), 0o644); err != nil {

@@ -53,6 +53,8 @@ func (l *eventLines) add(r *simulator.Record) {
 		if n > 0 {
 			dups = fmt.Sprintf("%d %s reached your handler", n, policies.Plural(n, "duplicate", "duplicates"))
 		}
-		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", r.Event, typ, r.N, policies.Plural(r.N, "attempt", "attempts"), r.Fate, dups)
+		// The id and the type are the sender's: escaped before they reach
+		// a terminal, or make a line of their own.
+		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", report.EscapeText(r.Event), report.EscapeText(typ), r.N, policies.Plural(r.N, "attempt", "attempts"), r.Fate, dups)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -120,6 +121,7 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 			{demo.Idempotent, 0, "✓ IDEMPOTENT"},
 		} {
 			t.Run(provider+"/"+string(tc.mode), func(t *testing.T) {
+				t.Parallel()
 				secret := policies.GenerateSecret(provider, 3)
 				srv, err := startDemo(tc.mode, provider, secret)
 				if err != nil {
@@ -128,7 +130,10 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 				defer srv.close()
 				effects := strings.TrimSuffix(srv.url, demo.WebhookPath+provider) + demo.EffectsPath
 				p := startProxy(t, bin, "--provider", provider, "--forward-to", srv.url, "--secret", provider+"="+secret,
-					"--scenario", scenario, "--effects-url", effects, "--events", "3", "--fail-on", "duplicate-effects", "--no-timeline")
+					"--scenario", scenario, "--effects-url", effects, "--events", "3", "--fail-on", "duplicate-effects", "--no-timeline",
+					// The naive and idempotent modes write their effects before
+					// they answer: a short settle window sees them all.
+					"--settle", "200ms")
 				var ids []string
 				for i := range 3 {
 					id, status := p.deliver(t, provider, secret, i, "")
@@ -239,9 +244,9 @@ func TestProxyCapturesReplay(t *testing.T) {
 	}
 }
 
-// Ctrl-C while a delivery's attempt is in flight: the attempt finishes,
-// the event is marked interrupted, and the results stream is complete,
-// ending with its end record.
+// A second Ctrl-C while a delivery's attempt is in flight (the first ends
+// the intake): the attempt finishes, the event is marked interrupted, and
+// the results stream is complete, ending with its end record.
 func TestProxyInterruptLeavesCompleteResults(t *testing.T) {
 	bin := buildBinary(t)
 	g := newGate(t)
@@ -256,7 +261,10 @@ func TestProxyInterruptLeavesCompleteResults(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	waitForLine(t, p.stderr, "interrupted")
+	waitForLine(t, p.stderr, "retrysim: ending: no new delivery is taken")
+	stopPressing := pressUntil(p.cmd)
+	waitForLine(t, p.stderr, "retrysim: interrupted")
+	stopPressing()
 	g.open()
 	code, errText := p.wait(t)
 	if code != exitInterrupted {
@@ -311,5 +319,64 @@ func TestProxyRefusesRestarts(t *testing.T) {
 	msg := errb.String()
 	if !strings.Contains(msg, "proxy forwards to a handler it did not start") || strings.Contains(msg, "add --exec") {
 		t.Errorf("stderr\n%s\nwant it to say proxy cannot restart the handler, without advising --exec on proxy", msg)
+	}
+}
+
+// pressUntil sends cmd SIGINT again and again, as a person pressing Ctrl-C
+// until something happens, until the function returned is called: a
+// signal within sameInterrupt of the one before is the same one.
+func pressUntil(cmd *exec.Cmd) (stop func()) {
+	done := make(chan struct{})
+	tick := time.NewTicker(sameInterrupt / 4)
+	go func() {
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				cmd.Process.Signal(syscall.SIGINT)
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
+}
+
+// Ctrl-C is how the proxy is ended: the intake closes, the events taken in
+// finish their schedules, the effects settle, and the gates decide the
+// exit code (1 here: a naive handler processed the delivery twice). It is
+// not an interruption.
+func TestProxyCtrlCEndsCleanly(t *testing.T) {
+	bin := buildBinary(t)
+	secret := policies.GenerateSecret("stripe", 11)
+	srv, err := startDemo(demo.Naive, "stripe", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.close()
+	effects := strings.TrimSuffix(srv.url, demo.WebhookPath+"stripe") + demo.EffectsPath
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	p := startProxy(t, bin, "--provider", "stripe", "--forward-to", srv.url, "--secret", "stripe="+secret,
+		"--scenario", firstLost(t), "--effects-url", effects, "--fail-on", "duplicate-effects", "--results", results)
+	id, status := p.deliver(t, "stripe", secret, 0, "")
+	if status != http.StatusOK {
+		t.Fatalf("the delivery answered %d", status)
+	}
+	waitForLine(t, p.stderr, id) // its schedule has ended
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code, errText := p.wait(t)
+	if code != exitGate {
+		t.Fatalf("exit %d, want %d (the gate's); stderr:\n%s\nstdout:\n%s", code, exitGate, errText, p.stdout)
+	}
+	words := strings.Join(strings.Fields(p.stdout.String()), " ")
+	if strings.Contains(words, "INTERRUPTED") || !strings.Contains(words, "NOT IDEMPOTENT") {
+		t.Errorf("the report after Ctrl-C is not the whole one:\n%s", p.stdout)
+	}
+	recs := readResults(t, results)
+	if end := recs[len(recs)-1]; end.Kind != simulator.KindEnd || end.Interrupted {
+		t.Errorf("the results end with %+v, want a complete run's end record", end)
 	}
 }

@@ -100,6 +100,19 @@ func (s *secretSet) snapshot() [][]byte {
 	return nil
 }
 
+// current is the spellings' slice itself, nil with none: a new one each
+// time a secret is added, so it tells a caller whether what it found
+// clean is still clean.
+func (s *secretSet) current() *[][]byte {
+	if s == nil {
+		return nil
+	}
+	if p := s.forms.Load(); p != nil && len(*p) > 0 {
+		return p
+	}
+	return nil
+}
+
 // writer returns w with the secrets redacted.
 func (s *secretSet) writer(w io.Writer) *redactWriter { return &redactWriter{set: s, w: w} }
 

@@ -31,36 +31,69 @@ func (s *secretSet) replace(v string) string {
 	return string(b)
 }
 
-// redactRecord returns r with the secrets replaced in every text field,
-// before any report escapes them for its format (markdown's \_, XML's
-// &amp;), which would hide them from a redactor of the rendered text. What
-// a handler controls is made printable too (see printable). r is lent by
-// the engine and never changed: it is returned as it is when nothing needs
-// replacing (nearly always), and otherwise a changed copy in spare. It runs
-// once per record, so the common case (no secret to look for) stays cheap.
-func (s *secretSet) redactRecord(r, spare *simulator.Record) *simulator.Record {
-	if len(s.snapshot()) == 0 {
+// recordRedactor redacts the records of one run, one at a time: it
+// replaces the secrets in every text field, before any report escapes them
+// for its format (markdown's \_, XML's &amp;), which would hide them from a
+// redactor of the rendered text, and makes printable what a handler
+// controls (see printable). It runs once per record, so it remembers the
+// texts it has found clean: most of a record's text is the same from one
+// record to the next (the provider, the scenario, an injected fault's
+// error, made once by the engine), and a text seen before costs a
+// comparison of its length, or of its pointer, instead of a scan. Only text
+// new to it (a handler's reason phrase, a transport error) is read.
+type recordRedactor struct {
+	sec   *secretSet
+	spare simulator.Record
+	// forms is the secrets' spellings clean was found clean against: a
+	// secret added since makes every text worth a look again.
+	forms *[][]byte
+	clean knownClean
+}
+
+func newRecordRedactor(sec *secretSet) *recordRedactor { return &recordRedactor{sec: sec} }
+
+// redact returns r with its text redacted. r is lent by the engine and
+// never changed: it is returned as it is when nothing needs replacing
+// (nearly always), and otherwise a changed copy, valid until the next call.
+func (d *recordRedactor) redact(r *simulator.Record) *simulator.Record {
+	if p := d.sec.current(); p != d.forms {
+		d.forms, d.clean = p, knownClean{}
+	}
+	if d.forms == nil {
 		// No secret to look for (a dry run of a million events, say): only
 		// the fields a handler's answer can reach need a look.
-		e, sig := printable(r.Error), printable(r.Signal)
+		e, sig := d.text(r.Error), d.text(r.Signal)
 		if e == r.Error && sig == r.Signal {
 			return r
 		}
-		*spare = *r
-		spare.Error, spare.Signal = e, sig
-		return spare
+		d.spare = *r
+		d.spare.Error, d.spare.Signal = e, sig
+		return &d.spare
 	}
-	return s.redactFields(r, spare)
+	return d.fields(r)
 }
 
-// redactFields is redactRecord's every field, by reflection, copying r
-// into spare at the first field that changes.
-func (s *secretSet) redactFields(r, spare *simulator.Record) *simulator.Record {
+// text is v redacted and printable, from what it remembers when it can.
+func (d *recordRedactor) text(v string) string {
+	if v == "" || d.clean.has(v) {
+		return v
+	}
+	c := printable(d.sec.replace(v))
+	if c == v {
+		d.clean.add(v)
+	}
+	return c
+}
+
+// fields is redact's every field, by reflection (a field added to the
+// record is redacted without a word here), copying r into spare at the
+// first field that changes.
+func (d *recordRedactor) fields(r *simulator.Record) *simulator.Record {
 	out := r
 	field := func(i int) reflect.Value {
 		if out == r {
-			*spare = *r
-			out = spare
+			d.spare = *r
+			out = &d.spare
 		}
 		return reflect.ValueOf(out).Elem().Field(i)
 	}
@@ -69,17 +102,15 @@ func (s *secretSet) redactFields(r, spare *simulator.Record) *simulator.Record {
 		f := v.Field(i)
 		switch f.Kind() {
 		case reflect.String:
-			if f.Len() > 0 {
-				if c := printable(s.replace(f.String())); c != f.String() {
-					field(i).SetString(c)
-				}
+			if c := d.text(f.String()); c != f.String() {
+				field(i).SetString(c)
 			}
 		case reflect.Slice:
 			if f.Type().Elem().Kind() != reflect.String {
 				continue
 			}
 			for j := range f.Len() {
-				if c := printable(s.replace(f.Index(j).String())); c != f.Index(j).String() {
+				if c := d.text(f.Index(j).String()); c != f.Index(j).String() {
 					o := field(i)
 					if o.Pointer() == f.Pointer() { // the copy's own slice, once
 						o.Set(reflect.AppendSlice(reflect.MakeSlice(f.Type(), 0, f.Len()), f))
@@ -90,6 +121,29 @@ func (s *secretSet) redactFields(r, spare *simulator.Record) *simulator.Record {
 		}
 	}
 	return out
+}
+
+// knownClean is the last few texts found to need no change, replaced in
+// turn. Comparing a text with one of them costs a comparison of lengths,
+// then of pointers (the same text made once by the engine), and only then
+// of bytes.
+type knownClean struct {
+	texts [16]string
+	next  int
+}
+
+func (k *knownClean) has(v string) bool {
+	for _, t := range k.texts {
+		if t == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *knownClean) add(v string) {
+	k.texts[k.next] = v
+	k.next = (k.next + 1) % len(k.texts)
 }
 
 // displayURL is rawURL as reports show it: a password in its userinfo is

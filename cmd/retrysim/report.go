@@ -55,6 +55,7 @@ type output struct {
 	keep    int
 	verbose bool
 	secrets *secretSet // redacted from a report written to --out
+	notes   io.Writer  // where an output skipped is said (stderr)
 }
 
 // validate checks the flags. --format and --out never disagree: stdout
@@ -106,17 +107,27 @@ func (o *output) timeline() int {
 
 // write renders the report: every --out file in the format its extension
 // names, the pictures first so the Markdown and HTML can show them, then
-// the report in --format to stdout.
+// the report in --format to stdout. Each output is written or fails on its
+// own: one that fails (a full disk) is named in the error, exit 3, and
+// the others are written all the same. A chart with nothing to draw (no
+// attempt was sent) is skipped with a note on o.notes, not a failure.
 func (o *output) write(stdout io.Writer, rep *report.Report) error {
 	rep.Verbose = o.verbose
+	var failed []error
 	for _, f := range o.files {
 		if !report.IsChart(f.format) {
 			continue
 		}
 		opts := o.chart
 		opts.Chart = chartFor(f.path, o.chart.Chart)
-		if err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) }); err != nil {
-			return writeFailed(fmt.Errorf("--out %s: %w", f.path, err))
+		err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
+		switch {
+		case errors.Is(err, report.ErrNoData):
+			o.note("--out %s: not written: %v", f.path, err)
+			continue
+		case err != nil:
+			failed = append(failed, fmt.Errorf("--out %s: %w", f.path, err))
+			continue
 		}
 		if rep.Chart == "" {
 			rep.Chart = f.path
@@ -134,23 +145,65 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 			}
 			return rw.Flush()
 		}); err != nil {
-			return writeFailed(fmt.Errorf("--out %s: %w", f.path, err))
+			failed = append(failed, fmt.Errorf("--out %s: %w", f.path, err))
 		}
 	}
-	if stdout == nil {
-		return nil
+	if stdout != nil {
+		if err := o.writeStdout(stdout, rep); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				return err // a picture for a terminal: bad input
+			}
+			failed = append(failed, fmt.Errorf("the report to stdout: %w", err))
+		}
 	}
+	if len(failed) > 0 {
+		return &exitError{code: exitWrite, err: errors.Join(failed...)}
+	}
+	return nil
+}
+
+// writeStdout writes the report in --format to stdout.
+func (o *output) writeStdout(stdout io.Writer, rep *report.Report) error {
 	if report.IsChart(o.format) {
 		if isTerminal(stdout) {
 			return badInput(fmt.Errorf("--format %s writes a picture: name a file with --out FILE.%s, or redirect stdout", o.format, o.format))
 		}
-		return writeFailed(report.WriteChart(stdout, rep, o.format, o.chart))
+		err := report.WriteChart(stdout, rep, o.format, o.chart)
+		if errors.Is(err, report.ErrNoData) {
+			o.note("--format %s: no picture written to stdout: %v", o.format, err)
+			return nil
+		}
+		return err
 	}
 	if o.format == report.FormatText {
 		rep.Width = terminalWidth(stdout)
 		defer func() { rep.Width = 0 }()
 	}
-	return writeFailed(report.Write(stdout, rep, o.format))
+	return report.Write(stdout, rep, o.format)
+}
+
+// note says on o.notes (stderr) what became of an output that was not
+// a failure.
+func (o *output) note(format string, args ...any) {
+	if o.notes != nil {
+		fmt.Fprintf(o.notes, "retrysim: "+format+"\n", args...)
+	}
+}
+
+// outputsDone is how a command ends whose results stream was committed
+// with commitErr and whose report ended with err: a results file that
+// could not be written is an output that failed (exit 3), said beside
+// whatever the report came to.
+func outputsDone(commitErr, err error) error {
+	if commitErr == nil {
+		return err
+	}
+	commitErr = fmt.Errorf("--results: %w", commitErr)
+	if err != nil {
+		commitErr = errors.Join(commitErr, err)
+	}
+	return &exitError{code: exitWrite, err: commitErr}
 }
 
 // chartFor is the chart a picture file draws: the one its name starts
@@ -178,10 +231,11 @@ func (o *output) render(w io.Writer, rep *report.Report, format string) error {
 // writeJUnit writes the --out files, and the gates as JUnit XML to stdout,
 // for --format junit.
 func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
-	if err := o.write(nil, rep); err != nil {
-		return err
+	err := o.write(nil, rep)
+	if jerr := report.WriteJUnit(stdout, rep); jerr != nil {
+		err = &exitError{code: exitWrite, err: errors.Join(err, fmt.Errorf("the JUnit report to stdout: %w", jerr))}
 	}
-	return writeFailed(report.WriteJUnit(stdout, rep))
+	return err
 }
 
 // writeFile writes a file atomically (see atomicFile): the report streams
@@ -250,12 +304,15 @@ func newReportCmd() *cobra.Command {
 		Short: "Re-render a report from a saved results stream",
 		Long: `Report reads a results stream written by 'retrysim run --results FILE' (or - for
 stdin) and writes its report in any format, exactly as run printed it for the same records
-and the same report flags. Nothing is sent: the stream holds every attempt. With --fail-on
+and the same report flags. A stream compressed with gzip or Zstandard (--results FILE.jsonl.gz
+or .zst) is read as it is. Nothing is sent: the stream holds every attempt. With --fail-on
 it judges the saved runs by the same gates as run, and exits 1 when one does not pass.
 
 Examples:
   retrysim run --provider stripe --results attempts.jsonl
   retrysim report attempts.jsonl --format markdown
+  retrysim run --provider stripe --events 100000 --dry-run --results attempts.jsonl.zst
+  retrysim report attempts.jsonl.zst --format json
   retrysim report attempts.jsonl --out timeline.png --log-time
   retrysim report attempts.jsonl --chart ttl --out ttl.svg
   retrysim report attempts.jsonl --verbose --out report.html --out storm.png --out timeline.svg
@@ -312,6 +369,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
 	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts(), Spelling: advice.Flag}
 	gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
+	out.notes = cmd.ErrOrStderr()
 	write := out.write
 	if junit {
 		write = out.writeJUnit

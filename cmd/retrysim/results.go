@@ -19,7 +19,8 @@ type resultsSink struct {
 	mu     sync.Mutex
 	jw     *report.JSONLWriter
 	red    *redactWriter
-	file   *atomicFile // nil for stdout
+	comp   io.WriteCloser // compresses into file, by its name (report.CompressionFor)
+	file   *atomicFile    // nil for stdout
 	open   []simulator.Record
 	closed bool
 	// unhook unregisters the exit-now hook.
@@ -31,7 +32,8 @@ type resultsSink struct {
 var errSinkClosed = errors.New("the results stream is closed")
 
 // openResults opens the results stream: path, or stdout for "-" (which is
-// redacted already).
+// redacted already). A path ending .gz or .zst is compressed (gzip,
+// Zstandard), after redaction.
 func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, error) {
 	r := &resultsSink{}
 	if path == "-" {
@@ -41,7 +43,12 @@ func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, e
 		if err != nil {
 			return nil, err
 		}
-		r.red = sec.writer(f)
+		comp, err := report.CompressionFor(path).Compressor(f)
+		if err != nil {
+			f.abort()
+			return nil, err
+		}
+		r.red, r.comp = sec.writer(comp), comp
 		r.jw, r.file = report.NewJSONLWriter(r.red), f
 	}
 	r.unhook = onExitNow(r.exitNow)
@@ -90,6 +97,9 @@ func (r *resultsSink) finish() error {
 		return nil
 	}
 	if err := r.red.Flush(); err != nil {
+		return err
+	}
+	if err := r.comp.Close(); err != nil {
 		return err
 	}
 	return r.file.commit()

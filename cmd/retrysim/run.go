@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -45,6 +46,7 @@ type runFlags struct {
 	exec        string
 	runID       string
 	settle      string
+	payloadFlags
 	gateFlags
 	outputFlags
 	// urlFlag is the flag that gives url, for messages: "url" for run,
@@ -75,6 +77,8 @@ Examples:
   retrysim run --provider shopify --scenario flaky-network --demo idempotent
   retrysim run --provider stripe --demo queue-unguarded
   retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_…
+  retrysim run --provider stripe --url http://127.0.0.1:3000/webhooks/stripe --secret stripe=whsec_… \
+      --payload invoice_paid.json --set data.object.customer=cus_Known0001 --header 'X-Gateway-Token: …'
   retrysim run --provider stripe,slack --scenario outage-6h --events 100 --format json
   retrysim run --provider stripe,github --event-type stripe=invoice.paid,github=release
   retrysim run --provider twilio --retries 3 --results attempts.jsonl
@@ -124,13 +128,16 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	f.oracleFlags.add(fl)
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
-	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE, or - for stdout (the report then goes to stderr)")
+	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
 	fl.BoolVar(&f.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --url that is not on this machine (127.0.0.0/8, ::1, localhost)")
 	fl.Var(f.maxRPS, "max-rps", fmt.Sprintf("cap on requests per second sent to the target; 0 for no cap (auto: none on this machine, %d for a remote target)", simulator.DefaultRemoteMaxRPS))
 	fl.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate (a self-signed one, say)")
 	fl.StringVar(&f.ca, "ca", "", "trust the PEM certificate(s) in FILE for an https:// target, besides the system's")
 	fl.StringVar(&f.exec, "exec", "", "start your handler with this shell command, wait for --url's port, and stop it after the run; scenarios with restart faults SIGKILL it and start it again")
+	fl.StringArrayVar(&f.payloads, "payload", nil, payloadUsage)
+	fl.StringArrayVar(&f.sets, "set", nil, setUsage)
+	fl.StringArrayVar(&f.headers, "header", nil, headerUsage)
 	f.gateFlags.add(fl)
 	f.outputFlags.add(fl)
 	return cmd
@@ -149,9 +156,13 @@ type plan struct {
 	secrets  map[string]string
 	// eventTypes are the --event-type choices, by policy name.
 	eventTypes map[string]string
-	out        *output
-	tls        *tls.Config
-	maxRPS     float64
+	// payloads make the bodies of a policy's events, by policy name
+	// (--payload, --set); header is added to every request (--header).
+	payloads map[string]simulator.Payloads
+	header   http.Header
+	out      *output
+	tls      *tls.Config
+	maxRPS   float64
 	// settings are the command's config file and environment.
 	settings *settings
 	// runID is the run id every provider's run shares; settle the longest
@@ -177,6 +188,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	p.junit = junitFormat(&of)
 	p.out, outErrs = of.validate()
 	errs = append(errs, outErrs...)
+	f.providerFromURL(st, stderr)
 	var polErrs []error
 	p.policies, polErrs = st.providerFlag(f.providers, func(pol policies.Policy) (policies.Policy, error) {
 		switch {
@@ -195,6 +207,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var typeErrs []error
 	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
 	errs = append(errs, typeErrs...)
+	if len(typeErrs) == 0 && len(polErrs) == 0 {
+		errs = append(errs, f.validatePayloads(p)...)
+	}
 	if !f.dryRun {
 		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
@@ -253,6 +268,10 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, f.validateGates(p)...)
 	errs = append(errs, f.validateDemoTTL(p)...)
 	errs = append(errs, f.validateDryRun(p)...)
+	if f.results == "-" && report.IsChart(f.format) {
+		// The report goes to stderr then, beside retrysim's own lines.
+		errs = append(errs, fmt.Errorf("--format %s with --results -: the stream takes stdout and the report would be a picture on stderr; name a file with --out FILE.%s", f.format, f.format))
+	}
 	if f.results != "" && f.results != "-" {
 		if err := checkWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
@@ -362,24 +381,25 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
 	prog := &report.Progress{Over: p.over}
-	stopProgress := func() {}
+	stopProgress, watch := func() {}, func(*simulator.Record) {}
 	if isTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs
-		// that last: redirected stderr stays clean.
+		// that last: redirected stderr stays clean, and its records skip
+		// the progress's lock.
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
+		watch = prog.Add
 	}
-	deliver := recordSink(secretsOf(ctx), results, agg, prog.Add)
+	deliver := recordSink(secretsOf(ctx), results, agg, watch)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
 	}
 	stopProgress()
+	var commitErr error
 	if results != nil {
-		if err := results.commit(); err != nil {
-			return writeFailed(fmt.Errorf("--results: %w", err))
-		}
+		commitErr = results.commit()
 	}
-	return p.writeReport(ctx, cmd, agg, reportOut)
+	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
@@ -389,7 +409,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
-	p.out.secrets = secretsOf(cmd.Context())
+	p.out.secrets, p.out.notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	var err error
 	if p.junit {
 		err = p.out.writeJUnit(reportOut, rep)
@@ -399,7 +419,7 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 	if err != nil {
 		return err
 	}
-	if interrupted(ctx) {
+	if runsCut(ctx, rep.Runs, len(p.policies)) {
 		// Gates judge whole runs: an interrupted one is reported, not judged.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
@@ -431,7 +451,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
+		Secret: secret, Payloads: p.payloads[pol.Name], Header: p.header, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
 	}
 	switch {
 	case f.dryRun:
@@ -497,9 +517,9 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
 func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
-	var spare simulator.Record
+	redactor := newRecordRedactor(sec)
 	return func(r *simulator.Record) error {
-		r = sec.redactRecord(r, &spare)
+		r = redactor.redact(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -45,7 +46,8 @@ Examples:
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, st.path, user[n].Description)
+				// A config file's text reaches the terminal escaped.
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", report.EscapeText(n), report.EscapeText(st.path), report.EscapeText(user[n].Description))
 			}
 			if err := tw.Flush(); err != nil {
 				return err

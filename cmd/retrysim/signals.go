@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/retrysim/retrysim/report"
 )
 
 // interruptNote is what a command says it does on the first interrupt,
@@ -48,6 +50,21 @@ const sameInterrupt = time.Second
 // results stream written so far is kept, ended by an end record marked
 // interrupted, and any other half-written output file is removed.
 func interruptible(parent context.Context, stderr io.Writer, note interruptNote) (context.Context, func()) {
+	return interruptibleAfter(parent, stderr, note, nil)
+}
+
+// softEnd is a gentler first stage before an interrupt: a command whose
+// normal ending is Ctrl-C (proxy) ends cleanly at the first signal, by
+// end, saying note; only a later signal interrupts it.
+type softEnd struct {
+	note string
+	end  func()
+}
+
+// interruptibleAfter is interruptible with soft, when not nil, as the
+// first signal's meaning: the second signal (after sameInterrupt) is then
+// the interrupt, and the third exits at once.
+func interruptibleAfter(parent context.Context, stderr io.Writer, note interruptNote, soft *softEnd) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
 	}
@@ -56,10 +73,32 @@ func interruptible(parent context.Context, stderr io.Writer, note interruptNote)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case <-sig:
-		case <-done:
+		// next waits for a signal that is not the one before it delivered
+		// twice (see sameInterrupt); false once the command is done.
+		var last time.Time
+		next := func() bool {
+			for {
+				select {
+				case <-sig:
+					if !last.IsZero() && time.Since(last) < sameInterrupt {
+						continue
+					}
+					last = time.Now()
+					return true
+				case <-done:
+					return false
+				}
+			}
+		}
+		if !next() {
 			return
+		}
+		if soft != nil {
+			soft.end()
+			fmt.Fprintf(stderr, "\nretrysim: %s (interrupt again to cut them short)\n", soft.note)
+			if !next() {
+				return
+			}
 		}
 		first := time.Now()
 		// Stop new attempts before saying so: by the time the user reads
@@ -119,4 +158,19 @@ func runExitNow() {
 		(*f)()
 	}
 	removePending()
+}
+
+// runsCut reports whether an interrupt cut the runs short: a run's end
+// record says so, or a run of the want the command named never started.
+// A signal that came once every run had ended (while the effects
+// settled, or the report was written) cut nothing: the command finishes
+// and its exit code is the gates', as the stream and the report say the
+// runs are complete.
+func runsCut(ctx context.Context, runs []*report.Summary, want int) bool {
+	for _, r := range runs {
+		if r.Interrupted {
+			return true
+		}
+	}
+	return interrupted(ctx) && len(runs) < want
 }

@@ -137,13 +137,16 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	stopProgress()
 	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls, Spelling: advice.Flag}
 	// The charts first, so the Markdown can show them; then the tables.
+	// Each output is written or fails on its own.
+	var failed []error
 	for _, file := range files {
 		if !report.IsChart(file.format) {
 			continue
 		}
 		opts := report.ChartOptions{Chart: report.ChartTTL}
 		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteChart(w, rep, file.format, opts) }); err != nil {
-			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
+			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
+			continue
 		}
 		if rep.Chart == "" {
 			rep.Chart = file.path
@@ -154,18 +157,22 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 			continue
 		}
 		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
-			return writeFailed(fmt.Errorf("--out %s: %w", file.path, err))
+			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
 		}
 	}
 	if format == report.FormatText {
 		rep.Width = terminalWidth(cmd.OutOrStdout())
 	}
-	err = report.WriteTTL(cmd.OutOrStdout(), rep, format)
-	err = writeFailed(err)
-	if err == nil && interrupted(ctx) {
+	if err := report.WriteTTL(cmd.OutOrStdout(), rep, format); err != nil {
+		failed = append(failed, fmt.Errorf("the tables to stdout: %w", err))
+	}
+	if len(failed) > 0 {
+		return &exitError{code: exitWrite, err: errors.Join(failed...)}
+	}
+	if interrupted(ctx) {
 		// The tables above cover only the events modelled before the
 		// interrupt; say so, and exit as an interrupted run does.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the tables above cover only the events modelled before the interrupt")}
 	}
-	return err
+	return nil
 }

@@ -314,7 +314,7 @@ func TestDemoQueueModes(t *testing.T) {
 // the one that runs.
 func TestSecretForAProviderNotRun(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := run([]string{"run", "--url", "http://127.0.0.1:1/webhooks/stripe", "--secret", "stripe=whsec_abc"}, nil, &out, &errOut)
+	code := run([]string{"run", "--url", "http://127.0.0.1:1/hook", "--secret", "stripe=whsec_abc"}, nil, &out, &errOut)
 	if code != exitBadInput {
 		t.Fatalf("exit %d, want %d:\n%s", code, exitBadInput, errOut.String())
 	}

@@ -21,6 +21,9 @@ func checkWritable(path string) error {
 	if t.direct {
 		return nil // written in place: no new file is made
 	}
+	if err := t.readOnly(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(t.path)
 	fi, err := os.Stat(dir)
 	switch {

@@ -305,3 +305,25 @@ func FuzzParseCurl(f *testing.F) {
 		checkParsed(t, c)
 	})
 }
+
+// Each @file of a curl command line is capped, and so is the body they
+// make together: 40 × -d @20MiB is refused once the sum passes MaxSize,
+// and no more files are read after that.
+func TestCurlBodyCapped(t *testing.T) {
+	big := make([]byte, 20<<20)
+	reads := 0
+	readFile := func(string) ([]byte, error) { reads++; return big, nil }
+	cmd := "curl http://127.0.0.1:3000/hook" + strings.Repeat(" -d @body.json", 40)
+	_, err := capture.ParseCurl(cmd, readFile)
+	if !errors.Is(err, capture.ErrUnreadable) || !strings.Contains(err.Error(), "larger than 32 MiB") {
+		t.Fatalf("got %v, want the body refused past 32 MiB", err)
+	}
+	if reads > 2 {
+		t.Errorf("%d files read, want reading to stop once the body passed the cap", reads)
+	}
+	// Up to the cap, the body is whole.
+	c, err := capture.ParseCurl("curl http://127.0.0.1:3000/hook --data-binary @a --data-binary @b", func(string) ([]byte, error) { return big[:10<<20], nil })
+	if err != nil || len(c.Body) != 20<<20+1 {
+		t.Fatalf("a 20 MiB body: %v, %d bytes", err, len(c.Body))
+	}
+}

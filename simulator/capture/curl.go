@@ -46,6 +46,7 @@ type curlParse struct {
 	method   string
 	rawURL   string
 	data     [][]byte
+	size     int // the body's bytes so far, separators included
 	json     bool
 	get      bool
 	readFile func(string) ([]byte, error)
@@ -170,28 +171,28 @@ func (p *curlParse) option(opt, val string) error {
 		if err != nil {
 			return err
 		}
-		p.data = append(p.data, b)
+		return p.addData(b)
 	case "--data-binary":
 		b, err := p.dataArg(val, false)
 		if err != nil {
 			return err
 		}
-		p.data = append(p.data, b)
+		return p.addData(b)
 	case "--json":
 		b, err := p.dataArg(val, false)
 		if err != nil {
 			return err
 		}
-		p.data = append(p.data, b)
 		p.json = true
+		return p.addData(b)
 	case "--data-raw":
-		p.data = append(p.data, []byte(val))
+		return p.addData([]byte(val))
 	case "--data-urlencode":
 		b, err := p.urlencodeArg(val)
 		if err != nil {
 			return err
 		}
-		p.data = append(p.data, b)
+		return p.addData(b)
 	case "-A", "--user-agent":
 		return addHeader(p.c.Header, "User-Agent", val)
 	case "-e", "--referer":
@@ -208,6 +209,20 @@ func (p *curlParse) option(opt, val string) error {
 	case "-F", "--form", "--form-string", "-T", "--upload-file":
 		return fmt.Errorf("%w: curl %s (multipart form or file upload) is not supported; save the request as a raw HTTP file or a HAR file instead", ErrUnreadable, opt)
 	}
+	return nil
+}
+
+// addData adds one data argument to the body, refusing a body that grows
+// past MaxSize (each @file is capped, their sum must be too).
+func (p *curlParse) addData(b []byte) error {
+	p.size += len(b)
+	if len(p.data) > 0 {
+		p.size++ // the "&" that joins them
+	}
+	if p.size > MaxSize {
+		return fmt.Errorf("%w: the body the command sends is larger than %d MiB", ErrUnreadable, MaxSize>>20)
+	}
+	p.data = append(p.data, b)
 	return nil
 }
 

@@ -25,6 +25,8 @@ func Flag(s simulator.Setting) string {
 		return "--url"
 	case simulator.SettingSecret:
 		return "--secret"
+	case simulator.SettingPayloads:
+		return "--payload FILE or --set path=value"
 	case simulator.SettingTrustCA:
 		return "--ca FILE"
 	case simulator.SettingInsecure:

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A retrysim.yaml found in the working directory (an untrusted checkout)
+// chooses no path retrysim writes to: results: and out: are left out and
+// said on stderr, and nothing is written there. Named with --config, or
+// given in the environment, they are taken. Through the built binary.
+func TestImplicitConfigWritesNowhere(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	conf := "events: 1\nresults: written.jsonl\nout: [written.md]\n"
+	if err := os.WriteFile(filepath.Join(dir, "retrysim.yaml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runIn := func(env []string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"run", "--provider", "stripe", "--scenario", "happy", "--dry-run"}, args...)...)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), stderr.String()
+	}
+
+	code, stderr := runIn(nil)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, key := range []string{"retrysim.yaml:2: results: ignored", "retrysim.yaml:3: out: ignored"} {
+		if !strings.Contains(stderr, key) {
+			t.Errorf("stderr does not say %q:\n%s", key, stderr)
+		}
+	}
+	if left := leftovers(t, dir, "retrysim.yaml"); len(left) > 0 {
+		t.Fatalf("an implicitly loaded retrysim.yaml made retrysim write %v", left)
+	}
+
+	// Named with --config, the file is trusted.
+	if code, stderr := runIn(nil, "--config", "retrysim.yaml"); code != 0 || strings.Contains(stderr, "ignored") {
+		t.Fatalf("with --config: exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, f := range []string{"written.jsonl", "written.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("with --config, %s was not written: %v", f, err)
+		}
+	}
+
+	// The environment is the user's own.
+	if code, stderr := runIn([]string{"RETRYSIM_RESULTS=from-env.jsonl"}); code != 0 || strings.Contains(stderr, "results: ignored") {
+		t.Fatalf("with RETRYSIM_RESULTS: exit %d; stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "from-env.jsonl")); err != nil {
+		t.Errorf("RETRYSIM_RESULTS was not written: %v", err)
+	}
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// TestRecordRedactorRemembersOnlyCleanText: a record whose text was seen
+// before is passed on as it is, while a handler's text with a terminal
+// escape is escaped every time it comes, and a secret added during a run
+// is redacted from text found clean before it was known.
+func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
+	sec := &secretSet{}
+	d := newRecordRedactor(sec)
+	const secret = "whsec_added_during_the_run"
+	clean := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Error: "handler said " + secret}
+	hostile := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Error: "500 \x1b]0;pwned\x07"}
+	for range 3 {
+		if got := d.redact(&clean); got != &clean {
+			t.Fatalf("a clean record was copied: %+v", got)
+		}
+		got := d.redact(&hostile)
+		if got == &hostile || strings.ContainsAny(got.Error, "\x1b\x07") || got.Error != `500 \x1b]0;pwned\a` {
+			t.Fatalf("the handler's escapes came through: %q", got.Error)
+		}
+		if hostile.Error != "500 \x1b]0;pwned\x07" {
+			t.Fatal("the lent record was changed")
+		}
+	}
+	sec.add(secret)
+	got := d.redact(&clean)
+	if got == &clean || strings.Contains(got.Error, secret) || !strings.Contains(got.Error, redacted) {
+		t.Fatalf("a secret added during the run is not redacted from text seen before: %q", got.Error)
+	}
+	other := simulator.Record{Kind: simulator.KindAttempt, Fault: secret, Signal: "x " + secret}
+	got = d.redact(&other)
+	if strings.Contains(got.Fault, secret) || strings.Contains(got.Signal, secret) {
+		t.Fatalf("a field other than the error keeps the secret: %+v", got)
+	}
+}
