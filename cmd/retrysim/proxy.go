@@ -75,7 +75,8 @@ Examples:
 	fl.StringVar(&f.forwardTo, "forward-to", "", "your handler's URL; loopback only, unless --allow-remote")
 	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario between retrysim and your handler: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "your handler's signing secret as provider=value: incoming deliveries are checked with it and every attempt is signed with it (also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config)")
-	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, for an idempotency verdict`)
+	fl.StringVar(&f.effectsURL, "effects-url", "", `your handler's side effects, for an idempotency verdict: its database (postgres://…, mysql://…, sqlite:PATH, with --effects-query) or a URL answering {"<dedup id>": <times processed>}`)
+	f.oracleFlags.add(fl)
 	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.ack, "ack", false, "answer each delivery 200 at once instead of with your handler's answer to the first attempt")
 	fl.StringVar(&f.captures, "captures", "", "save every verified delivery in DIR as a raw HTTP capture that 'retrysim replay --request' reads")
@@ -160,7 +161,11 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		closeOracle, err := openOracle(ctx, &f.runFlags, p, &cfg)
+		if err != nil {
+			return err
+		}
+		defer closeOracle()
 	}
 	cfg.Sink = recordSink(secretsOf(ctx), results, agg, newEventLines(stderr, in).add)
 	_, runErr := simulator.Run(ctx, cfg)

@@ -22,6 +22,7 @@ import (
 )
 
 type runFlags struct {
+	oracleFlags oracleFlags
 	providers   []string
 	scenario    string
 	url         string
@@ -125,7 +126,8 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringSliceVar(&f.eventTypes, "event-type", nil, "event type to send: one type for one provider, or provider=type for each, comma-separated or repeated (stripe=invoice.payment_succeeded,github=push); default: each provider's payment-like event")
 	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
-	fl.StringVar(&f.effectsURL, "effects-url", "", `URL answering {"<dedup id>": <times processed>}, read before the run and after it until the counts settle (--settle), for an idempotency verdict`)
+	fl.StringVar(&f.effectsURL, "effects-url", "", `your handler's side effects, read before the run and after it until they settle (--settle), for an idempotency verdict: its database, postgres://USER:PASS@HOST/DB, mysql://USER:PASS@HOST/DB or sqlite:PATH, with --effects-query; or a URL answering {"<dedup id>": <times processed>} (or {"effects": {…}, "pending": N})`)
+	f.oracleFlags.add(fl)
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (png and svg need --out or a redirected stdout; junit reports the --fail-on gates)")
 	fl.StringVar(&f.results, "results", "", "write every attempt record as JSON Lines to FILE (compressed when it ends .gz or .zst), or - for stdout (the report then goes to stderr)")
@@ -170,6 +172,8 @@ type plan struct {
 	runID  string
 	settle time.Duration
 	shard  simulator.Shard
+	// oracle is the effects oracle's database and quiet window.
+	oracle oraclePlan
 	// told remembers the providers whose generated secret or public key
 	// was printed, so each is printed once.
 	told map[string]bool
@@ -236,7 +240,8 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
 		}
 	}
-	if f.effectsURL != "" && !f.dryRun {
+	errs = append(errs, f.validateOracle(ctx, p)...)
+	if f.effectsURL != "" && !f.dryRun && !p.oracle.db {
 		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.effectsURL, f.allowRemote); err != nil {
 			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
 		}
@@ -494,9 +499,14 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 		cfg.EffectsExact = true // it waits for its own queue
 		cfg.Restart = srv.restart
 	}
-	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
-		cfg.EffectsExact = false
+	if f.effectsURL != "" && !f.dryRun {
+		closeOracle, err := openOracle(ctx, f, p, &cfg)
+		if err != nil {
+			cleanup()
+			return cfg, func() {}, err
+		}
+		stop := cleanup
+		cleanup = func() { closeOracle(); stop() }
 	}
 	return cfg, cleanup, nil
 }

@@ -79,7 +79,7 @@ func ParseSource(raw string) (Source, error) {
 		}
 		return Source{Kind: SQLite, Database: path, Local: true}, nil
 	}
-	return Source{}, fmt.Errorf("%w: %q is not postgres://, postgresql://, mysql:// or sqlite:", ErrSource, scheme)
+	return Source{}, fmt.Errorf("%w: %q is not postgres://, postgresql://, mysql:// or sqlite:PATH", ErrSource, scheme)
 }
 
 func parsePostgres(raw string) (Source, error) {

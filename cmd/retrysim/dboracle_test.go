@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/oracle/dbtest"
+)
+
+// A SQLite-backed handler (the demo's queue modes over a file) gets the
+// same verdict from its database as from its HTTP oracle, and again on a
+// rerun against the same database, whose earlier rows the baseline takes
+// off.
+func TestDatabaseOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
+	for _, mode := range []demo.Mode{demo.QueueUnguarded, demo.Queue} {
+		t.Run(string(mode), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "app.db")
+			srv, err := startDemo(mode, "stripe", policies.GenerateSecret("stripe", 1), demo.WithDB(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.close()
+			base := strings.TrimSuffix(srv.url, demo.WebhookPath+"stripe")
+			common := []string{"run", "--provider", "stripe", "--url", srv.url, "--events", "8", "--settle", "20s", "--fail-on", "duplicate-effects"}
+			oracles := map[string][]string{
+				"http":   {"--effects-url", base + demo.EffectsPath},
+				"sqlite": {"--effects-url", "sqlite:" + path, "--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id", "--pending-query", "SELECT count(*) FROM jobs"},
+			}
+			for i := range 2 { // a run, and a rerun against the same database
+				codes, verdicts := map[string]int{}, map[string]string{}
+				for _, name := range []string{"http", "sqlite"} {
+					code, v := runJSON(t, append(append([]string{}, common...), append(oracles[name], "--run-id", "same"+string(rune('a'+i)))...)...)
+					codes[name], verdicts[name] = code, v.Verdict
+				}
+				if verdicts["http"] != verdicts["sqlite"] || codes["http"] != codes["sqlite"] {
+					t.Errorf("run %d: HTTP oracle %s (exit %d), database %s (exit %d): want the same", i+1, verdicts["http"], codes["http"], verdicts["sqlite"], codes["sqlite"])
+				}
+				want := map[demo.Mode]string{demo.Queue: "idempotent", demo.QueueUnguarded: "not_idempotent"}[mode]
+				if verdicts["sqlite"] != want {
+					t.Errorf("run %d: %s, want %s", i+1, verdicts["sqlite"], want)
+				}
+			}
+		})
+	}
+}
+
+// A database oracle's password appears in no output, in any format, nor
+// in the one line that says the login was refused.
+func TestDatabasePasswordInNoOutput(t *testing.T) {
+	pg, err := dbtest.StartPostgres()
+	if errors.Is(err, dbtest.ErrMissing) && !dbtest.Required() {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	admin, err := sql.Open("pgx", pg.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	for _, q := range []string{"CREATE TABLE ledger (event_id text NOT NULL)", "GRANT SELECT ON ledger TO reader"} {
+		if _, err := admin.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	// The demo handler's effects are not in this database: the oracle
+	// knows none of them (UNKNOWN), so each run waits out --settle 1s.
+	oracleArgs := []string{"--effects-url", pg.ReaderURL, "--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id"}
+	for _, format := range []string{"text", "json", "markdown", "csv", "junit"} {
+		args := append([]string{"run", "--provider", "stripe", "--events", "3", "--format", format, "--fail-on", "duplicate-effects", "--settle", "1s",
+			"--results", filepath.Join(dir, format+".jsonl"), "--out", filepath.Join(dir, format+".html"), "--out", filepath.Join(dir, format+".md")}, oracleArgs...)
+		_, out, errs := runCLI(t, dir, args...)
+		if strings.Contains(out+errs, dbtest.ReaderPassword) {
+			t.Errorf("--format %s: the password is in the output:\n%s\n%s", format, out, errs)
+		}
+		if !strings.Contains(out+errs, "IDEMPOTENT") && !strings.Contains(out+errs, "idempotent") && !strings.Contains(out+errs, "UNKNOWN") && !strings.Contains(out+errs, "unknown") {
+			t.Errorf("--format %s: no verdict in the output:\n%s\n%s", format, out, errs)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) < 10 {
+		t.Errorf("%d output files, want the results and reports of every run: %v", len(files), files)
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if bytes.Contains(b, []byte(dbtest.ReaderPassword)) {
+			t.Errorf("%s holds the password", filepath.Base(f))
+		}
+	}
+	wrongDB := strings.Replace(pg.ReaderURL, "/app?", "/nope?", 1)
+	code, out, errs := runCLI(t, dir, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
+	if code != 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(errs, "--effects-url") {
+		t.Errorf("a database that is not there: exit %d, want 2 with one line naming --effects-url and no password:\n%s", code, errs)
+	}
+}

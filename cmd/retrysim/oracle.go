@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/oracle"
+)
+
+// oracleFlags are run's flags for the effects oracle beside --effects-url:
+// a database's queries, and the quiet window.
+type oracleFlags struct {
+	effectsQuery, pendingQuery, settleQuiet string
+}
+
+func (o *oracleFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&o.effectsQuery, "effects-query", "", "with a database --effects-url: the query returning one (id text, times integer) row per dedup id, e.g. 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'")
+	fl.StringVar(&o.pendingQuery, "pending-query", "", "with a database --effects-url: the query returning one integer, the jobs your handler has queued and not yet done (retrysim reads until it is 0, up to --settle)")
+	fl.StringVar(&o.settleQuiet, "settle-quiet", "", "for an oracle that reports no pending work: the least time its answer must stay the same to count as settled; the window grows to twice the longest gap seen between two changes (default "+policies.FormatDuration(simulator.DefaultSettleQuiet)+", or half of --settle when that is shorter)")
+}
+
+// oraclePlan is the effects oracle a run reads: a database's source and
+// queries, or nothing here for an HTTP oracle.
+type oraclePlan struct {
+	db          bool
+	src         oracle.Source
+	settleQuiet time.Duration
+}
+
+// validateOracle reads --effects-url's database form, --effects-query,
+// --pending-query and --settle-quiet.
+func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
+	var errs []error
+	if f.oracleFlags.settleQuiet != "" {
+		d, err := parseSpan("settle-quiet", f.oracleFlags.settleQuiet, simulator.CheckSettle)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		p.oracle.settleQuiet = d
+	}
+	if !oracle.IsDatabaseURL(f.effectsURL) {
+		for _, q := range []struct{ name, v string }{{"effects-query", f.oracleFlags.effectsQuery}, {"pending-query", f.oracleFlags.pendingQuery}} {
+			if q.v != "" {
+				errs = append(errs, fmt.Errorf("--%s reads a database: give --effects-url postgres://…, mysql://… or sqlite:PATH", q.name))
+			}
+		}
+		return errs
+	}
+	src, err := oracle.ParseSource(f.effectsURL)
+	if err != nil {
+		return append(errs, fmt.Errorf("--effects-url: %w", err))
+	}
+	p.oracle.db, p.oracle.src = true, src
+	secretsOf(ctx).add(src.Password)
+	if f.oracleFlags.effectsQuery == "" {
+		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
+	}
+	if !src.Local && !f.dryRun {
+		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote); err != nil {
+			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
+		}
+	}
+	return errs
+}
+
+// openOracle sets cfg's effects oracle from --effects-url and reads it
+// once, before the run: a database that cannot be read is bad input (exit
+// 2) with one line saying what to fix. It returns what closes it.
+func openOracle(ctx context.Context, f *runFlags, p *plan, cfg *simulator.Config) (func(), error) {
+	cfg.SettleQuiet = p.oracle.settleQuiet
+	if !p.oracle.db {
+		host := ""
+		if u, err := url.Parse(f.effectsURL); err == nil {
+			host = u.Hostname()
+		}
+		// Like the deliveries, the oracle takes no proxy from the environment.
+		cfg.Oracle = simulator.OracleURL(f.effectsURL, simulator.NewClient(30*time.Second, f.allowRemote, host))
+		cfg.Effects, cfg.EffectsExact = nil, false
+		return func() {}, nil
+	}
+	src := p.oracle.src
+	o, err := oracle.OpenSQL(src, oracle.SQLOptions{
+		EffectsQuery: f.oracleFlags.effectsQuery, PendingQuery: f.oracleFlags.pendingQuery,
+		Dial: oracle.DialFunc(simulator.GuardedDial(10*time.Second, f.allowRemote, nil, src.Host)),
+	})
+	if err != nil {
+		return func() {}, badInput(oracleAdvice(err))
+	}
+	rctx, cancel := context.WithTimeout(ctx, p.settle)
+	defer cancel()
+	if _, err := o.Read(rctx); err != nil {
+		o.Close()
+		return func() {}, badInput(oracleAdvice(err))
+	}
+	cfg.Oracle, cfg.Effects, cfg.EffectsExact = o, nil, false
+	return func() { o.Close() }, nil
+}
+
+// oracleAdvice is a database oracle's problem in one line naming the flag
+// to fix.
+func oracleAdvice(err error) error {
+	var oe *oracle.Error
+	if !errors.As(err, &oe) {
+		return fmt.Errorf("--effects-url: %w", err)
+	}
+	if errors.Is(err, simulator.ErrRemoteTarget) {
+		return fmt.Errorf("--effects-url: %s: the database is not on this machine; pass --allow-remote to read it", oe.Problem)
+	}
+	switch oe.Reason {
+	case oracle.ReasonUnreachable:
+		return fmt.Errorf("--effects-url: cannot reach the database (%s): is the server running, at that host and port?", oe.Problem)
+	case oracle.ReasonLogin:
+		return fmt.Errorf("--effects-url: the database refused the login (%s): check the user and password in the URL", oe.Problem)
+	case oracle.ReasonNoDatabase:
+		return fmt.Errorf("--effects-url: no such database (%s): check the database name or file path in the URL", oe.Problem)
+	case oracle.ReasonNoTable:
+		return fmt.Errorf("--effects-query or --pending-query names a table or column the database does not have (%s): check the query against your handler's schema", oe.Problem)
+	case oracle.ReasonPendingQuery:
+		return fmt.Errorf("--pending-query: %s", oe.Problem)
+	}
+	return fmt.Errorf("--effects-query: %s", oe.Problem)
+}
