@@ -59,8 +59,9 @@ const FormatJUnit = "junit"
 // testcase per gate. A failed gate is a <failure>, a gate that could not be
 // checked an <error>, each with the reason in words. A suite's time is the
 // real time its run spent waiting on the handler's answers (the sum of the
-// response times measured), its timestamp the run's virtual start; a gate
-// is a check over the records and takes no time.
+// response times measured), its timestamp the real time the run started
+// (the virtual start for streams that do not record it); a gate is a
+// check over the records and takes no time.
 func WriteJUnit(w io.Writer, rep *Report) error {
 	out := junitSuites{Name: "retrysim"}
 	var total time.Duration
@@ -73,8 +74,8 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 				{"seed", fmt.Sprint(r.Seed)}, {"target", r.Target}, {"verdict", string(r.Verdict())},
 			},
 		}
-		if !r.Start.IsZero() {
-			s.Timestamp = r.Start.UTC().Format("2006-01-02T15:04:05")
+		if at := junitStart(r); !at.IsZero() {
+			s.Timestamp = at.UTC().Format("2006-01-02T15:04:05")
 		}
 		if r.EventType != "" {
 			s.Properties = append(s.Properties, junitProperty{"event_type", r.EventType})
@@ -120,3 +121,12 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 
 // junitSeconds is a JUnit time attribute: seconds, to the millisecond.
 func junitSeconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// junitStart is when a suite's run started: the wall clock's time, or for
+// a stream written before runs recorded it, the run's virtual start.
+func junitStart(r *Summary) time.Time {
+	if !r.WallStart.IsZero() {
+		return r.WallStart
+	}
+	return r.Start
+}

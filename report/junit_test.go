@@ -20,9 +20,10 @@ type junitDoc struct {
 	Errors   int      `xml:"errors,attr"`
 	Time     string   `xml:"time,attr"`
 	Suites   []struct {
-		Name     string `xml:"name,attr"`
-		Time     string `xml:"time,attr"`
-		Tests    int    `xml:"tests,attr"`
+		Name      string `xml:"name,attr"`
+		Time      string `xml:"time,attr"`
+		Timestamp string `xml:"timestamp,attr"`
+		Tests     int    `xml:"tests,attr"`
 		Failures int    `xml:"failures,attr"`
 		Errors   int    `xml:"errors,attr"`
 		Props    []struct {
@@ -139,5 +140,41 @@ func TestJUnitNamesTheRunID(t *testing.T) {
 	}
 	if want := `<property name="run_id" value="k3f9q2ab"></property>`; !strings.Contains(out.String(), want) {
 		t.Errorf("JUnit lacks %s:\n%s", want, out.String())
+	}
+}
+
+// A suite's timestamp is when its run really started, not the virtual
+// start every run shares; a stream that does not record the wall start
+// (written before it was) falls back to the virtual start.
+func TestJUnitTimestampIsWallStart(t *testing.T) {
+	wall := time.Date(2031, 7, 9, 14, 3, 5, 0, time.FixedZone("CEST", 2*3600))
+	for _, tc := range []struct {
+		name string
+		wall *time.Time
+		want string
+	}{
+		{"recorded", &wall, "2031-07-09T12:03:05"},
+		{"old stream", nil, t0.Format("2006-01-02T15:04:05")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newRecStream(1)
+			s.recs[0].WallStart = tc.wall
+			recs := s.attempt(0, 1, 0, simulator.Delivered, 200, true, 5*ms).fate(0, simulator.FateDelivered).end(map[string]int{"evt_a": 1}, false)
+			runs, err := report.Summarize(recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := report.WriteJUnit(&buf, &report.Report{Runs: runs}); err != nil {
+				t.Fatal(err)
+			}
+			var doc junitDoc
+			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+				t.Fatalf("not well-formed JUnit XML: %v\n%s", err, buf.String())
+			}
+			if len(doc.Suites) != 1 || doc.Suites[0].Timestamp != tc.want {
+				t.Fatalf("timestamp %+v, want %s (UTC)\n%s", doc.Suites, tc.want, buf.String())
+			}
+		})
 	}
 }

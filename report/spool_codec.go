@@ -274,6 +274,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.int(int64(r.Tenants))
 		e.int(int64(r.Shard))
 		e.int(int64(r.Shards))
+		e.timePtr(r.WallStart)
 	}
 }
 
@@ -288,7 +289,7 @@ func hasAttackFields(r *simulator.Record) bool {
 func hasRunFields(r *simulator.Record) bool {
 	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
 		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.DisabledAt != nil ||
+		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.WallStart != nil || r.DisabledAt != nil ||
 		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
 		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
 		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0 ||
@@ -500,5 +501,6 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Tenants = int(d.int())
 		r.Shard = int(d.int())
 		r.Shards = int(d.int())
+		r.WallStart = d.timePtr()
 	}
 }

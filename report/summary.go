@@ -54,7 +54,11 @@ type Summary struct {
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration
-	Start    time.Time
+	// Start is the virtual time the run started at.
+	Start time.Time
+	// WallStart is the real time the run started at; zero for streams
+	// that do not carry it.
+	WallStart time.Time
 	// Planned is the number of events the run was to deliver; 0 for a
 	// run of real deliveries taken as they came (retrysim proxy).
 	Planned int
@@ -555,6 +559,9 @@ func (r *Summary) begin(rec *simulator.Record) {
 	}
 	if rec.Start != nil {
 		r.Start = *rec.Start
+	}
+	if rec.WallStart != nil {
+		r.WallStart = *rec.WallStart
 	}
 }
 

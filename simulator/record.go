@@ -250,8 +250,13 @@ type Record struct {
 	// ScheduleS is when each attempt happens, in seconds from the first,
 	// if every earlier one failed: the policy's worked schedule, so a saved
 	// stream can state the worst case without the policy.
-	ScheduleS []float64  `json:"schedule_offsets_seconds,omitempty"`
-	Start     *time.Time `json:"start,omitempty"`
+	ScheduleS []float64 `json:"schedule_offsets_seconds,omitempty"`
+	// Start is the virtual time the run started at (run records).
+	Start *time.Time `json:"start,omitempty"`
+	// WallStart is the real (wall-clock) time the run started, read from
+	// Config.WallClock when the run record is written (run records); nil
+	// in streams written before it was recorded.
+	WallStart *time.Time `json:"wall_start,omitempty"`
 
 	// Tenants is the number of senders the run's events came from, 0 for
 	// one; Shard and Shards say which shard (from 0) of how many a

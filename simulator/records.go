@@ -49,6 +49,8 @@ func (e *engine) runRecord() Record {
 	}
 	start := e.cfg.Start
 	r.Start = &start
+	wall := e.cfg.WallClock.Now().Round(0) // no monotonic reading: it is a fact to write down
+	r.WallStart = &wall
 	r.Time = start
 	return r
 }

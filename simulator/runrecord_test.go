@@ -2,6 +2,9 @@ package simulator
 
 import (
 	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
@@ -60,5 +63,25 @@ func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
 	recs, _ = collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "black-hole"), DryRun: true, Events: 12})
 	if end := recs[len(recs)-1]; end.DisabledAt == nil || end.DisabledCause != DisabledByRule {
 		t.Errorf("shopify into a black hole: disabled at %v by %q (%s), want by the rule", end.DisabledAt, end.DisabledCause, end.DisabledBy)
+	}
+}
+
+// The run record says when the run really started, from the wall clock,
+// beside its virtual start: a CI report dates the run by it.
+func TestRunRecordStatesWallStart(t *testing.T) {
+	wall := time.Date(2031, 7, 9, 14, 3, 5, 0, time.UTC)
+	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2,
+		WallClock: clockwork.NewFakeClockAt(wall)})
+	run := recs[0]
+	if run.WallStart == nil || !run.WallStart.Equal(wall) {
+		t.Fatalf("run record's wall start %v, want the wall clock's %v", run.WallStart, wall)
+	}
+	if run.Start == nil || run.Start.Equal(wall) {
+		t.Errorf("virtual start %v: want the virtual clock's, apart from the wall clock's", run.Start)
+	}
+	for _, r := range recs[1:] {
+		if r.WallStart != nil {
+			t.Errorf("%s record carries a wall start: only the run record does", r.Kind)
+		}
 	}
 }
