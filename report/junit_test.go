@@ -24,9 +24,9 @@ type junitDoc struct {
 		Time      string `xml:"time,attr"`
 		Timestamp string `xml:"timestamp,attr"`
 		Tests     int    `xml:"tests,attr"`
-		Failures int    `xml:"failures,attr"`
-		Errors   int    `xml:"errors,attr"`
-		Props    []struct {
+		Failures  int    `xml:"failures,attr"`
+		Errors    int    `xml:"errors,attr"`
+		Props     []struct {
 			Name  string `xml:"name,attr"`
 			Value string `xml:"value,attr"`
 		} `xml:"properties>property"`
