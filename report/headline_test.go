@@ -31,7 +31,7 @@ func TestResentAfterUnreachedAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"why the provider sent again: 1× the answer was lost after your handler answered (lost_response); 1× the request never reached your handler",
+		"why the provider sent again: 1× the answer was lost after your handler answered (lost_response); 1 retry after a request that never reached your handler (1 attempt never reached it: connection_failed 1): not duplicates",
 		"your handler was reached 3 times by 4 attempts → 1 duplicate arrival in 1 event",
 		"evt_b ×2",
 	} {
@@ -92,5 +92,39 @@ func TestOffendersWorstFirst(t *testing.T) {
 	line := runs[0].VerdictLine()
 	if !strings.Contains(line, "NOT IDEMPOTENT: evt_c ×4, evt_a ×2, evt_b ×2") {
 		t.Errorf("verdict %q does not name the worst first", line)
+	}
+}
+
+// A black hole's failures read as one count in one unit: the retries after
+// requests that never reached the handler are counted as retries, beside
+// the attempts that never reached it by the outcome the outcomes line
+// gives them (timeout, not "connection_failed"), so 4 retries and 6
+// timeouts do not read as two counts of one thing.
+func TestUnreachedRetriesSayTheirUnit(t *testing.T) {
+	s := newRecStream(2)
+	for seq := range 2 {
+		for n := 1; n <= 3; n++ {
+			s.attempt(seq, n, time.Duration(n-1)*time.Hour, simulator.Timeout, 0, false, 0)
+		}
+		s.fate(seq, simulator.FateExhausted)
+	}
+	runs, err := report.Summarize(s.end(map[string]int{}, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := report.WriteText(&buf, &report.Report{Runs: runs, Width: -1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"why the provider sent again: 4 retries after a request that never reached your handler (6 attempts never reached it: timeout 6): not duplicates",
+		"outcomes: timeout 6",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if strings.Contains(buf.String(), "connection_failed") {
+		t.Errorf("the text names connection_failed, which no attempt had:\n%s", buf.String())
 	}
 }

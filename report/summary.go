@@ -132,6 +132,10 @@ type Summary struct {
 	// reached the handler (a connection that failed, an injected error):
 	// the provider sent again, though nothing arrived twice.
 	ResentUnreached int
+	// Unreached counts the attempts that never reached the handler, by
+	// outcome (a subset of Outcomes): what ResentUnreached retried, its
+	// remainder never retried (an event's last attempt, a disable).
+	Unreached map[simulator.Outcome]int
 	// ReplayArrivals counts duplicate arrivals that were replays no
 	// signature can tell from a retry (the scheme signs no timestamp a
 	// handler can bound), of a request the handler had accepted: a test of
@@ -474,7 +478,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		}
 		marks := a.opts.marks()
 		run = &Summary{
-			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
+			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, Unreached: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
 			reorder: newReorders(), spool: a.spool, closedSorted: true,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
@@ -590,6 +594,9 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
 	if rec.N > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
+	}
+	if !rec.Reached {
+		r.Unreached[rec.Outcome]++
 	}
 	if ev != nil {
 		ev.prevReached = rec.Reached

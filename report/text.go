@@ -263,7 +263,7 @@ func causeLine(r *Summary) string {
 		}
 	}
 	if r.ResentUnreached > 0 {
-		parts = append(parts, fmt.Sprintf("%d× the request never reached your handler (connection_failed or an injected error): a retry, not a duplicate", r.ResentUnreached))
+		parts = append(parts, unreachedWords(r))
 	}
 	if r.InjectedLateArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the scenario delayed your handler's answer past the provider's timeout (injected latency)", r.InjectedLateArrivals))
@@ -278,6 +278,24 @@ func causeLine(r *Summary) string {
 		parts = append(parts, fmt.Sprintf("%d× a valid request was replayed byte for byte, which no signature can tell from a retry (replayed)", r.ReplayArrivals))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// unreachedWords counts the retries after requests that never reached the
+// handler, in retries (the line's other parts count arrivals), beside the
+// attempts that never reached it, by outcome as the outcomes line counts
+// them: a black hole's 80 timeouts are 75 retries, as nothing retries an
+// event's last attempt.
+func unreachedWords(r *Summary) string {
+	var parts []string
+	n := 0
+	for _, o := range outcomeOrder {
+		if k := r.Unreached[o]; k > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, k))
+			n += k
+		}
+	}
+	return fmt.Sprintf("%s after a request that never reached your handler (%s never reached it: %s): not duplicates",
+		counted(r.ResentUnreached, "retry", "retries"), counted(n, "attempt", "attempts"), strings.Join(parts, " · "))
 }
 
 // idList shows the first few of ids (of total) after a colon.
