@@ -17,7 +17,10 @@
 //	    --pending-query 'SELECT count(*) FROM jobs' --fail-on duplicate-effects
 //
 // (whsec_0EO8… is the secret retrysim generates from --seed 1; a role
-// with SELECT on ledger and jobs is all retrysim needs.)
+// with SELECT on ledger and jobs is all retrysim needs.) --guard=false
+// takes the guard out, crediting every job, for retrysim to catch: the
+// same command then says NOT IDEMPOTENT and exits 1. --addr 127.0.0.1:0
+// picks a free port, printed on the first line.
 package main
 
 import (
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"time"
@@ -47,6 +51,7 @@ func main() {
 	db := flag.String("db", os.Getenv("DATABASE_URL"), "PostgreSQL URL")
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	secret := flag.String("secret", os.Getenv("STRIPE_WEBHOOK_SECRET"), "Stripe signing secret (whsec_…)")
+	guard := flag.Bool("guard", true, "credit each event once; false credits every job (for retrysim to catch)")
 	flag.Parse()
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, *db)
@@ -59,7 +64,7 @@ func main() {
 	}
 	wire, _ := policies.WireFor("stripe")
 	kick := make(chan struct{}, 1)
-	go work(ctx, pool, kick)
+	go work(ctx, pool, kick, *guard)
 	http.HandleFunc("POST /webhooks/stripe", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
 		if err != nil {
@@ -85,16 +90,20 @@ func main() {
 		default:
 		}
 	})
-	fmt.Printf("stripe webhooks on http://%s/webhooks/stripe\n", *addr)
-	log.Fatal(http.ListenAndServe(*addr, nil))
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("stripe webhooks on http://%s/webhooks/stripe\n", ln.Addr())
+	log.Fatal(http.Serve(ln, nil))
 }
 
 // work takes jobs one at a time until the queue is empty, then waits for
 // the next kick (or a second, for jobs an earlier process left).
-func work(ctx context.Context, pool *pgxpool.Pool, kick <-chan struct{}) {
+func work(ctx context.Context, pool *pgxpool.Pool, kick <-chan struct{}, guard bool) {
 	for {
 		for {
-			done, err := workOne(ctx, pool)
+			done, err := workOne(ctx, pool, guard)
 			if err != nil {
 				log.Print(err)
 			}
@@ -111,8 +120,8 @@ func work(ctx context.Context, pool *pgxpool.Pool, kick <-chan struct{}) {
 
 // workOne takes the oldest job and credits its event once: the guard is
 // the unique key of worked, in the credit's transaction. It reports
-// whether there was a job.
-func workOne(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
+// whether there was a job. Without the guard it credits every job.
+func workOne(ctx context.Context, pool *pgxpool.Pool, guard bool) (bool, error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return false, err
@@ -127,11 +136,15 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO worked (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, eventID)
-	if err != nil {
-		return false, err
+	first := true
+	if guard {
+		tag, err := tx.Exec(ctx, `INSERT INTO worked (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, eventID)
+		if err != nil {
+			return false, err
+		}
+		first = tag.RowsAffected() == 1
 	}
-	if tag.RowsAffected() == 1 { // the first job of this event: credit it
+	if first { // the first job of this event (or any, unguarded): credit it
 		if _, err := tx.Exec(ctx, `INSERT INTO ledger (event_id, amount) VALUES ($1, 1000)`, eventID); err != nil {
 			return false, err
 		}
