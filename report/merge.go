@@ -61,6 +61,11 @@ func MergeShards(streams []ShardStream, add simulator.Sink) error {
 	sort.Slice(ins, func(a, b int) bool { return ins[a].run.Shard < ins[b].run.Shard })
 	run := ins[0].run
 	run.Shard, run.Shards = 0, 0
+	for _, in := range ins { // the run started when its first shard did
+		if w := in.run.WallStart; w != nil && (run.WallStart == nil || w.Before(*run.WallStart)) {
+			run.WallStart = w
+		}
+	}
 	if err := add(&run); err != nil {
 		return err
 	}

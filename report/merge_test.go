@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +77,53 @@ func TestMergedShardsReportAsTheWholeRun(t *testing.T) {
 				t.Fatal("the whole run's report says nothing of tenants")
 			}
 		})
+	}
+}
+
+// The merged run started when its first shard did: the earliest of the
+// shards' wall-clock starts, whichever shard is numbered 0.
+func TestMergedShardsStartWithTheFirstShard(t *testing.T) {
+	const n = 3
+	var streams []ShardStream
+	var earliest time.Time
+	for i := range n {
+		b := shardStream(t, "outage-6h", simulator.Shard{Index: i, Of: n})
+		var first simulator.Record
+		if err := ReadJSONL(bytes.NewReader(b), func(r *simulator.Record) error {
+			if r.Kind == simulator.KindRun {
+				first = *r
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// Shard 0 started an hour after the others.
+		w := time.Date(2031, 7, 9, 14, 0, 0, 0, time.UTC).Add(time.Duration(n-i) * time.Minute)
+		if i == 0 {
+			w = w.Add(time.Hour)
+		}
+		if i == n-1 {
+			earliest = w
+		}
+		old, err := json.Marshal(first.WallStart)
+		if err != nil || first.WallStart == nil {
+			t.Fatalf("shard %d's run record has no wall start (%v)", i, err)
+		}
+		now, _ := json.Marshal(w)
+		b = bytes.Replace(b, append([]byte(`"wall_start":`), old...), append([]byte(`"wall_start":`), now...), 1)
+		streams = append(streams, ShardStream{Name: fmt.Sprint("shard", i), R: bytes.NewReader(b)})
+	}
+	var got *time.Time
+	if err := MergeShards(streams, func(r *simulator.Record) error {
+		if r.Kind == simulator.KindRun {
+			got = r.WallStart
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || !got.Equal(earliest) {
+		t.Fatalf("merged run's wall start %v, want the earliest shard's %v", got, earliest)
 	}
 }
 
