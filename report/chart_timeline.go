@@ -402,7 +402,9 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(ttlWords) > 2 {
 		keyWords = "dedup key kept (recommended TTL)"
 	}
-	p.Legend.Add(keyWords, windows)
+	if len(windows.rs) > 0 {
+		p.Legend.Add(keyWords, windows)
+	}
 	if len(leaks.pts) > 0 {
 		lk := *leaks
 		lk.style.Radius = vg.Points(9)
@@ -433,7 +435,10 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(dmarks) > 0 {
 		p.Legend.Add("endpoint disabled", dmarks[0])
 	}
-	note := fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	note := "Each row is one event's attempts."
+	if len(windows.rs) > 0 {
+		note = fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
+	}
 	if opts.Log {
 		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
 		for _, r := range rep.Runs {

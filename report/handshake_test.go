@@ -74,3 +74,41 @@ func TestHandshakeInTheReport(t *testing.T) {
 		})
 	}
 }
+
+// After a failed handshake the provider sent nothing, attacks included: the
+// signature check says so, not that no attack applies or that the scenario
+// has none, and the forged-accepted gate gives the same reason.
+func TestSignatureCheckAfterAFailedHandshake(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		notApplies bool
+	}{
+		{"a scenario with an attack that does not apply", true},
+		{"a scenario with no attack that was recorded", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newRecStream(1)
+			hs := s.base(simulator.KindHandshake)
+			hs.Handshake, hs.HandshakeExpect, hs.HandshakeProblem, hs.HandlerStatus = "PING", `200 with {"type": 1}`, "answered 401", 401
+			s.recs = append(s.recs, hs)
+			if tc.notApplies {
+				na := s.base(simulator.KindAttack)
+				na.Attack, na.NotApplicable = "stale-timestamp", "stripe documents no bound on its signed timestamp's age"
+				s.recs = append(s.recs, na)
+			}
+			s.fate(0, simulator.FateDisabled)
+			runs, err := report.Summarize(s.end(map[string]int{}, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "not tested: the PING handshake failed, so stripe never enabled the endpoint and sent it nothing, attacks included"
+			if got := runs[0].SignatureLine(); got != want {
+				t.Errorf("signature line\n %q\nwant\n %q", got, want)
+			}
+			res := report.CheckGates(runs, []report.Gate{report.GateForgedAccepted}, report.GateOptions{})
+			if len(res) != 1 || res[0].Status != report.GateUnchecked || res[0].Reason != report.GateReason(report.SigHandshakeFailed) {
+				t.Errorf("forged-accepted gate %+v, want unknown because of the handshake", res)
+			}
+		})
+	}
+}

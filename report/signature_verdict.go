@@ -208,12 +208,15 @@ type SigReasonCode string
 
 // The reasons the attacks prove the check or do not.
 const (
-	SigTested        SigReasonCode = "tested"
-	SigNoAttack      SigReasonCode = "no_attack"
-	SigNotApplicable SigReasonCode = "not_applicable"
-	SigNoneAnswered  SigReasonCode = "none_answered"
-	SigNoneAccepted  SigReasonCode = "no_genuine_accepted"
-	SigErrored       SigReasonCode = "errored"
+	SigTested   SigReasonCode = "tested"
+	SigNoAttack SigReasonCode = "no_attack"
+	// SigHandshakeFailed: the endpoint failed the provider's handshake, so
+	// the provider never enabled it and sent nothing, attacks included.
+	SigHandshakeFailed SigReasonCode = "handshake_failed"
+	SigNotApplicable   SigReasonCode = "not_applicable"
+	SigNoneAnswered    SigReasonCode = "none_answered"
+	SigNoneAccepted    SigReasonCode = "no_genuine_accepted"
+	SigErrored         SigReasonCode = "errored"
 )
 
 // SigReason is a SigReasonCode with the figures its sentence needs.
@@ -231,11 +234,12 @@ type SigReason struct {
 // sigReason decides whether the attacks' answers prove anything.
 func (r *Summary) sigReason() SigReason {
 	attacks := r.Attacks()
-	answered, errored, na := 0, 0, 0
+	answered, errored, na, sent := 0, 0, 0, 0
 	statuses, errStatuses := map[int]int{}, map[int]int{}
 	var names []string
 	for _, a := range attacks {
 		answered += a.Answered
+		sent += a.Sent
 		errored += a.Errored
 		names = append(names, a.Attack)
 		if a.NotApplicable != "" {
@@ -249,6 +253,8 @@ func (r *Summary) sigReason() SigReason {
 		}
 	}
 	switch {
+	case sent == 0 && r.HandshakeFailed():
+		return SigReason{Code: SigHandshakeFailed}
 	case len(attacks) == 0:
 		return SigReason{Code: SigNoAttack}
 	case na == len(attacks):

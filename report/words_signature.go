@@ -15,6 +15,8 @@ import (
 func (w words) sigUntested(r *Summary) string {
 	why := r.sigReason()
 	switch why.Code {
+	case SigHandshakeFailed:
+		return fmt.Sprintf("the %s handshake failed, so %s never enabled the endpoint and sent it nothing, attacks included", r.Handshake.Handshake, r.Policy)
 	case SigNoAttack:
 		return "no request your handler must reject was sent (" + w.of(simulator.SettingForgedScenario) + " sends forged, tampered, unsigned, stale and replayed ones)"
 	case SigNotApplicable:

@@ -37,6 +37,18 @@ func slackReason(o Outcome) string {
 	return "unknown_error"
 }
 
+// resendReason is Slack's X-Slack-Retry-Reason for a replay's send after
+// one whose outcome was o. Slack sends again only after a failure it saw:
+// a send the handler answered 2xx is sent again as if that answer never
+// reached Slack within its timeout, as run's lost-response fault has it
+// (http_timeout), not for a reason Slack cannot name.
+func resendReason(o Outcome) string {
+	if !o.Failed() {
+		return slackReason(LostResponse)
+	}
+	return slackReason(o)
+}
+
 // judge applies the policy's status semantics to an answer: which statuses
 // count as delivered, stop signals, Retry-After and which failures are
 // retried. It may change o's outcome and writes what follows in v, which

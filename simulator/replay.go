@@ -167,7 +167,7 @@ type replay struct {
 	// replace are the captured headers each send writes afresh, as the
 	// wire's scheme declares them: the signature and its timestamp when
 	// re-signing, and those that say which attempt a send is. reason is
-	// why the send before the next failed.
+	// Slack's retry reason for the next send (resendReason).
 	replace []string
 	reason  string
 	res     ReplayResult
@@ -374,10 +374,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			*s = r.send(ctx, i+1)
 			s.PastSchedule = !inSchedule
 			s.Writes = -1
-			r.reason = ""
-			if s.outcome.Failed() {
-				r.reason = slackReason(s.outcome)
-			}
+			r.reason = resendReason(s.outcome)
 			r.noteCutOff(s)
 			if r.res.EffectsKnown {
 				n, ok := r.count(ctx, i == len(r.res.Sends)-1)

@@ -52,3 +52,42 @@ func TestReplaySlackRetryHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaySlackRetryReasonAfterA2xx: a send after one the handler answered
+// 2xx is, to Slack, a retry of a delivery whose answer never reached it in
+// time: it carries http_timeout, as run's lost-response fault does, never
+// unknown_error; after a failure, that failure's reason.
+func TestReplaySlackRetryReasonAfterA2xx(t *testing.T) {
+	pol, err := policies.Lookup("slack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := []int{http.StatusOK, http.StatusInternalServerError, http.StatusNoContent, http.StatusOK}
+	var mu sync.Mutex
+	var nums, reasons []string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		nums = append(nums, r.Header.Get("X-Slack-Retry-Num"))
+		reasons = append(reasons, r.Header.Get("X-Slack-Retry-Reason"))
+		status := answers[len(nums)-1]
+		mu.Unlock()
+		w.WriteHeader(status)
+	})
+	if _, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+		Capture: mustCapture(t, "slack.http"), Policy: pol, Handler: h, Times: len(answers), Secret: demoSecret("slack"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantNums := []string{"", "1", "2", "3"}
+	wantReasons := []string{"", "http_timeout", "http_error", "http_timeout"}
+	if len(nums) != len(wantNums) {
+		t.Fatalf("%d sends, want %d", len(nums), len(wantNums))
+	}
+	for i := range wantNums {
+		if nums[i] != wantNums[i] || reasons[i] != wantReasons[i] {
+			t.Errorf("send %d (after %v) carried X-Slack-Retry-Num %q, reason %q; want %q, %q",
+				i+1, answers[:i], nums[i], reasons[i], wantNums[i], wantReasons[i])
+		}
+	}
+}
