@@ -192,20 +192,27 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
 		dc := p.DataCanvas(area)
 		c.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + pad}, xl.Text)
 	}
+	drawLegendColumn(c, &lg, lw, pad, note)
+}
+
+// drawLegendColumn draws lg in a column of width lw at the right of c,
+// under the title, and note, wrapped, below it.
+func drawLegendColumn(c draw.Canvas, lg *plot.Legend, lw, pad vg.Length, note string) {
 	right := draw.Crop(c, c.Max.X-c.Min.X-lw-pad, -pad, pad, -pad-vg.Points(titleSize*2.2))
 	lg.Top, lg.Left = true, true
 	lg.Padding = vg.Points(5)
 	lg.Draw(right)
-	if note != "" {
-		sty := lg.TextStyle
-		sty.Font = sans(noteSize)
-		sty.Color = color.Gray{Y: 0x55}
-		r := lg.Rectangle(right)
-		y := r.Min.Y - vg.Points(noteSize*2)
-		for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
-			right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
-			y -= vg.Points(noteSize * 1.3)
-		}
+	if note == "" {
+		return
+	}
+	sty := lg.TextStyle
+	sty.Font = sans(noteSize)
+	sty.Color = color.Gray{Y: 0x55}
+	r := lg.Rectangle(right)
+	y := r.Min.Y - vg.Points(noteSize*2)
+	for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
+		right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
+		y -= vg.Points(noteSize * 1.3)
 	}
 }
 

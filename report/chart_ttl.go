@@ -161,19 +161,7 @@ func drawPanels(c draw.Canvas, title string, plots [][]*plot.Plot, lg *plot.Lege
 			}
 		}
 	}
-	right := draw.Crop(c, c.Max.X-c.Min.X-lw-pad, -pad, pad, -pad-vg.Points(titleSize*2.2))
-	lg.Top, lg.Left = true, true
-	lg.Padding = vg.Points(5)
-	lg.Draw(right)
-	sty := lg.TextStyle
-	sty.Font = sans(noteSize)
-	sty.Color = color.Gray{Y: 0x55}
-	r := lg.Rectangle(right)
-	y := r.Min.Y - vg.Points(noteSize*2)
-	for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
-		right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
-		y -= vg.Points(noteSize * 1.3)
-	}
+	drawLegendColumn(c, lg, lw, pad, note)
 }
 
 // step returns the segments from (a, ya) to (b, yb) as a step: flat, then
