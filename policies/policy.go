@@ -59,8 +59,8 @@ type Policy struct {
 	// wire format's default.
 	EventType string `yaml:"event_type,omitempty"`
 	// APIVersion is the payload version the provider writes, for wire
-	// formats that write several (Stripe: 2026-03-25.dahlia, the current
-	// one, or 2024-06-20); empty means the current one.
+	// formats that write several (Stripe: 2026-10-28.endive, the current
+	// one, 2026-03-25.dahlia or 2024-06-20); empty means the current one.
 	APIVersion string `yaml:"api_version,omitempty"`
 	// Disable is the rule by which the provider gives up on the endpoint.
 	Disable *DisableRule `yaml:"disable,omitempty"`

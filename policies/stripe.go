@@ -59,7 +59,9 @@ func (stripeWire) EventTypes() []string { return stripeTypes }
 
 // APIVersions lists the API versions the Stripe wire writes, the current
 // one first.
-func (stripeWire) APIVersions() []string { return []string{stripeVersion, stripeLegacyVersion} }
+func (stripeWire) APIVersions() []string {
+	return []string{stripeVersion, stripeDahliaVersion, stripeLegacyVersion}
+}
 
 func (stripeWire) Body(ev Event) ([]byte, string) {
 	const ctype = "application/json; charset=utf-8"
@@ -67,9 +69,12 @@ func (stripeWire) Body(ev Event) ([]byte, string) {
 		ID: ev.ID, Object: "event", APIVersion: stripeVersion, Created: ev.Created.Unix(),
 		PendingWebhooks: 1, Type: ev.Type, Account: ev.Tenant,
 	}
-	if ev.Version == stripeLegacyVersion {
+	switch ev.Version {
+	case stripeLegacyVersion:
 		e.APIVersion, e.Data.Object = stripeLegacyVersion, stripeObject2024(ev)
-	} else {
+	case stripeDahliaVersion:
+		e.APIVersion, e.Data.Object = stripeDahliaVersion, stripeObject(ev)
+	default:
 		e.Data.Object = stripeObject(ev)
 	}
 	// The request's id and idempotency key are drawn from their own Rand,

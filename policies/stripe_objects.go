@@ -6,8 +6,15 @@ import (
 )
 
 // stripeVersion is the API version retrysim's Stripe events are written
-// in: the one stripe-go v85 and stripe-node 22 describe.
-const stripeVersion = "2026-03-25.dahlia"
+// in: the one the stripe npm package 23.1 pins and describes. The objects
+// retrysim writes have the same fields in it as in stripeDahliaVersion.
+const stripeVersion = "2026-10-28.endive"
+
+// stripeDahliaVersion is the API version stripe-go v85, the newest stripe-go
+// the Go module proxy serves, pins (and stripe-node 22 did): a policy may
+// choose it (api_version: 2026-03-25.dahlia) for a handler whose
+// stripe-go's ConstructEvent refuses any other version.
+const stripeDahliaVersion = "2026-03-25.dahlia"
 
 // stripeIDs are the ids and figures an event's object is built from. The
 // customer and subscription come from the event's object when it names one;

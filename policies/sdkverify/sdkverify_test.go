@@ -7,6 +7,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/scenarios"
@@ -161,5 +164,41 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 				t.Error("no attack was sent")
 			}
 		})
+	}
+}
+
+// TestStripeGoRefusesAnotherAPIVersion: a handler that calls stripe-go
+// v85's ConstructEvent with no options accepts the events of a policy on
+// 2026-03-25.dahlia, the version stripe-go v85 pins, and refuses the
+// current ones (2026-10-28.endive, the stripe npm package's) though their
+// signature is good: such a handler needs its endpoint on dahlia, or
+// IgnoreAPIVersionMismatch.
+func TestStripeGoRefusesAnotherAPIVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		refused bool
+	}{{"", true}, {"2026-03-25.dahlia", false}} {
+		pol, err := policies.Lookup("stripe")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol.APIVersion = tc.version
+		if err := pol.Init(); err != nil {
+			t.Fatal(err)
+		}
+		w := pol.Wire()
+		secret := policies.GenerateSecret("stripe", 1)
+		ev := policies.Event{Seed: 1, Type: w.DefaultEventType(), Created: time.Now(), Version: tc.version}
+		w.NewEvent(&ev)
+		body, _ := w.Body(ev)
+		h := http.Header{}
+		w.Header(h, policies.Delivery{Event: ev, N: 1, Body: body, Secret: secret, SignedAt: time.Now()})
+		_, err = webhook.ConstructEvent(body, h.Get("Stripe-Signature"), secret)
+		if (err != nil) != tc.refused {
+			t.Errorf("api_version %q: ConstructEvent returned %v, want refused=%v", tc.version, err, tc.refused)
+		}
+		if err := verifyStripe(&http.Request{Header: h}, body, secret); err != nil {
+			t.Errorf("api_version %q: with IgnoreAPIVersionMismatch: %v", tc.version, err)
+		}
 	}
 }
