@@ -40,17 +40,21 @@ var ErrNoUserPayload = errors.New("cannot send a payload of yours")
 // bodyFields lists every wire's BodyFields (a test checks that every
 // registered wire has an entry or a reason in noUserPayload).
 var bodyFields = map[string]BodyFields{
-	"stripe":            {ID: "id", Time: "created", Type: "type"},
-	"slack":             {ID: "event_id", Time: "event_time", Type: "event.type"},
-	"standard-webhooks": {Time: "timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "type"},
-	"svix":              {Time: "timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "type"},
-	"discord":           {ID: "id"},
-	"discord-events":    {ID: "event.data.id", Time: "event.timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "event.type"},
-	"paypal":            {ID: "id", Time: "create_time", TimeLayout: "2006-01-02T15:04:05.000Z", Type: "event_type"},
-	"github":            {},
-	"shopify":           {},
-	"gitlab":            {},
-	"twilio":            {Type: "MessageStatus", Form: true},
+	"stripe":                {ID: "id", Time: "created", Type: "type"},
+	"stripe-thin":           {ID: "id", Time: "created", TimeLayout: stripeThinCreated, Type: "type"},
+	"slack":                 {ID: "event_id", Time: "event_time", Type: "event.type"},
+	"standard-webhooks":     {Time: "timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "type"},
+	"standard-webhooks-v1a": {Time: "timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "type"},
+	"svix":                  {Time: "timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "type"},
+	"discord":               {ID: "id"},
+	"discord-events":        {ID: "event.data.id", Time: "event.timestamp", TimeLayout: "2006-01-02T15:04:05.000000Z07:00", Type: "event.type"},
+	"paypal":                {ID: "id", Time: "create_time", TimeLayout: "2006-01-02T15:04:05.000Z", Type: "event_type"},
+	"github":                {},
+	"shopify":               {},
+	"shopify-events":        {},
+	"gitlab":                {},
+	"twilio":                {Type: "MessageStatus", Form: true},
+	"twilio-shared-key":     {Type: "MessageStatus", Form: true},
 }
 
 // noUserPayload says, for the wires that cannot take a user's payload, why.

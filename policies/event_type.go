@@ -8,9 +8,10 @@ import (
 // typeHeaders name, for the wire formats that send it in a header, the
 // header carrying a delivery's event type.
 var typeHeaders = map[string]string{
-	"github":  "X-GitHub-Event",
-	"shopify": "X-Shopify-Topic",
-	"gitlab":  "X-Gitlab-Event",
+	"github":         "X-GitHub-Event",
+	"shopify":        "X-Shopify-Topic",
+	"shopify-events": "Shopify-Topic",
+	"gitlab":         "X-Gitlab-Event",
 }
 
 // ReadEventType reads a received delivery's event type where w's provider

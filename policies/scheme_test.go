@@ -15,7 +15,7 @@ import (
 // writes (checkChangingHeaders).
 func TestSchemesDescribeTheirSignatures(t *testing.T) {
 	want := map[string]bool{ // the schemes whose documented verifiers bound a signed timestamp
-		"stripe": true, "slack": true, "standard-webhooks": true, "svix": true,
+		"stripe": true, "stripe-thin": true, "slack": true, "standard-webhooks": true, "standard-webhooks-v1a": true, "svix": true,
 	}
 	// Discord and Zoom sign a timestamp but document no bound, and their
 	// libraries check none: bounding it is advice.

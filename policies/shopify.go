@@ -9,6 +9,11 @@ import (
 
 type shopifyWire struct{}
 
+// shopifyAPIVersion is the Admin API version the Shopify wire says its
+// payloads are serialized in: the newest stable one at the end of 2026
+// (Shopify releases one a quarter; docs/PROVIDERS.md).
+const shopifyAPIVersion = "2026-10"
+
 func init() { RegisterWire(shopifyWire{}) }
 
 func (shopifyWire) Name() string             { return "shopify" }
@@ -183,7 +188,7 @@ func (shopifyWire) Header(h http.Header, d Delivery) {
 		shop = d.Event.Tenant
 	}
 	h.Set("X-Shopify-Shop-Domain", shop)
-	h.Set("X-Shopify-API-Version", "2024-07")
+	h.Set("X-Shopify-API-Version", shopifyAPIVersion)
 	// One event, one X-Shopify-Event-Id; each subscription's delivery of
 	// it has an X-Shopify-Webhook-Id of its own, kept on its retries.
 	h.Set("X-Shopify-Webhook-Id", r.UUID())

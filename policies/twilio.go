@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"fmt"
+	"hash"
 	"net/http"
 	"net/url"
 	"sort"
@@ -79,6 +80,13 @@ func (twilioWire) Body(ev Event) ([]byte, string) {
 // twilioSignature is base64(HMAC-SHA1(token, url + each param's key and value,
 // sorted by key)), as twilio-go's RequestValidator computes it.
 func twilioSignature(token, fullURL string, params url.Values) string {
+	return twilioSign(sha1.New, token, fullURL, params)
+}
+
+// twilioSign is base64(HMAC(key, url + each param's key and value, sorted by
+// key)) with the hash h: SHA-1 with the Auth Token, or SHA-256 with a
+// shared key (twilioSharedKeyWire).
+func twilioSign(h func() hash.Hash, key, fullURL string, params url.Values) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
@@ -92,7 +100,7 @@ func twilioSignature(token, fullURL string, params url.Values) string {
 			b.WriteString(v)
 		}
 	}
-	m := hmac.New(sha1.New, []byte(token))
+	m := hmac.New(h, []byte(key))
 	m.Write([]byte(b.String()))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }

@@ -91,6 +91,11 @@ var verifiers = []struct {
 		return wh.Verify(body, h)
 	}},
 	{policy: "discord-events", stamped: "X-Signature-Ed25519", verify: verifyDiscord},
+	// The schemes of 2026 (schemes2026_helpers_test.go).
+	{policy: "stripe-thin", stamped: "Stripe-Signature", verify: verifyStripeThin},
+	{policy: "standard-webhooks-v1a", stamped: "webhook-signature", verify: verifyStandardV1a},
+	{policy: "twilio-shared-key", fragment: "#rc=3&rp=all&ct=1000&rt=5000&tt=15000", verify: verifyTwilioSharedKey},
+	{policy: "shopify-events", verify: verifyShopifyEvents},
 	{policy: "discord", stamped: "X-Signature-Ed25519", verify: verifyDiscord},
 }
 
