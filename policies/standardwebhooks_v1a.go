@@ -103,3 +103,24 @@ func (w standardV1aWire) Verify(h http.Header, body []byte, _, secret string, no
 	}
 	return fmt.Errorf("%w: no v1a signature in %s-signature verifies", ErrBadSignature, w.prefix)
 }
+
+// standardSigVersions reports whether the signature header names version
+// v ("v1", "v1a") among its signatures.
+func standardSigVersions(sigs, v string) bool {
+	for _, s := range strings.Fields(sigs) {
+		if strings.HasPrefix(s, v+",") {
+			return true
+		}
+	}
+	return false
+}
+
+// Claims: a v1a delivery carries a v1a signature.
+func (w standardV1aWire) Claims(h http.Header, _ []byte) bool {
+	return standardSigVersions(h.Get(w.prefix+"-signature"), "v1a")
+}
+
+// Claims: a v1 delivery carries a v1 signature.
+func (w standardWire) Claims(h http.Header, _ []byte) bool {
+	return standardSigVersions(h.Get(w.prefix+"-signature"), "v1")
+}

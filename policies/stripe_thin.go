@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -109,3 +110,19 @@ func (stripeThinWire) DedupID(h http.Header, body []byte) (string, error) {
 func (stripeThinWire) Verify(h http.Header, body []byte, url, secret string, now time.Time) error {
 	return stripeWire{}.Verify(h, body, url, secret, now)
 }
+
+// stripeObjectIs reports whether body's top-level "object" is want.
+func stripeObjectIs(body []byte, want string) bool {
+	var v struct {
+		Object string `json:"object"`
+	}
+	return json.Unmarshal(body, &v) == nil && v.Object == want
+}
+
+// Claims: a thin event's object is "v2.core.event".
+func (stripeThinWire) Claims(_ http.Header, body []byte) bool {
+	return stripeObjectIs(body, "v2.core.event")
+}
+
+// Claims: a snapshot event's object is "event".
+func (stripeWire) Claims(_ http.Header, body []byte) bool { return stripeObjectIs(body, "event") }

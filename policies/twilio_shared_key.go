@@ -96,3 +96,14 @@ func (twilioSharedKeyWire) Verify(h http.Header, body []byte, fullURL, secret st
 func (twilioSharedKeyWire) Scheme() Scheme {
 	return Scheme{Headers: []string{"X-Twilio-Signature", "X-Twilio-Webhooks-Signature-Settings"}, Covers: CoversParams}
 }
+
+// Claims: a shared-key delivery names its key in
+// X-Twilio-Webhooks-Signature-Settings.
+func (twilioSharedKeyWire) Claims(h http.Header, _ []byte) bool {
+	return h.Get("X-Twilio-Webhooks-Signature-Settings") != ""
+}
+
+// Claims: an Auth Token delivery has no X-Twilio-Webhooks-Signature-Settings.
+func (twilioWire) Claims(h http.Header, _ []byte) bool {
+	return h.Get("X-Twilio-Webhooks-Signature-Settings") == ""
+}

@@ -187,3 +187,21 @@ func SigningTime(now time.Time, n, attempts int) time.Time {
 	lag := time.Duration(max(0, attempts-n)) * time.Second
 	return now.Truncate(time.Second).Add(-min(lag, MaxSigningLag))
 }
+
+// Claimer is implemented by wire formats that sign as another wire does
+// (stripe and stripe-thin, standard-webhooks and its v1a, twilio and
+// twilio-shared-key), to tell their own deliveries from the other's.
+type Claimer interface {
+	// Claims reports whether a received delivery is one of this wire's
+	// by what it carries (the body's object, the signature's version).
+	Claims(h http.Header, body []byte) bool
+}
+
+// Claims reports whether w would have sent a delivery with these headers
+// and body: true for a wire that cannot tell (it is not a Claimer).
+func Claims(w Wire, h http.Header, body []byte) bool {
+	if c, ok := w.(Claimer); ok {
+		return c.Claims(h, body)
+	}
+	return true
+}

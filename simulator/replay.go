@@ -318,11 +318,12 @@ func DetectWire(c capture.Request) (policies.Wire, error) {
 	}
 	if len(best) > 1 {
 		// Two products that sign alike (Discord's interactions and webhook
-		// events): the one whose body carries its dedup id.
+		// events, Stripe's snapshot and thin events): the one whose body
+		// carries its dedup id and that claims the delivery as its own.
 		var fit []string
 		for _, name := range best {
 			if w, _ := policies.WireFor(name); w != nil {
-				if _, err := w.DedupID(c.Header, c.Body); err == nil {
+				if _, err := w.DedupID(c.Header, c.Body); err == nil && policies.Claims(w, c.Header, c.Body) {
 					fit = append(fit, name)
 				}
 			}

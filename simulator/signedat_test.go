@@ -15,21 +15,26 @@ import (
 	"github.com/retrysim/retrysim/simulator/capture"
 )
 
+// stripeSignedTime reads Stripe-Signature's t=.
+func stripeSignedTime(h http.Header) (time.Time, error) {
+	for part := range strings.SplitSeq(h.Get("Stripe-Signature"), ",") {
+		if t, ok := strings.CutPrefix(part, "t="); ok {
+			return unixSeconds(t)
+		}
+	}
+	return time.Time{}, strconv.ErrSyntax
+}
+
 // signedTime reads the signed timestamp of a request, by provider; every
 // wire format whose signature changes with the time must have one here.
 var signedTime = map[string]func(h http.Header) (time.Time, error){
-	"stripe": func(h http.Header) (time.Time, error) {
-		for part := range strings.SplitSeq(h.Get("Stripe-Signature"), ",") {
-			if t, ok := strings.CutPrefix(part, "t="); ok {
-				return unixSeconds(t)
-			}
-		}
-		return time.Time{}, strconv.ErrSyntax
-	},
-	"slack":             header(unixSeconds, "X-Slack-Request-Timestamp"),
-	"standard-webhooks": header(unixSeconds, "webhook-timestamp"),
-	"svix":              header(unixSeconds, "svix-timestamp"),
-	"zoom":              header(unixSeconds, "x-zm-request-timestamp"),
+	"stripe":                stripeSignedTime,
+	"stripe-thin":           stripeSignedTime,
+	"slack":                 header(unixSeconds, "X-Slack-Request-Timestamp"),
+	"standard-webhooks":     header(unixSeconds, "webhook-timestamp"),
+	"standard-webhooks-v1a": header(unixSeconds, "webhook-timestamp"),
+	"svix":                  header(unixSeconds, "svix-timestamp"),
+	"zoom":                  header(unixSeconds, "x-zm-request-timestamp"),
 	// discord (interactions) is not here: it never retries, and its probe
 	// removes this test's always-failing endpoint first.
 	"discord-events": header(unixSeconds, "X-Signature-Timestamp"),
