@@ -207,10 +207,45 @@ func writePolicyText(w io.Writer, p *policies.Policy) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	ew.printf("\n  source: %s\n", strings.Join(wrapWords(p.Source, 92), "\n          "))
-	ew.printf("  notes:  %s\n", strings.Join(wrapWords(p.Notes, 92), "\n          "))
+	ew.printf("\n")
+	writeWrapped(ew, "  source: ", "          ", p.Source, 92)
+	writeWrapped(ew, "  notes:  ", "          ", p.Notes, 92)
+	writeFactsText(ew, p)
 	writePublicKey(ew, p)
 	return ew.err
+}
+
+// writeFactsText writes the facts the built-in policy of p's name states,
+// each with its basis, source and the date it was checked
+// (policies/facts.yaml, docs/PROVIDERS.md's fact tables).
+func writeFactsText(ew *errWriter, p *policies.Policy) {
+	facts := policies.FactsOf(p.Name)
+	if len(facts) == 0 {
+		return
+	}
+	ew.printf("\n  facts (D provider's docs, C its code, S secondhand, I inferred):\n")
+	for _, f := range facts {
+		second := ""
+		if f.Secondhand() {
+			second = ", secondhand"
+		}
+		line := fmt.Sprintf("%s: %s — %s (%s%s, checked %s)", f.Fact, f.Value, f.Source, f.Basis, second, f.Checked)
+		writeWrapped(ew, "    ", "      ", line, 90)
+	}
+}
+
+// writeWrapped writes text wrapped to width, its first line after first
+// and the others after indent: one printf a line, so that the escaping of
+// each value leaves the line breaks alone (joined, they came out as a
+// literal \n).
+func writeWrapped(ew *errWriter, first, indent, text string, width int) {
+	for i, line := range wrapWords(text, width) {
+		lead := indent
+		if i == 0 {
+			lead = first
+		}
+		ew.printf("%s%s\n", lead, line)
+	}
 }
 
 // writePublicKey writes, for a provider that signs with a private key, the
@@ -258,6 +293,12 @@ func writePolicyMarkdown(w io.Writer, p *policies.Policy) error {
 		ew.printf("| %d | %s | %s |\n", n, delay, policies.FormatDuration(p.Offset(n)))
 	}
 	ew.printf("\n**Source:** %s\n\n**Notes:** %s\n", mdCell(p.Source), mdCell(p.Notes))
+	if facts := policies.FactsOf(p.Name); len(facts) > 0 && ew.err == nil {
+		ew.printf("\n**Facts of the built-in `%s`** (basis: D provider's docs, C provider's code, S secondhand, I inferred):\n\n", p.Name)
+		if ew.err == nil {
+			ew.err = policies.WriteFactTable(ew.w, facts, false)
+		}
+	}
 	return ew.err
 }
 
