@@ -38,6 +38,20 @@ type PolicyJSON struct {
 	EventTypes                []string `json:"event_types"` // empty: any
 	DefaultEventType          string   `json:"default_event_type"`
 	DedupField                string   `json:"dedup_field"`
+	// Facts are the facts the built-in policy of this name states, each
+	// with its source (policies/facts.yaml); empty for a policy of the
+	// user's own.
+	Facts []factJSON `json:"facts"`
+}
+
+// factJSON is one row of policies/facts.yaml.
+type factJSON struct {
+	Fact       string `json:"fact"`
+	Value      string `json:"value"`
+	Basis      string `json:"basis"`
+	Source     string `json:"source"`
+	Checked    string `json:"checked"`
+	Secondhand bool   `json:"secondhand"`
 }
 
 type disableJSON struct {
@@ -104,6 +118,10 @@ func NewPolicyJSON(p *policies.Policy) PolicyJSON {
 	out.DefaultEventType = p.EventType
 	if out.DefaultEventType == "" {
 		out.DefaultEventType = w.DefaultEventType()
+	}
+	out.Facts = []factJSON{}
+	for _, f := range policies.FactsOf(p.Name) {
+		out.Facts = append(out.Facts, factJSON{Fact: f.Fact, Value: f.Value, Basis: f.Basis, Source: f.Source, Checked: f.Checked, Secondhand: f.Secondhand()})
 	}
 	return out
 }

@@ -39,6 +39,15 @@ func TestPolicyShowPrintsItsFacts(t *testing.T) {
 	if !strings.Contains(md.String(), want) {
 		t.Errorf("the markdown has no row %q:\n%s", want, md.String())
 	}
+	var js bytes.Buffer
+	if err := WritePolicy(&js, &p, "json"); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"fact": "disable",
+      "value": "9 days after the first failure",
+      "basis": "S",`; !strings.Contains(js.String(), want) || !strings.Contains(js.String(), `"secondhand": true`) {
+		t.Errorf("the JSON has no secondhand disable fact:\n%s", js.String())
+	}
 	if n := strings.Count(text.String(), " checked"); n != len(policies.FactsOf("stripe-disable")) {
 		t.Errorf("%d facts printed, facts.yaml has %d", n, len(policies.FactsOf("stripe-disable")))
 	}
