@@ -48,8 +48,9 @@ const (
 type ChartOptions struct {
 	// Chart is ChartTimeline (default), ChartTTL or ChartStorm.
 	Chart string
-	// By is ByEvent (default: one row per event) for the timeline;
-	// ByProvider is refused (ErrByProvider).
+	// By is ByEvent (default: one row per event) or ByTenant (one row
+	// per tenant of a run of several) for the timeline; ByProvider is
+	// refused (ErrByProvider).
 	By string
 	// Log puts virtual time on a logarithmic axis.
 	Log bool
@@ -88,8 +89,11 @@ func WriteChart(w io.Writer, rep *Report, format string, opts ChartOptions) erro
 	case ChartStorm:
 		return render(w, format, opts, func(c draw.Canvas) error { return drawStorm(c, rep) })
 	case "", ChartTimeline:
-		if opts.By == ByProvider {
+		switch opts.By {
+		case ByProvider:
 			return ErrByProvider
+		case ByTenant:
+			return render(w, format, opts, func(c draw.Canvas) error { return drawTenants(c, rep, opts) })
 		}
 		return render(w, format, opts, func(c draw.Canvas) error { return drawTimeline(c, rep, opts) })
 	}

@@ -2,8 +2,6 @@ package report
 
 import (
 	"strings"
-
-	"github.com/retrysim/retrysim/simulator"
 )
 
 // reorders counts the pairs of events about one object that first reached
@@ -13,98 +11,97 @@ import (
 //
 // Records come in virtual-time order, so a first arrival pairs with the
 // earlier first arrivals of newer events about its object. Events start in
-// sequence order: an event never seen is newer than every event seen. Once
-// every event up to s has arrived or ended, no first arrival still to come
-// is older than s, and what is kept of s can go.
+// sequence order: an event not yet seen is newer than every event seen, so
+// its first arrival, later than theirs, pairs with none of them. What is
+// kept of an object can therefore go as soon as none of its events seen so
+// far is still to arrive or end. (Keeping instead every arrival until all
+// older events of the run had arrived or ended held, behind one event
+// retried for hours, every event that arrived meanwhile: a hundred MB in a
+// run of ten million events; and in one shard's stream, whose other
+// shards' events never arrive, every event of the stream.)
 type reorders struct {
-	pairs   int
+	pairs int
+	// objects are the objects that have an event still to arrive or end,
+	// with the first arrivals of their events.
 	objects map[string]*arrivals // by object; the pointer, so the key is never rewritten
-	low     int                  // every event below low has arrived or ended
-	// open[i-head] says whether event low+i is still to arrive or end, and
-	// at[i-head] holds the object of an event that arrived.
-	open []bool
-	at   []*arrivals
-	head int
+	// open are the events seen, about an object, that have not ended:
+	// their object and whether they have arrived.
+	open map[int]openEvent
 }
 
-// arrivals are the first arrivals kept for one object.
+// arrivals are the first arrivals kept for one object, and how many of
+// its events seen are still to arrive or end.
 type arrivals struct {
-	object string
-	list   []firstArrival
+	object  string
+	list    []firstArrival
+	pending int
 }
 
-func newReorders() reorders { return reorders{objects: map[string]*arrivals{}} }
+// openEvent is an event in flight about an object.
+type openEvent struct {
+	object  *arrivals
+	arrived bool
+}
 
-// seen notes an attempt of event seq and reports whether seq is followed:
-// not below low, and not so far above it (a stream no run wrote) that
-// following it would take more room than a run's events.
-func (o *reorders) seen(seq int) bool {
-	if seq < o.low || seq-o.low >= simulator.MaxEvents {
-		return false
+func newReorders() reorders {
+	return reorders{objects: map[string]*arrivals{}, open: map[int]openEvent{}}
+}
+
+// seen notes an attempt of event seq, about object.
+func (o *reorders) seen(seq int, object string) {
+	if object == "" {
+		return // pairs with nothing
 	}
-	for seq >= o.low+len(o.open)-o.head {
-		o.open = append(o.open, true)
-		o.at = append(o.at, nil)
+	if _, ok := o.open[seq]; ok {
+		return
 	}
-	return true
+	a := o.objects[object]
+	if a == nil {
+		a = &arrivals{object: strings.Clone(object)} // not the record's string, which may hold more
+		o.objects[a.object] = a
+	}
+	a.pending++
+	o.open[seq] = openEvent{object: a}
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
 func (o *reorders) arrive(seq int, object string, at int64) {
-	followed := o.seen(seq)
-	fa := firstArrival{seq: seq, at: at}
-	if object != "" {
-		a := o.objects[object]
-		if a == nil {
-			a = &arrivals{object: strings.Clone(object)} // not the record's string, which may hold more
-			o.objects[a.object] = a
-		}
-		for _, e := range a.list {
-			if (e.seq < fa.seq && fa.at < e.at) || (fa.seq < e.seq && e.at < fa.at) {
-				o.pairs++
-			}
-		}
-		a.list = append(a.list, fa)
-		if followed {
-			o.at[o.head+seq-o.low] = a
-		}
-	}
-	if followed {
-		o.resolve(seq)
-	}
-}
-
-// resolve notes that event seq can no longer first arrive: it arrived, or
-// it ended.
-func (o *reorders) resolve(seq int) {
-	if !o.seen(seq) {
+	if object == "" {
 		return
 	}
-	o.open[o.head+seq-o.low] = false
-	for o.head < len(o.open) && !o.open[o.head] {
-		if a := o.at[o.head]; a != nil {
-			a.drop(o.low)
-			if len(a.list) == 0 {
-				delete(o.objects, a.object)
-			}
-			o.at[o.head] = nil
-		}
-		o.head++
-		o.low++
+	o.seen(seq, object)
+	e := o.open[seq]
+	if e.arrived {
+		return
 	}
-	if o.head > 1024 && o.head > len(o.open)/2 {
-		o.open = append(o.open[:0], o.open[o.head:]...)
-		o.at = append(o.at[:0], o.at[o.head:]...)
-		o.head = 0
+	a := e.object
+	fa := firstArrival{seq: seq, at: at}
+	for _, k := range a.list {
+		if (k.seq < fa.seq && fa.at < k.at) || (fa.seq < k.seq && k.at < fa.at) {
+			o.pairs++
+		}
+	}
+	a.list = append(a.list, fa)
+	o.open[seq] = openEvent{object: a, arrived: true}
+	o.settled(a)
+}
+
+// resolve notes that event seq has ended: it can no longer first arrive.
+func (o *reorders) resolve(seq int) {
+	e, ok := o.open[seq]
+	if !ok {
+		return
+	}
+	delete(o.open, seq)
+	if !e.arrived {
+		o.settled(e.object)
 	}
 }
 
-// drop forgets the arrival of event seq.
-func (a *arrivals) drop(seq int) {
-	for i, e := range a.list {
-		if e.seq == seq {
-			a.list = append(a.list[:i], a.list[i+1:]...)
-			return
-		}
+// settled notes that one of a's events arrived or ended; once none is
+// still to, nothing to come can pair with its arrivals.
+func (o *reorders) settled(a *arrivals) {
+	if a.pending--; a.pending == 0 {
+		delete(o.objects, a.object)
 	}
 }

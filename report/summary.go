@@ -263,9 +263,7 @@ type Summary struct {
 	// chain (those in flight are found from their live entry).
 	kept   []*EventTimeline
 	spool  *spool
-	closed []spoolEntry
-	// closedSorted says closed is in Seq order.
-	closedSorted bool
+	closed closedIndex
 	// open counts the timelines begun and not in closed; dropped those
 	// in kept that are not kept after all.
 	open, dropped int
@@ -479,7 +477,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		marks := a.opts.marks()
 		run = &Summary{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, Unreached: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
-			reorder: newReorders(), spool: a.spool, closedSorted: true,
+			reorder: newReorders(), spool: a.spool,
 			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
@@ -572,7 +570,7 @@ func (r *Summary) begin(rec *simulator.Record) {
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func (r *Summary) attempt(rec *simulator.Record, keep int) error {
-	r.reorder.seen(rec.Seq)
+	r.reorder.seen(rec.Seq, rec.Object)
 	ev := r.live[rec.Seq]
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}

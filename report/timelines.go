@@ -115,10 +115,7 @@ func (r *Summary) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 		if err != nil {
 			return err
 		}
-		if n := len(r.closed); n > 0 && r.closed[n-1].seq > rec.Seq {
-			r.closedSorted = false
-		}
-		r.closed = append(r.closed, spoolEntry{seq: rec.Seq, last: last})
+		r.closed.add(spoolEntry{seq: rec.Seq, last: last})
 		r.open--
 	}
 	return nil
@@ -126,7 +123,7 @@ func (r *Summary) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 
 // TimelineCount is how many events' timelines the run kept (see
 // WithTimeline): what Timelines yields.
-func (r *Summary) TimelineCount() int { return len(r.closed) + r.open }
+func (r *Summary) TimelineCount() int { return r.closed.len() + r.open }
 
 // Timelines yields the kept events' timelines in Seq order (events that
 // share a Seq, which only a hand-made stream has, in the order they began).
@@ -148,15 +145,16 @@ func (r *Summary) timelines(want func(seq int) bool) iter.Seq2[*EventTimeline, e
 			}
 			return
 		}
-		closed, open := r.closedIndex(), r.openIndex()
-		i, j := 0, 0
-		for i < len(closed) || j < len(open) {
+		closed, open := r.closed.sorted(), r.openIndex()
+		c, more := closed.next()
+		j := 0
+		for more || j < len(open) {
 			// A closed event ended before an open one with its Seq began,
 			// so it comes first.
 			var e spoolEntry
-			if j == len(open) || (i < len(closed) && closed[i].seq <= open[j].seq) {
-				e = closed[i]
-				i++
+			if j == len(open) || (more && c.seq <= open[j].seq) {
+				e = c
+				c, more = closed.next()
 			} else {
 				e = open[j]
 				j++
@@ -183,16 +181,6 @@ func (r *Summary) compact() {
 		r.dropped = 0
 	}
 	slices.SortStableFunc(r.kept, bySeq)
-}
-
-// closedIndex returns the closed events' entries by Seq, those that share
-// one in the order they ended.
-func (r *Summary) closedIndex() []spoolEntry {
-	if !r.closedSorted {
-		slices.SortStableFunc(r.closed, entryBySeq)
-		r.closedSorted = true
-	}
-	return r.closed
 }
 
 // openIndex returns the entries of the events in flight whose timeline is

@@ -99,7 +99,7 @@ func TestSpooledTimelinesMatchMemory(t *testing.T) {
 	inMem := aggregate(t, recs, WithTimeline(-1), inMemory())
 	for i, r := range spooled.Runs() {
 		t.Run(r.Policy, func(t *testing.T) {
-			if r.spool == nil || len(r.closed) == 0 {
+			if r.spool == nil || r.closed.len() == 0 {
 				t.Fatal("nothing was spooled")
 			}
 			want := referenceTimelines(streams[r.Policy])

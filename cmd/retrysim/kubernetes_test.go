@@ -94,8 +94,9 @@ func podArgs(j *k8sJob, env map[string]string, dir string) []string {
 }
 
 // The Indexed Job's pods, run as processes with JOB_COMPLETION_INDEX set
-// as Kubernetes sets it, then the merge Job's pod: its report is the
-// report of the same run in one process.
+// as Kubernetes sets it (one of them twice, as a retried pod), then the
+// merge Job's pod: its report is the report of the same run in one
+// process.
 func TestKubernetesJobsMergeToTheWholeRun(t *testing.T) {
 	bin := buildBinary(t)
 	shards, merge := readJob(t, "shards.yaml"), readJob(t, "merge.yaml")
@@ -123,6 +124,19 @@ func TestKubernetesJobsMergeToTheWholeRun(t *testing.T) {
 		if errs[i] != nil {
 			t.Fatalf("pod %d: %v\n%s", i, errs[i], outs[i])
 		}
+	}
+	// A pod that failed is retried with its index: it writes the same
+	// stream again (apart from the wall-clock start of the run).
+	again := t.TempDir()
+	retry := exec.Command(bin, podArgs(shards, map[string]string{"JOB_COMPLETION_INDEX": "1"}, again)...)
+	retry.Env = append(os.Environ(), "JOB_COMPLETION_INDEX=1")
+	if out, err := retry.CombinedOutput(); err != nil {
+		t.Fatalf("pod 1 retried: %v\n%s", err, out)
+	}
+	first, _ := os.ReadFile(filepath.Join(dir, "shard-1.jsonl"))
+	second, err := os.ReadFile(filepath.Join(again, "shard-1.jsonl"))
+	if err != nil || len(first) == 0 || !bytes.Equal(withoutWallStart(first), withoutWallStart(second)) {
+		t.Fatalf("pod 1 retried wrote another stream (%v)", err)
 	}
 	merged, err := exec.Command(bin, podArgs(merge, nil, dir)...).Output()
 	if err != nil {

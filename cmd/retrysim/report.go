@@ -37,7 +37,7 @@ type outputFlags struct {
 func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
 	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts(), ", ")+" (a file named after a chart, such as storm.png, draws that one)")
-	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate)")
+	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate) or tenant (one per tenant of a run of --tenants: its attempts, when its subscription was disabled, the events it lost)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
 }
@@ -75,11 +75,11 @@ func (o *outputFlags) validate() (*output, []error) {
 		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts(), ", ")))
 	}
 	switch o.by {
-	case report.ByEvent:
+	case report.ByEvent, report.ByTenant:
 	case report.ByProvider:
 		errs = append(errs, errors.New("--by provider: no longer drawn: one row per provider merged every event's marks into solid bars; compare providers with --chart storm (their attempts over time), or keep --by event: its rows are a sample of each provider's events with every kind of fate"))
 	default:
-		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event)", o.by))
+		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event, tenant)", o.by))
 	}
 	if o.ttls != "" {
 		var err error
