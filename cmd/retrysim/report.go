@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -125,7 +126,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		}
 		opts := o.chart
 		opts.Chart = chartFor(f.path, o.chart.Chart)
-		err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
+		err := outfile.Write(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
 		switch {
 		case errors.Is(err, report.ErrNoData):
 			o.note("--out %s: not written: %v", f.path, err)
@@ -143,7 +144,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		if report.IsChart(f.format) {
 			continue
 		}
-		if err := writeFile(f.path, func(w io.Writer) error {
+		if err := outfile.Write(f.path, func(w io.Writer) error {
 			rw := o.secrets.writer(w)
 			if err := o.render(rw, rep, f.format); err != nil {
 				return err
@@ -241,22 +242,6 @@ func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
 		err = &exitError{code: exitWrite, err: errors.Join(err, fmt.Errorf("the JUnit report to stdout: %w", jerr))}
 	}
 	return err
-}
-
-// writeFile writes a file atomically (see atomicFile): the report streams
-// into a temporary file beside it, renamed over path only when complete, so
-// a failed render or an interrupt leaves no half-written file behind and an
-// existing file stays as it was until the new one is complete.
-func writeFile(path string, fill func(io.Writer) error) error {
-	f, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	defer f.abort()
-	if err := fill(f); err != nil {
-		return err
-	}
-	return f.commit()
 }
 
 // terminalWidth is the width the text report wraps to on w: the
@@ -372,11 +357,11 @@ func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	named := []namedPath{{"--config", st.path}}
+	named := []outfile.Named{{Flag: "--config", Path: st.path}}
 	for _, p := range paths {
-		named = append(named, namedPath{"results", p})
+		named = append(named, outfile.Named{Flag: "results", Path: p})
 	}
-	errs = append(errs, checkDistinct(outPaths(o.out), named)...)
+	errs = append(errs, outfile.CheckDistinct(outPaths(o.out), named)...)
 	var ins []io.Reader
 	for _, p := range paths {
 		if p == "-" {

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // resultsSink writes the results stream, with secrets redacted. A file is
-// written atomically (see atomicFile): a results file is never half-written.
+// written atomically (see outfile.File): a results file is never half-written.
 // On a second interrupt, which exits at once, the stream written so far is
 // kept and each run still open is closed by an end record marked
 // interrupted, so that it reads back as a run cut short, not as one whole.
@@ -20,7 +21,7 @@ type resultsSink struct {
 	jw     *report.JSONLWriter
 	red    *redactWriter
 	comp   io.WriteCloser // compresses into file, by its name (report.CompressionFor)
-	file   *atomicFile    // nil for stdout
+	file   *outfile.File  // nil for stdout
 	open   []simulator.Record
 	closed bool
 	// unhook unregisters the exit-now hook.
@@ -39,13 +40,13 @@ func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, e
 	if path == "-" {
 		r.jw = report.NewJSONLWriter(stdout)
 	} else {
-		f, err := createAtomic(path)
+		f, err := outfile.Create(path)
 		if err != nil {
 			return nil, err
 		}
 		comp, err := report.CompressionFor(path).Compressor(f)
 		if err != nil {
-			f.abort()
+			f.Abort()
 			return nil, err
 		}
 		r.red, r.comp = sec.writer(comp), comp
@@ -102,7 +103,7 @@ func (r *resultsSink) finish() error {
 	if err := r.comp.Close(); err != nil {
 		return err
 	}
-	return r.file.commit()
+	return r.file.Commit()
 }
 
 // exitNow ends every open run with an end record marked interrupted and
@@ -136,6 +137,6 @@ func (r *resultsSink) abort() {
 		r.unhook()
 	}
 	if r.file != nil {
-		r.file.abort()
+		r.file.Abort()
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
@@ -279,13 +280,13 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		errs = append(errs, fmt.Errorf("--format %s with --results -: the stream takes stdout and the report would be a picture on stderr; name a file with --out FILE.%s", f.format, f.format))
 	}
 	if f.results != "" && f.results != "-" {
-		if err := checkWritable(f.results); err != nil {
+		if err := outfile.CheckWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
 	}
-	errs = append(errs, checkDistinct(
-		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),
-		[]namedPath{{"--scenario", scenarioFile}, {"--config", st.path}, {"--ca", f.ca}})...)
+	errs = append(errs, outfile.CheckDistinct(
+		append([]outfile.Named{{Flag: "--results", Path: f.results}}, outPaths(f.out)...),
+		[]outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}, {Flag: "--ca", Path: f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
