@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -56,8 +57,8 @@ type output struct {
 	ttls    []time.Duration
 	keep    int
 	verbose bool
-	secrets *secretSet // redacted from a report written to --out
-	notes   io.Writer  // where an output skipped is said (stderr)
+	secrets *redact.Set // redacted from a report written to --out
+	notes   io.Writer   // where an output skipped is said (stderr)
 }
 
 // validate checks the flags. --format and --out never disagree: stdout
@@ -145,7 +146,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 			continue
 		}
 		if err := outfile.Write(f.path, func(w io.Writer) error {
-			rw := o.secrets.writer(w)
+			rw := o.secrets.Writer(w)
 			if err := o.render(rw, rep, f.format); err != nil {
 				return err
 			}
@@ -248,8 +249,8 @@ func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
 // terminal's when w is one, else $COLUMNS when it is set (as shells and
 // CI runners do), else 0, the report's default.
 func terminalWidth(w io.Writer) int {
-	if r, ok := w.(*redactWriter); ok {
-		w = r.w
+	if r, ok := w.(*redact.Writer); ok {
+		w = r.Underlying()
 	}
 	if f, ok := w.(*os.File); ok && isTerminal(f) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= minWidth {
@@ -269,8 +270,8 @@ const minWidth = 40
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.
 func isTerminal(w io.Writer) bool {
-	if r, ok := w.(*redactWriter); ok {
-		w = r.w // the redactor in front of stdout and stderr
+	if r, ok := w.(*redact.Writer); ok {
+		w = r.Underlying() // the redactor in front of stdout and stderr
 	}
 	f, ok := w.(*os.File)
 	if !ok {

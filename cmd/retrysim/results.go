@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -19,7 +20,7 @@ import (
 type resultsSink struct {
 	mu     sync.Mutex
 	jw     *report.JSONLWriter
-	red    *redactWriter
+	red    *redact.Writer
 	comp   io.WriteCloser // compresses into file, by its name (report.CompressionFor)
 	file   *outfile.File  // nil for stdout
 	open   []simulator.Record
@@ -35,7 +36,7 @@ var errSinkClosed = errors.New("the results stream is closed")
 // openResults opens the results stream: path, or stdout for "-" (which is
 // redacted already). A path ending .gz or .zst is compressed (gzip,
 // Zstandard), after redaction.
-func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, error) {
+func openResults(path string, stdout io.Writer, sec *redact.Set) (*resultsSink, error) {
 	r := &resultsSink{}
 	if path == "-" {
 		r.jw = report.NewJSONLWriter(stdout)
@@ -49,7 +50,7 @@ func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, e
 			f.Abort()
 			return nil, err
 		}
-		r.red, r.comp = sec.writer(comp), comp
+		r.red, r.comp = sec.Writer(comp), comp
 		r.jw, r.file = report.NewJSONLWriter(r.red), f
 	}
 	r.unhook = onExitNow(r.exitNow)

@@ -17,6 +17,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
@@ -185,7 +186,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
 	st.redactGiven(ctx, stderr, f.secrets)
-	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
+	secretsOf(ctx).Add(slices.Concat(redact.URLSecrets(f.url), redact.URLSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -469,7 +470,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		}
 	case f.url != "":
-		cfg.URL, cfg.TargetName = f.url, displayURL(f.url)
+		cfg.URL, cfg.TargetName = f.url, redact.DisplayURL(f.url)
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}
@@ -524,10 +525,10 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // recordSink redacts each record of a run and sends it to the results
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
-func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
-	redactor := newRecordRedactor(sec)
+func recordSink(sec *redact.Set, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
+	redactor := redact.NewRecords(sec)
 	return func(r *simulator.Record) error {
-		r = redactor.redact(r)
+		r = redactor.Redact(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))
