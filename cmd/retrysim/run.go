@@ -21,6 +21,7 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
 type runFlags struct {
@@ -476,15 +477,19 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
-			proc, err := startHandler(ctx, f.exec, f.url, f.allowRemote, stderr)
+			var opts []supervise.Option
+			if f.allowRemote {
+				opts = append(opts, supervise.AllowRemote())
+			}
+			proc, err := startExec(ctx, f.exec, f.url, stderr, opts...)
 			if err != nil {
 				if interrupted(ctx) {
 					return cfg, cleanup, &exitError{code: exitInterrupted, err: err}
 				}
 				return cfg, cleanup, badInput(err)
 			}
-			cleanup = proc.stop
-			cfg.Restart = proc.restart
+			cleanup = proc.Stop
+			cfg.Restart = func(ctx context.Context) error { return execError(proc.Restart(ctx)) }
 		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
