@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -156,26 +155,4 @@ Examples:
 	cmd.Flags().StringVar(&ttl, "ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl mode keeps a dedup key (virtual time)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "listen on an address that is not loopback")
 	return cmd
-}
-
-// restart stops the built-in demo server abruptly (every connection closed,
-// as if its process were killed) and serves the same handler, whose state
-// lives in SQLite, on the same address again, having lost what a process
-// holds in memory.
-func (d *demoServer) restart(context.Context) error {
-	u, err := url.Parse(d.url)
-	if err != nil {
-		return err
-	}
-	if err := d.srv.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	d.handler.Restart()
-	ln, err := net.Listen("tcp", u.Host)
-	if err != nil {
-		return fmt.Errorf("demo handler: listening again on %s: %w", u.Host, err)
-	}
-	d.srv = demo.NewServer(d.handler)
-	go d.srv.Serve(ln)
-	return nil
 }

@@ -135,10 +135,10 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 			return fmt.Errorf("demo handler: %w", err)
 		}
 		defer srv.close()
-		cfg.URL = srv.url
-		cfg.Effects = srv.handler.Effects
+		cfg.URL = srv.URL
+		cfg.Effects = srv.Handler.Effects
 		cfg.EffectsExact = true // it waits for its own queue
-		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.url)
+		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.URL)
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
