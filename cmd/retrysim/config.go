@@ -146,7 +146,7 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 	// file's other keys may quote a value.
 	for _, prov := range policies.WireNames() {
 		if v, ok := st.secret(prov); ok {
-			secretsOf(cmd.Context()).add(v)
+			secretsOf(cmd.Context()).Add(v)
 		}
 	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {

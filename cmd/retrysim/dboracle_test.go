@@ -29,8 +29,8 @@ func TestDatabaseOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer srv.close()
-			base := strings.TrimSuffix(srv.url, demo.WebhookPath+"stripe")
-			common := []string{"run", "--provider", "stripe", "--url", srv.url, "--events", "8", "--settle", "20s", "--fail-on", "duplicate-effects"}
+			base := strings.TrimSuffix(srv.URL, demo.WebhookPath+"stripe")
+			common := []string{"run", "--provider", "stripe", "--url", srv.URL, "--events", "8", "--settle", "20s", "--fail-on", "duplicate-effects"}
 			oracles := map[string][]string{
 				"http":   {"--effects-url", base + demo.EffectsPath},
 				"sqlite": {"--effects-url", "sqlite:" + path, "--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id", "--pending-query", "SELECT count(*) FROM jobs"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 )
 
 // reportFormats are the formats run, proxy and report write: every report
@@ -32,7 +33,7 @@ func outFlag(paths []string, cmd string, writes []string) ([]outFile, []error) {
 	seen := map[string]bool{}
 	for _, path := range paths {
 		f, err := report.FormatForPath(path)
-		werr := checkWritable(path)
+		werr := outfile.CheckWritable(path)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--out: %w", err))

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/retrysim/retrysim/report/redact"
 )
 
 // Exit codes.
@@ -77,8 +79,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs root with args under ctx: run's body, apart for tests
 // (whose ctx may carry a resolver of their own, see withResolver).
 func execute(ctx context.Context, root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	sec, st := &secretSet{}, newSettings()
-	out, errw := sec.writer(stdout), sec.writer(stderr)
+	sec, st := &redact.Set{}, newSettings()
+	out, errw := sec.Writer(stdout), sec.Writer(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(errw, "retrysim: internal error (a bug in retrysim): %v\n%s", r, debug.Stack())
@@ -102,7 +104,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdin io.R
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(errw, "retrysim: %s\n", printable(attributeSources(err.Error(), st.sources)))
+	fmt.Fprintf(errw, "retrysim: %s\n", redact.Printable(attributeSources(err.Error(), st.sources)))
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
 		return ee.code

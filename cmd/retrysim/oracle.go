@@ -60,7 +60,7 @@ func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
 		return append(errs, fmt.Errorf("--effects-url: %w", err))
 	}
 	p.oracle.db, p.oracle.src = true, src
-	secretsOf(ctx).add(src.Password)
+	secretsOf(ctx).Add(src.Password)
 	if f.oracleFlags.effectsQuery == "" {
 		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
 	}

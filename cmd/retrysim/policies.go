@@ -9,6 +9,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 )
 
 func newPoliciesCmd() *cobra.Command {
@@ -95,11 +96,11 @@ func writeSchedulesChart(path string, all []policies.Policy) error {
 	if err != nil || !report.IsChart(format) {
 		return badInput(fmt.Errorf("--chart: %q must end in .png or .svg", path))
 	}
-	if err := checkWritable(path); err != nil {
+	if err := outfile.CheckWritable(path); err != nil {
 		return badInput(fmt.Errorf("--chart: %w", err))
 	}
 	rows := report.PolicySchedules(all)
-	if err := writeFile(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { return report.WriteSchedulesChart(w, format, rows, report.ChartOptions{}) }); err != nil {
 		return writeFailed(fmt.Errorf("--chart: %w", err))
 	}
 	return nil

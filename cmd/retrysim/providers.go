@@ -44,14 +44,14 @@ func runProviders(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, d
 		}
 		cfgs = append(cfgs, cfg)
 	}
-	rl := newRelay(len(cfgs), deliver)
+	rl := simulator.NewRelay(len(cfgs), deliver)
 	errs := make([]error, len(cfgs))
 	var wg sync.WaitGroup
 	for i := range cfgs {
-		cfgs[i].Sink = func(r *simulator.Record) error { return rl.add(i, r) }
+		cfgs[i].Sink = rl.Sink(i)
 		wg.Go(func() {
 			errs[i] = runSim(ctx, cfgs[i])
-			if err := rl.finish(i); errs[i] == nil {
+			if err := rl.Finish(i); errs[i] == nil {
 				errs[i] = err
 			}
 		})
@@ -63,56 +63,4 @@ func runProviders(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, d
 		}
 	}
 	return nil
-}
-
-// relay passes the records of runs going at once to one sink in run order:
-// the records of the run whose turn it is go straight through; the others'
-// wait in memory until the runs before them have finished.
-type relay struct {
-	mu      sync.Mutex
-	deliver simulator.Sink
-	turn    int // the run whose records go straight through
-	held    [][]simulator.Record
-	over    []bool
-	err     error // the first error of deliver: every run stops on it
-}
-
-func newRelay(n int, deliver simulator.Sink) *relay {
-	return &relay{deliver: deliver, held: make([][]simulator.Record, n), over: make([]bool, n)}
-}
-
-// add takes one record of run i; one that must wait is copied.
-func (r *relay) add(i int, rec *simulator.Record) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	if i != r.turn {
-		r.held[i] = append(r.held[i], *rec)
-		return nil
-	}
-	r.err = r.deliver(rec)
-	return r.err
-}
-
-// finish notes that run i has sent its last record and passes on the
-// records of the runs whose turn comes.
-func (r *relay) finish(i int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.over[i] = true
-	for r.turn < len(r.over) && r.over[r.turn] {
-		r.turn++
-		if r.turn == len(r.over) {
-			break
-		}
-		for k := range r.held[r.turn] {
-			if r.err == nil {
-				r.err = r.deliver(&r.held[r.turn][k])
-			}
-		}
-		r.held[r.turn] = nil
-	}
-	return r.err
 }

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
-	"net/http"
-	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -16,10 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
 // proxyFlags are proxy's own flags; the ones it shares with run live in
@@ -94,12 +93,6 @@ Examples:
 	return cmd
 }
 
-// Bounds on what a delivery may bring in.
-const (
-	proxyMaxBody   = 4 << 20
-	proxyMaxHeader = 64 << 10
-)
-
 func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	st, err := loadConfig(cmd)
 	if err != nil {
@@ -136,14 +129,17 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
 	defer closeAggregator(agg, &err)
 
-	in := newIntake(pol, secret, f.maxEvents, f.ack, f.captures, stderr)
-	srv := &http.Server{Handler: in, MaxHeaderBytes: proxyMaxHeader, ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
+	opts := []proxy.Option{proxy.WithMax(f.maxEvents), proxy.WithCaptures(f.captures), proxy.WithSpelling(advice.Flag)}
+	if f.ack {
+		opts = append(opts, proxy.WithAck())
+	}
+	in := proxy.NewIntake(pol, secret, stderr, opts...)
+	srv := in.Server()
 	go srv.Serve(ln)
 	fmt.Fprintf(stderr, "retrysim proxy: listening on http://%s, forwarding %s deliveries to %s under %s (scenario %s); Ctrl-C ends it\n",
 		ln.Addr(), report.EscapeText(pol.Name), report.EscapeText(f.forwardTo), report.EscapeText(pol.Summary), report.EscapeText(p.scenario.Name))
 	if f.duration > 0 {
-		t := time.AfterFunc(f.duration, in.close)
+		t := time.AfterFunc(f.duration, in.Close)
 		defer t.Stop()
 	}
 	go func() {
@@ -151,13 +147,13 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		case <-ctx.Done():
 		case <-ending:
 		}
-		in.close()
+		in.Close()
 	}()
 
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Seed: f.seed,
 		Concurrency: f.concurrency, Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
-		URL: f.forwardTo, Incoming: in.events, EventType: p.eventTypes[pol.Name], RunID: p.runID, Settle: p.settle,
+		URL: f.forwardTo, Incoming: in.Events(), EventType: p.eventTypes[pol.Name], RunID: p.runID, Settle: p.settle,
 		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
 	}
 	if f.effectsURL != "" {
@@ -178,7 +174,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	if runErr != nil {
 		return runErr
 	}
-	fmt.Fprintln(stderr, in.summary())
+	fmt.Fprintln(stderr, in.Summary())
 	var commitErr error
 	if results != nil {
 		commitErr = results.commit()
@@ -196,7 +192,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.
 	if f.forwardTo == "" {
 		errs = append(errs, errors.New("--forward-to: give your handler's URL, e.g. http://127.0.0.1:3000/webhooks/stripe"))
 	}
-	if err := checkListen(f.listen); err != nil {
+	if err := proxy.CheckListen(f.listen); err != nil {
 		errs = append(errs, fmt.Errorf("--listen: %w", err))
 	}
 	// --events is a cap on the deliveries taken in, 0 for none: any
@@ -229,22 +225,6 @@ func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.
 		return nil, pol, "", badInput(fmt.Errorf("--secret: give %s=<your handler's secret>: retrysim checks each incoming delivery with it and signs every attempt with it (stripe listen prints its whsec_ secret)", pol.Provider))
 	}
 	return p, pol, secret, nil
-}
-
-// checkListen accepts only a loopback HOST:PORT: the tools that feed the
-// proxy run on this machine, and nothing else should reach it.
-func checkListen(addr string) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("%q is not HOST:PORT", addr)
-	}
-	if _, err := net.LookupPort("tcp", port); err != nil || port == "" {
-		return fmt.Errorf("%q has no valid port", addr)
-	}
-	if ip, err := netip.ParseAddr(host); (err != nil || !ip.Unmap().IsLoopback()) && !strings.EqualFold(host, "localhost") {
-		return fmt.Errorf("%s is not a loopback address: the proxy listens only on this machine (127.0.0.1, ::1, localhost)", host)
-	}
-	return nil
 }
 
 // proxyEndNote is what the first Ctrl-C does to the proxy: it ends it.

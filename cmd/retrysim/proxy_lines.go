@@ -7,6 +7,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
 // eventLines prints, as the proxy runs, one line for each event whose
@@ -16,14 +17,14 @@ import (
 // duplicate).
 type eventLines struct {
 	w  io.Writer
-	in *intake
+	in *proxy.Intake
 	// arrivals follows, by event, the attempts that reached the handler;
 	// dups counts the duplicates among them.
 	arrivals map[int]*report.EventArrivals
 	dups     map[int]int
 }
 
-func newEventLines(w io.Writer, in *intake) *eventLines {
+func newEventLines(w io.Writer, in *proxy.Intake) *eventLines {
 	return &eventLines{w: w, in: in, arrivals: map[int]*report.EventArrivals{}, dups: map[int]int{}}
 }
 
@@ -45,7 +46,7 @@ func (l *eventLines) add(r *simulator.Record) {
 		n := l.dups[r.Seq]
 		delete(l.arrivals, r.Seq)
 		delete(l.dups, r.Seq)
-		typ := l.in.typeOf(r.Seq)
+		typ := l.in.TypeOf(r.Seq)
 		if typ == "" {
 			typ = "(type not given)"
 		}

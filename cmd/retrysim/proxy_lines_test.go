@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
 // TestProxyLineCountsDuplicatesAsTheReport: the proxy's live line counts
@@ -20,7 +21,7 @@ func TestProxyLineCountsDuplicatesAsTheReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	lines := newEventLines(&out, newIntake(pol, "whsec_test", 0, false, "", &out))
+	lines := newEventLines(&out, proxy.NewIntake(pol, "whsec_test", &out))
 	for i, status := range []int{401, 200, 200} {
 		lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Seq: 0, N: i + 1, Reached: true, HandlerStatus: status})
 	}

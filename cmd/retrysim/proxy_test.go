@@ -128,8 +128,8 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer srv.close()
-				effects := strings.TrimSuffix(srv.url, demo.WebhookPath+provider) + demo.EffectsPath
-				p := startProxy(t, bin, "--provider", provider, "--forward-to", srv.url, "--secret", provider+"="+secret,
+				effects := strings.TrimSuffix(srv.URL, demo.WebhookPath+provider) + demo.EffectsPath
+				p := startProxy(t, bin, "--provider", provider, "--forward-to", srv.URL, "--secret", provider+"="+secret,
 					"--scenario", scenario, "--effects-url", effects, "--events", "3", "--fail-on", "duplicate-effects", "--no-timeline",
 					// The naive and idempotent modes write their effects before
 					// they answer: a short settle window sees them all.
@@ -151,7 +151,7 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 				if !strings.Contains(words, tc.verdict) || !strings.Contains(words, "3 real deliveries") {
 					t.Errorf("report does not say %q about 3 real deliveries:\n%s", tc.verdict, p.stdout)
 				}
-				got := srv.handler.Effects
+				got := srv.Handler.Effects
 				counts, err := got(t.Context())
 				if err != nil {
 					t.Fatal(err)
@@ -216,7 +216,7 @@ func TestProxyCapturesReplay(t *testing.T) {
 	}
 	defer srv.close()
 	dir := t.TempDir()
-	p := startProxy(t, bin, "--provider", "github", "--forward-to", srv.url, "--secret", "github="+secret,
+	p := startProxy(t, bin, "--provider", "github", "--forward-to", srv.URL, "--secret", "github="+secret,
 		"--scenario", "happy", "--events", "1", "--captures", dir)
 	id, _ := p.deliver(t, "github", secret, 0, "")
 	if code, errText := p.wait(t); code != 0 {
@@ -226,7 +226,7 @@ func TestProxyCapturesReplay(t *testing.T) {
 	if len(files) != 1 || !strings.Contains(files[0], id) {
 		t.Fatalf("captures %v, want one named for %s", files, id)
 	}
-	out, err := exec.Command(bin, "replay", "--request", files[0], "--url", srv.url, "--secret", "github="+secret, "--times", "3", "--format", "json").Output()
+	out, err := exec.Command(bin, "replay", "--request", files[0], "--url", srv.URL, "--secret", "github="+secret, "--times", "3", "--format", "json").Output()
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
@@ -355,9 +355,9 @@ func TestProxyCtrlCEndsCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.close()
-	effects := strings.TrimSuffix(srv.url, demo.WebhookPath+"stripe") + demo.EffectsPath
+	effects := strings.TrimSuffix(srv.URL, demo.WebhookPath+"stripe") + demo.EffectsPath
 	results := filepath.Join(t.TempDir(), "results.jsonl")
-	p := startProxy(t, bin, "--provider", "stripe", "--forward-to", srv.url, "--secret", "stripe="+secret,
+	p := startProxy(t, bin, "--provider", "stripe", "--forward-to", srv.URL, "--secret", "stripe="+secret,
 		"--scenario", firstLost(t), "--effects-url", effects, "--fail-on", "duplicate-effects", "--results", results)
 	id, status := p.deliver(t, "stripe", secret, 0, "")
 	if status != http.StatusOK {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"html"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -15,54 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/redact"
 )
-
-func TestRedactWriter(t *testing.T) {
-	const secret = `whsec_<sec"ret>&/+=`
-	cases := []struct {
-		name   string
-		writes []string
-		want   string
-	}{
-		{"no secret", []string{"hello ", "world"}, "hello world"},
-		{"whole secret in one write", []string{"key=" + secret + " end"}, "key=[REDACTED] end"},
-		{"secret split across writes", []string{"key=whsec_<s", `ec"ret>&/+= end`}, "key=[REDACTED] end"},
-		{"secret one byte a write", strings.Split("a"+secret+"b", ""), "a[REDACTED]b"},
-		{"secret at the very end", []string{"x", secret}, "x[REDACTED]"},
-		{"prefix of the secret only", []string{"whsec_<se", "cond"}, "whsec_<second"},
-		{"prefix at the end, flushed", []string{"tail whsec_"}, "tail whsec_"},
-		{"twice", []string{secret + secret}, "[REDACTED][REDACTED]"},
-		{"JSON-escaped", []string{`{"t":"` + `whsec_\u003csec\"ret\u003e\u0026/+=` + `"}`}, `{"t":"[REDACTED]"}`},
-		{"JSON-escaped without HTML escapes", []string{`"whsec_<sec\"ret>&/+="`}, `"[REDACTED]"`},
-		{"Go-quoted", []string{`"whsec_<sec\"ret>&/+="`}, `"[REDACTED]"`},
-		{"URL query-escaped", []string{"?k=" + url.QueryEscape(secret)}, "?k=[REDACTED]"},
-		{"URL path-escaped", []string{"/" + url.PathEscape(secret)}, "/[REDACTED]"},
-		{"URL userinfo-escaped", []string{url.UserPassword("u", secret).String() + "@"}, "u:[REDACTED]@"},
-		{"markdown as the report escapes", []string{report.EscapeMarkdown(secret)}, "[REDACTED]"},
-		{"XML-escaped", []string{`whsec_&lt;sec&#34;ret&gt;&amp;/+=`}, "[REDACTED]"},
-		{"HTML-escaped", []string{`whsec_&lt;sec&#34;ret&gt;&amp;/+=` + " " + html.EscapeString(secret)}, "[REDACTED] [REDACTED]"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			sec := &secretSet{}
-			sec.add(secret, "abc") // too short to redact
-			var out bytes.Buffer
-			w := sec.writer(&out)
-			for _, s := range tc.writes {
-				if n, err := w.Write([]byte(s)); err != nil || n != len(s) {
-					t.Fatalf("Write = %d, %v", n, err)
-				}
-			}
-			if err := w.Flush(); err != nil {
-				t.Fatal(err)
-			}
-			if out.String() != tc.want {
-				t.Fatalf("wrote %q, want %q", out.String(), tc.want)
-			}
-		})
-	}
-}
 
 // TestSecretsNeverWritten runs the command with a known secret that also
 // appears where output would echo it (in the target URL and in a bad flag
@@ -103,15 +56,15 @@ func TestSecretsNeverWritten(t *testing.T) {
 			}
 			redactedSomewhere := false
 			for name, s := range outputs {
-				for _, form := range spellings(secret) {
+				for _, form := range redact.Spellings(secret) {
 					if strings.Contains(s, form) {
 						t.Errorf("%s shows the secret (as %q)", name, form)
 					}
 				}
-				redactedSomewhere = redactedSomewhere || strings.Contains(s, redacted)
+				redactedSomewhere = redactedSomewhere || strings.Contains(s, redact.Marker)
 			}
 			if !redactedSomewhere {
-				t.Errorf("no output shows %s where the secret was: stdout\n%s\nstderr\n%s", redacted, stdout, stderr)
+				t.Errorf("no output shows %s where the secret was: stdout\n%s\nstderr\n%s", redact.Marker, stdout, stderr)
 			}
 		})
 	}
@@ -124,7 +77,7 @@ func TestPanicIsRedacted(t *testing.T) {
 	root := &cobra.Command{
 		Use: "retrysim", SilenceErrors: true, SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			secretsOf(cmd.Context()).add(secret)
+			secretsOf(cmd.Context()).Add(secret)
 			panic("cannot sign with " + secret)
 		},
 	}
@@ -155,10 +108,10 @@ func TestTerminalSeenThroughRedactor(t *testing.T) {
 	if !isTerminal(dev) {
 		t.Skip("the null device is not a character device here")
 	}
-	if !isTerminal((&secretSet{}).writer(dev)) {
+	if !isTerminal((&redact.Set{}).Writer(dev)) {
 		t.Fatal("a terminal behind the redactor is not seen as one")
 	}
-	if isTerminal((&secretSet{}).writer(&bytes.Buffer{})) {
+	if isTerminal((&redact.Set{}).Writer(&bytes.Buffer{})) {
 		t.Fatal("a buffer behind the redactor is seen as a terminal")
 	}
 }
@@ -191,7 +144,7 @@ func TestSecretsInErrorsAndLogs(t *testing.T) {
 		return nil
 	}}
 	root.PersistentFlags().String("secret", "", "")
-	root.PreRun = func(cmd *cobra.Command, _ []string) { secretsOf(cmd.Context()).add(secret) }
+	root.PreRun = func(cmd *cobra.Command, _ []string) { secretsOf(cmd.Context()).Add(secret) }
 	var out, errb bytes.Buffer
 	execute(context.Background(), root, nil, strings.NewReader(""), &out, &errb)
 	if strings.Contains(errb.String(), "ConfigSecret") || !strings.Contains(errb.String(), "Unsolicited response") {

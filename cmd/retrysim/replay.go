@@ -15,6 +15,7 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/demo"
@@ -97,7 +98,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return err
 	}
 	st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
-	secretsOf(cmd.Context()).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
+	secretsOf(cmd.Context()).Add(slices.Concat(redact.URLSecrets(f.url), redact.URLSecrets(f.effectsURL))...)
 	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(st, cmd.InOrStdin())
@@ -134,10 +135,10 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 			return fmt.Errorf("demo handler: %w", err)
 		}
 		defer srv.close()
-		cfg.URL = srv.url
-		cfg.Effects = srv.handler.Effects
+		cfg.URL = srv.URL
+		cfg.Effects = srv.Handler.Effects
 		cfg.EffectsExact = true // it waits for its own queue
-		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.url)
+		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.URL)
 	}
 	if f.effectsURL != "" {
 		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
@@ -155,10 +156,10 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	}
 	// A password in the URL's userinfo is sent, never shown; what the
 	// handler controls is printed with its control characters escaped.
-	res.Target, target = displayURL(res.Target), displayURL(target)
-	res.EffectsError = printable(res.EffectsError)
+	res.Target, target = redact.DisplayURL(res.Target), redact.DisplayURL(target)
+	res.EffectsError = redact.Printable(res.EffectsError)
 	for i := range res.Sends {
-		res.Sends[i].Error = printable(res.Sends[i].Error)
+		res.Sends[i].Error = redact.Printable(res.Sends[i].Error)
 	}
 	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err

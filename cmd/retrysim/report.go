@@ -17,6 +17,8 @@ import (
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -55,8 +57,8 @@ type output struct {
 	ttls    []time.Duration
 	keep    int
 	verbose bool
-	secrets *secretSet // redacted from a report written to --out
-	notes   io.Writer  // where an output skipped is said (stderr)
+	secrets *redact.Set // redacted from a report written to --out
+	notes   io.Writer   // where an output skipped is said (stderr)
 }
 
 // validate checks the flags. --format and --out never disagree: stdout
@@ -125,7 +127,7 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		}
 		opts := o.chart
 		opts.Chart = chartFor(f.path, o.chart.Chart)
-		err := writeFile(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
+		err := outfile.Write(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
 		switch {
 		case errors.Is(err, report.ErrNoData):
 			o.note("--out %s: not written: %v", f.path, err)
@@ -143,8 +145,8 @@ func (o *output) write(stdout io.Writer, rep *report.Report) error {
 		if report.IsChart(f.format) {
 			continue
 		}
-		if err := writeFile(f.path, func(w io.Writer) error {
-			rw := o.secrets.writer(w)
+		if err := outfile.Write(f.path, func(w io.Writer) error {
+			rw := o.secrets.Writer(w)
 			if err := o.render(rw, rep, f.format); err != nil {
 				return err
 			}
@@ -243,28 +245,12 @@ func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
 	return err
 }
 
-// writeFile writes a file atomically (see atomicFile): the report streams
-// into a temporary file beside it, renamed over path only when complete, so
-// a failed render or an interrupt leaves no half-written file behind and an
-// existing file stays as it was until the new one is complete.
-func writeFile(path string, fill func(io.Writer) error) error {
-	f, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	defer f.abort()
-	if err := fill(f); err != nil {
-		return err
-	}
-	return f.commit()
-}
-
 // terminalWidth is the width the text report wraps to on w: the
 // terminal's when w is one, else $COLUMNS when it is set (as shells and
 // CI runners do), else 0, the report's default.
 func terminalWidth(w io.Writer) int {
-	if r, ok := w.(*redactWriter); ok {
-		w = r.w
+	if r, ok := w.(*redact.Writer); ok {
+		w = r.Underlying()
 	}
 	if f, ok := w.(*os.File); ok && isTerminal(f) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= minWidth {
@@ -284,8 +270,8 @@ const minWidth = 40
 // isTerminal reports whether w is a terminal (a character device), without
 // a dependency: os.File.Stat tells.
 func isTerminal(w io.Writer) bool {
-	if r, ok := w.(*redactWriter); ok {
-		w = r.w // the redactor in front of stdout and stderr
+	if r, ok := w.(*redact.Writer); ok {
+		w = r.Underlying() // the redactor in front of stdout and stderr
 	}
 	f, ok := w.(*os.File)
 	if !ok {
@@ -372,11 +358,11 @@ func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
 	out.addConfiguredTTL(gateOpts.TTLConfigured)
-	named := []namedPath{{"--config", st.path}}
+	named := []outfile.Named{{Flag: "--config", Path: st.path}}
 	for _, p := range paths {
-		named = append(named, namedPath{"results", p})
+		named = append(named, outfile.Named{Flag: "results", Path: p})
 	}
-	errs = append(errs, checkDistinct(outPaths(o.out), named)...)
+	errs = append(errs, outfile.CheckDistinct(outPaths(o.out), named)...)
 	var ins []io.Reader
 	for _, p := range paths {
 		if p == "-" {

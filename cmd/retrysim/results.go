@@ -7,20 +7,22 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // resultsSink writes the results stream, with secrets redacted. A file is
-// written atomically (see atomicFile): a results file is never half-written.
+// written atomically (see outfile.File): a results file is never half-written.
 // On a second interrupt, which exits at once, the stream written so far is
 // kept and each run still open is closed by an end record marked
 // interrupted, so that it reads back as a run cut short, not as one whole.
 type resultsSink struct {
 	mu     sync.Mutex
 	jw     *report.JSONLWriter
-	red    *redactWriter
+	red    *redact.Writer
 	comp   io.WriteCloser // compresses into file, by its name (report.CompressionFor)
-	file   *atomicFile    // nil for stdout
+	file   *outfile.File  // nil for stdout
 	open   []simulator.Record
 	closed bool
 	// unhook unregisters the exit-now hook.
@@ -34,21 +36,21 @@ var errSinkClosed = errors.New("the results stream is closed")
 // openResults opens the results stream: path, or stdout for "-" (which is
 // redacted already). A path ending .gz or .zst is compressed (gzip,
 // Zstandard), after redaction.
-func openResults(path string, stdout io.Writer, sec *secretSet) (*resultsSink, error) {
+func openResults(path string, stdout io.Writer, sec *redact.Set) (*resultsSink, error) {
 	r := &resultsSink{}
 	if path == "-" {
 		r.jw = report.NewJSONLWriter(stdout)
 	} else {
-		f, err := createAtomic(path)
+		f, err := outfile.Create(path)
 		if err != nil {
 			return nil, err
 		}
 		comp, err := report.CompressionFor(path).Compressor(f)
 		if err != nil {
-			f.abort()
+			f.Abort()
 			return nil, err
 		}
-		r.red, r.comp = sec.writer(comp), comp
+		r.red, r.comp = sec.Writer(comp), comp
 		r.jw, r.file = report.NewJSONLWriter(r.red), f
 	}
 	r.unhook = onExitNow(r.exitNow)
@@ -102,7 +104,7 @@ func (r *resultsSink) finish() error {
 	if err := r.comp.Close(); err != nil {
 		return err
 	}
-	return r.file.commit()
+	return r.file.Commit()
 }
 
 // exitNow ends every open run with an end record marked interrupted and
@@ -136,6 +138,6 @@ func (r *resultsSink) abort() {
 		r.unhook()
 	}
 	if r.file != nil {
-		r.file.abort()
+		r.file.Abort()
 	}
 }

@@ -16,9 +16,12 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
 type runFlags struct {
@@ -184,7 +187,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	// Secrets are redacted from everything written from here on, even
 	// when one of them turns out to be malformed.
 	st.redactGiven(ctx, stderr, f.secrets)
-	secretsOf(ctx).add(slices.Concat(urlSecrets(f.url), urlSecrets(f.effectsURL))...)
+	secretsOf(ctx).Add(slices.Concat(redact.URLSecrets(f.url), redact.URLSecrets(f.effectsURL))...)
 	var errs []error
 	of := f.outputFlags
 	var outErrs []error
@@ -279,13 +282,13 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		errs = append(errs, fmt.Errorf("--format %s with --results -: the stream takes stdout and the report would be a picture on stderr; name a file with --out FILE.%s", f.format, f.format))
 	}
 	if f.results != "" && f.results != "-" {
-		if err := checkWritable(f.results); err != nil {
+		if err := outfile.CheckWritable(f.results); err != nil {
 			errs = append(errs, fmt.Errorf("--results: %w", err))
 		}
 	}
-	errs = append(errs, checkDistinct(
-		append([]namedPath{{"--results", f.results}}, outPaths(f.out)...),
-		[]namedPath{{"--scenario", scenarioFile}, {"--config", st.path}, {"--ca", f.ca}})...)
+	errs = append(errs, outfile.CheckDistinct(
+		append([]outfile.Named{{Flag: "--results", Path: f.results}}, outPaths(f.out)...),
+		[]outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}, {Flag: "--ca", Path: f.ca}})...)
 	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
@@ -468,21 +471,25 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		}
 	case f.url != "":
-		cfg.URL, cfg.TargetName = f.url, displayURL(f.url)
+		cfg.URL, cfg.TargetName = f.url, redact.DisplayURL(f.url)
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}
 		tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		if f.exec != "" {
-			proc, err := startHandler(ctx, f.exec, f.url, f.allowRemote, stderr)
+			var opts []supervise.Option
+			if f.allowRemote {
+				opts = append(opts, supervise.AllowRemote())
+			}
+			proc, err := startExec(ctx, f.exec, f.url, stderr, opts...)
 			if err != nil {
 				if interrupted(ctx) {
 					return cfg, cleanup, &exitError{code: exitInterrupted, err: err}
 				}
 				return cfg, cleanup, badInput(err)
 			}
-			cleanup = proc.stop
-			cfg.Restart = proc.restart
+			cleanup = proc.Stop
+			cfg.Restart = func(ctx context.Context) error { return execError(proc.Restart(ctx)) }
 		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
@@ -490,14 +497,14 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			return cfg, cleanup, fmt.Errorf("demo handler: %w", err)
 		}
 		cleanup = srv.close
-		cfg.URL = srv.url
-		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.url)
+		cfg.URL = srv.URL
+		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.URL)
 		if p.mode == demo.TTL {
-			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.url)
+			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.URL)
 		}
-		cfg.Effects = srv.handler.Effects
+		cfg.Effects = srv.Handler.Effects
 		cfg.EffectsExact = true // it waits for its own queue
-		cfg.Restart = srv.restart
+		cfg.Restart = srv.Restart
 	}
 	if f.effectsURL != "" && !f.dryRun {
 		closeOracle, err := openOracle(ctx, f, p, &cfg)
@@ -523,10 +530,10 @@ func runSim(ctx context.Context, cfg simulator.Config) error {
 // recordSink redacts each record of a run and sends it to the results
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
-func recordSink(sec *secretSet, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
-	redactor := newRecordRedactor(sec)
+func recordSink(sec *redact.Set, results *resultsSink, agg *report.Aggregator, watch func(*simulator.Record)) simulator.Sink {
+	redactor := redact.NewRecords(sec)
 	return func(r *simulator.Record) error {
-		r = redactor.redact(r)
+		r = redactor.Redact(r)
 		if results != nil {
 			if err := results.Add(r); err != nil {
 				return writeFailed(fmt.Errorf("--results: %w", err))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 )
 
 // interruptNote is what a command says it does on the first interrupt,
@@ -157,7 +158,7 @@ func runExitNow() {
 	for _, f := range slices.Backward(hooks) {
 		(*f)()
 	}
-	removePending()
+	outfile.RemovePending()
 }
 
 // runsCut reports whether an interrupt cut the runs short: a run's end

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"net"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -12,36 +8,24 @@ import (
 	"github.com/retrysim/retrysim/simulator/demo"
 )
 
-// demoServer is the built-in demo handler served on a random loopback port.
+// demoServer is the built-in demo handler served on a random loopback
+// port; its temporary database goes on a second interrupt too.
 type demoServer struct {
-	handler *demo.Handler
-	srv     *http.Server
-	url     string
-	unhook  func()
+	*demo.Loopback
+	unhook func()
 }
 
 func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*demoServer, error) {
-	h, err := demo.New(mode, append([]demo.Option{demo.WithSecret(provider, secret)}, opts...)...)
+	l, err := demo.ServeLoopback(mode, provider, secret, opts...)
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		h.Close()
-		return nil, err
-	}
-	srv := demo.NewServer(h)
-	go srv.Serve(ln)
-	unhook := onExitNow(func() { h.RemoveTemp() })
-	return &demoServer{handler: h, srv: srv, url: fmt.Sprintf("http://%s%s%s", ln.Addr(), demo.WebhookPath, provider), unhook: unhook}, nil
+	return &demoServer{Loopback: l, unhook: onExitNow(func() { l.Handler.RemoveTemp() })}, nil
 }
 
 func (d *demoServer) close() {
 	defer d.unhook()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	d.srv.Shutdown(ctx)
-	d.handler.Close()
+	d.Close()
 }
 
 // effectsFromURL is the effects oracle for a user's handler: a GET that

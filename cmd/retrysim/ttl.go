@@ -12,6 +12,7 @@ import (
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -96,7 +97,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats())
 	errs = append(errs, outErrs...)
-	errs = append(errs, checkDistinct(outPaths(f.out), []namedPath{{"--scenario", scenarioFile}, {"--config", st.path}})...)
+	errs = append(errs, outfile.CheckDistinct(outPaths(f.out), []outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
 		flagLimit("events", "", simulator.CheckEvents(f.events)),
@@ -144,7 +145,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 			continue
 		}
 		opts := report.ChartOptions{Chart: report.ChartTTL}
-		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteChart(w, rep, file.format, opts) }); err != nil {
+		if err := outfile.Write(file.path, func(w io.Writer) error { return report.WriteChart(w, rep, file.format, opts) }); err != nil {
 			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
 			continue
 		}
@@ -156,7 +157,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		if report.IsChart(file.format) {
 			continue
 		}
-		if err := writeFile(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
+		if err := outfile.Write(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
 			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
 		}
 	}

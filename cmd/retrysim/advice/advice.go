@@ -10,6 +10,7 @@ import (
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
 // Flag spells s as the flag that sets it (with its argument, where the
@@ -61,6 +62,8 @@ func Flag(s simulator.Setting) string {
 		return "--verbose"
 	case report.SettingGates:
 		return "--fail-on"
+	case proxy.SettingCaptures:
+		return "--captures"
 	}
 	return string(s)
 }

@@ -1,4 +1,4 @@
-package main
+package supervise
 
 import (
 	"context"
@@ -105,7 +105,7 @@ func TestExecProbeUnderRebinding(t *testing.T) {
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	h := &handlerProcess{addr: net.JoinHostPort("rebind.test", port), resolver: dns.resolver()}
+	h := newHandler("", net.JoinHostPort("rebind.test", port), nil, WithResolver(dns.resolver()))
 	if err := h.probe(); err != nil {
 		t.Fatalf("the first probe, answered 127.0.0.1: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package redact
 
 import (
 	"testing"
@@ -21,13 +21,13 @@ func BenchmarkRedactRecord(b *testing.B) {
 	_ = sink
 	for _, c := range []struct {
 		name string
-		sec  *secretSet
-	}{{"no-secret", &secretSet{}}, {"one-secret", func() *secretSet { s := &secretSet{}; s.add("whsec_bench_secret_0123456789"); return s }()}} {
+		sec  *Set
+	}{{"no-secret", &Set{}}, {"one-secret", func() *Set { s := &Set{}; s.Add("whsec_bench_secret_0123456789"); return s }()}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			d := newRecordRedactor(c.sec)
+			d := NewRecords(c.sec)
 			for b.Loop() {
-				if d.redact(&rec) != &rec {
+				if d.Redact(&rec) != &rec {
 					b.Fatal("a record with no secret in it was copied")
 				}
 			}

@@ -1,10 +1,15 @@
-package main
+// Package outfile writes retrysim's output files whole or not at all: a
+// file is written under a temporary name beside its path and renamed into
+// place when complete, and the checks a command makes before a run (can
+// this path be written, do two flags name one file) are made here.
+package outfile
 
 import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,25 +19,25 @@ import (
 	"syscall"
 )
 
-// atomicFile is an output file. A regular file (or a new one) is written
-// under a temporary name beside its path and renamed into place by commit,
+// File is an output file. A regular file (or a new one) is written
+// under a temporary name beside its path and renamed into place by Commit,
 // so that whoever reads path sees the previous file or the complete new
 // one, never half of one: a results stream is always whole JSON Lines, even
 // after an interrupt. A symlink is written through to its target, as a
 // shell's > would; a device or a FIFO is written directly (renaming over it
 // would replace /dev/null with a regular file).
-type atomicFile struct {
+type File struct {
 	*os.File
 	path string // where the output lands: the path, its symlinks followed
 	tmp  string // the temporary name; "" when written directly
 }
 
-// pendingFiles are the temporary files not yet committed or aborted; a
+// pending are the temporary files not yet committed or aborted; a
 // second Ctrl-C removes them before exiting.
-var pendingFiles sync.Map // temporary name → struct{}
+var pending sync.Map // temporary name → struct{}
 
-// outputTarget is what stands at an output path.
-type outputTarget struct {
+// target is what stands at an output path.
+type target struct {
 	path   string      // the path with its symlinks followed
 	exists bool        // something stands there
 	direct bool        // a device or a FIFO: written in place
@@ -41,7 +46,7 @@ type outputTarget struct {
 
 // readOnly refuses to replace a file nobody may write (chmod a-w), as cp
 // refuses to overwrite one: a replace by rename would ignore its mode.
-func (t outputTarget) readOnly(path string) error {
+func (t target) readOnly(path string) error {
 	if t.exists && !t.direct && t.mode&0o222 == 0 {
 		return fmt.Errorf("cannot write %s: it is read-only (%#o); make it writable or remove it first", path, t.mode)
 	}
@@ -52,24 +57,24 @@ func (t outputTarget) readOnly(path string) error {
 // kernel does (ELOOP).
 const maxLinks = 40
 
-// resolveOutput follows path's symlinks and says what stands at the end:
+// resolve follows path's symlinks and says what stands at the end:
 // nothing (a new file), a regular file, a device or a FIFO. A directory,
 // a socket or anything else is refused.
-func resolveOutput(path string) (outputTarget, error) {
+func resolve(path string) (target, error) {
 	cur := path
 	for range maxLinks {
 		fi, err := os.Lstat(cur)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			// Nothing there (or a file where a directory should be, which
-			// checkWritable names).
-			return outputTarget{path: cur}, nil
+			// CheckWritable names).
+			return target{path: cur}, nil
 		case err != nil:
-			return outputTarget{}, err
+			return target{}, err
 		case fi.Mode()&fs.ModeSymlink != 0:
 			link, err := os.Readlink(cur)
 			if err != nil {
-				return outputTarget{}, err
+				return target{}, err
 			}
 			if !filepath.IsAbs(link) {
 				link = filepath.Join(filepath.Dir(cur), link)
@@ -77,16 +82,16 @@ func resolveOutput(path string) (outputTarget, error) {
 			cur = link
 			continue
 		case fi.Mode().IsRegular():
-			return outputTarget{path: cur, exists: true, mode: fi.Mode().Perm()}, nil
+			return target{path: cur, exists: true, mode: fi.Mode().Perm()}, nil
 		case fi.IsDir():
-			return outputTarget{}, fmt.Errorf("%s is a directory: name a file", path)
+			return target{}, fmt.Errorf("%s is a directory: name a file", path)
 		case fi.Mode()&(fs.ModeDevice|fs.ModeNamedPipe) != 0:
-			return outputTarget{path: cur, exists: true, direct: true}, nil
+			return target{path: cur, exists: true, direct: true}, nil
 		default:
-			return outputTarget{}, fmt.Errorf("cannot write %s: it is a %s, not a file, a device or a FIFO", path, fileKind(fi.Mode()))
+			return target{}, fmt.Errorf("cannot write %s: it is a %s, not a file, a device or a FIFO", path, fileKind(fi.Mode()))
 		}
 	}
-	return outputTarget{}, fmt.Errorf("cannot write %s: more than %d symbolic links to follow", path, maxLinks)
+	return target{}, fmt.Errorf("cannot write %s: more than %d symbolic links to follow", path, maxLinks)
 }
 
 // fileKind names what a mode says a file is, for an error.
@@ -107,9 +112,9 @@ func tempPrefix(target string) string {
 	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".tmp-")
 }
 
-// createAtomic starts writing the file at path.
-func createAtomic(path string) (*atomicFile, error) {
-	t, err := resolveOutput(path)
+// Create starts writing the file at path.
+func Create(path string) (*File, error) {
+	t, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +125,7 @@ func createAtomic(path string) (*atomicFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &atomicFile{File: f, path: t.path}, nil
+		return &File{File: f, path: t.path}, nil
 	}
 	if err := t.readOnly(path); err != nil {
 		return nil, err
@@ -142,8 +147,8 @@ func createAtomic(path string) (*atomicFile, error) {
 			return nil, err
 		}
 	}
-	pendingFiles.Store(tmp, struct{}{})
-	return &atomicFile{File: f, path: t.path, tmp: tmp}, nil
+	pending.Store(tmp, struct{}{})
+	return &File{File: f, path: t.path, tmp: tmp}, nil
 }
 
 // removeStale removes the temporary files beside target that a retrysim
@@ -165,14 +170,14 @@ func globEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
 }
 
-// commit makes the file durable and moves it into place. After a failed
-// commit the temporary file is gone and path is untouched.
-func (a *atomicFile) commit() error {
+// Commit makes the file durable and moves it into place. After a failed
+// Commit the temporary file is gone and path is untouched.
+func (a *File) Commit() error {
 	if a.tmp == "" {
 		return a.Close()
 	}
 	tmp := a.tmp
-	defer pendingFiles.Delete(tmp)
+	defer pending.Delete(tmp)
 	err := a.Sync()
 	if cerr := a.Close(); err == nil {
 		err = cerr
@@ -186,24 +191,41 @@ func (a *atomicFile) commit() error {
 	return err
 }
 
-// abort removes the temporary file; after commit it does nothing. A file
+// Abort removes the temporary file; after Commit it does nothing. A file
 // written directly is closed.
-func (a *atomicFile) abort() {
+func (a *File) Abort() {
 	if a.tmp == "" {
 		a.Close()
 		return
 	}
-	if _, pending := pendingFiles.LoadAndDelete(a.tmp); pending {
+	if _, pending := pending.LoadAndDelete(a.tmp); pending {
 		a.Close()
 		os.Remove(a.tmp)
 	}
 }
 
-// removePending removes every temporary file not yet committed: the last
+// RemovePending removes every temporary file not yet committed: the last
 // thing done before exiting at once on a second interrupt.
-func removePending() {
-	pendingFiles.Range(func(k, _ any) bool {
+func RemovePending() {
+	pending.Range(func(k, _ any) bool {
 		os.Remove(k.(string))
 		return true
 	})
+}
+
+// Write writes the file at path with fill, whole or not at all: fill
+// streams into a temporary file beside it, renamed over path only when
+// complete, so a failed render or an interrupt leaves no half-written file
+// behind and an existing file stays as it was until the new one is
+// complete.
+func Write(path string, fill func(io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fill(f); err != nil {
+		return err
+	}
+	return f.Commit()
 }

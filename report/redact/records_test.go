@@ -1,4 +1,4 @@
-package main
+package redact
 
 import (
 	"strings"
@@ -12,16 +12,16 @@ import (
 // escape is escaped every time it comes, and a secret added during a run
 // is redacted from text found clean before it was known.
 func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
-	sec := &secretSet{}
-	d := newRecordRedactor(sec)
+	sec := &Set{}
+	d := NewRecords(sec)
 	const secret = "whsec_added_during_the_run"
 	clean := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Error: "handler said " + secret}
 	hostile := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Error: "500 \x1b]0;pwned\x07"}
 	for range 3 {
-		if got := d.redact(&clean); got != &clean {
+		if got := d.Redact(&clean); got != &clean {
 			t.Fatalf("a clean record was copied: %+v", got)
 		}
-		got := d.redact(&hostile)
+		got := d.Redact(&hostile)
 		if got == &hostile || strings.ContainsAny(got.Error, "\x1b\x07") || got.Error != `500 \x1b]0;pwned\a` {
 			t.Fatalf("the handler's escapes came through: %q", got.Error)
 		}
@@ -29,13 +29,13 @@ func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
 			t.Fatal("the lent record was changed")
 		}
 	}
-	sec.add(secret)
-	got := d.redact(&clean)
-	if got == &clean || strings.Contains(got.Error, secret) || !strings.Contains(got.Error, redacted) {
+	sec.Add(secret)
+	got := d.Redact(&clean)
+	if got == &clean || strings.Contains(got.Error, secret) || !strings.Contains(got.Error, Marker) {
 		t.Fatalf("a secret added during the run is not redacted from text seen before: %q", got.Error)
 	}
 	other := simulator.Record{Kind: simulator.KindAttempt, Fault: secret, Signal: "x " + secret}
-	got = d.redact(&other)
+	got = d.Redact(&other)
 	if strings.Contains(got.Fault, secret) || strings.Contains(got.Signal, secret) {
 		t.Fatalf("a field other than the error keeps the secret: %+v", got)
 	}

@@ -1,4 +1,4 @@
-package main
+package outfile
 
 import (
 	"errors"
@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 )
 
-// checkWritable checks, before anything is sent, that a file can be
+// CheckWritable checks, before anything is sent, that a file can be
 // written at path: what stands there is a regular file, a device or a
-// FIFO (symlinks followed; see createAtomic), or nothing, and the
+// FIFO (symlinks followed; see Create), or nothing, and the
 // directory takes a new file. Output files are written at the end of a
 // run, which is too late to find out.
-func checkWritable(path string) error {
-	t, err := resolveOutput(path)
+func CheckWritable(path string) error {
+	t, err := resolve(path)
 	if err != nil {
 		return err
 	}
@@ -50,8 +50,8 @@ func checkWritable(path string) error {
 // followed), or would once written. Devices are exempt: two outputs to
 // /dev/null lose nothing.
 func sameFile(a, b string) bool {
-	ta, erra := resolveOutput(a)
-	tb, errb := resolveOutput(b)
+	ta, erra := resolve(a)
+	tb, errb := resolve(b)
 	if erra != nil || errb != nil || ta.direct || tb.direct {
 		return false
 	}
@@ -65,35 +65,26 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && pa == pb
 }
 
-// namedPath is a file a command reads or writes, with the flag that names
+// Named is a file a command reads or writes, with the flag that names
 // it.
-type namedPath struct{ flag, path string }
+type Named struct{ Flag, Path string }
 
-// outPaths names each file of a repeated --out, for checkDistinct.
-func outPaths(files []string) []namedPath {
-	out := make([]namedPath, len(files))
-	for i, f := range files {
-		out[i] = namedPath{"--out", f}
-	}
-	return out
-}
-
-// checkDistinct refuses an output that is also another output (one would
+// CheckDistinct refuses an output that is also another output (one would
 // silently lose) or an input (it would be overwritten).
-func checkDistinct(outputs, inputs []namedPath) []error {
+func CheckDistinct(outputs, inputs []Named) []error {
 	var errs []error
 	for i, o := range outputs {
-		if o.path == "" || o.path == "-" {
+		if o.Path == "" || o.Path == "-" {
 			continue
 		}
 		for _, p := range outputs[i+1:] {
-			if p.path != "" && p.path != "-" && sameFile(o.path, p.path) {
-				errs = append(errs, fmt.Errorf("%s and %s both name %s: one would overwrite the other; give each its own file", o.flag, p.flag, o.path))
+			if p.Path != "" && p.Path != "-" && sameFile(o.Path, p.Path) {
+				errs = append(errs, fmt.Errorf("%s and %s both name %s: one would overwrite the other; give each its own file", o.Flag, p.Flag, o.Path))
 			}
 		}
 		for _, in := range inputs {
-			if in.path != "" && in.path != "-" && sameFile(o.path, in.path) {
-				errs = append(errs, fmt.Errorf("%s %s is also %s: writing it would destroy the input; name another file", o.flag, o.path, in.flag))
+			if in.Path != "" && in.Path != "-" && sameFile(o.Path, in.Path) {
+				errs = append(errs, fmt.Errorf("%s %s is also %s: writing it would destroy the input; name another file", o.Flag, o.Path, in.Flag))
 			}
 		}
 	}

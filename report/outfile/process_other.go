@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package outfile
 
 // processAlive cannot tell here, so it says yes: a temporary file is left
 // rather than another run's removed.

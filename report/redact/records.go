@@ -1,16 +1,15 @@
-package main
+package redact
 
 import (
 	"bytes"
-	"net/url"
 	"reflect"
 	"strings"
 
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// replace returns v with every spelling of every secret replaced.
-func (s *secretSet) replace(v string) string {
+// Replace returns v with every spelling of every secret replaced.
+func (s *Set) Replace(v string) string {
 	forms := s.snapshot()
 	if len(v) == 0 || len(forms) == 0 || len(v) < len(forms[len(forms)-1]) {
 		return v // most fields are empty, or shorter than any spelling
@@ -19,10 +18,10 @@ func (s *secretSet) replace(v string) string {
 	for _, f := range forms {
 		if b == nil {
 			if strings.Contains(v, string(f)) {
-				b = bytes.ReplaceAll([]byte(v), f, []byte(redacted))
+				b = bytes.ReplaceAll([]byte(v), f, []byte(Marker))
 			}
 		} else if bytes.Contains(b, f) {
-			b = bytes.ReplaceAll(b, f, []byte(redacted))
+			b = bytes.ReplaceAll(b, f, []byte(Marker))
 		}
 	}
 	if b == nil {
@@ -31,31 +30,33 @@ func (s *secretSet) replace(v string) string {
 	return string(b)
 }
 
-// recordRedactor redacts the records of one run, one at a time: it
+// Records redacts the records of one run, one at a time: it
 // replaces the secrets in every text field, before any report escapes them
 // for its format (markdown's \_, XML's &amp;), which would hide them from a
 // redactor of the rendered text, and makes printable what a handler
-// controls (see printable). It runs once per record, so it remembers the
+// controls (see Printable). It runs once per record, so it remembers the
 // texts it has found clean: most of a record's text is the same from one
 // record to the next (the provider, the scenario, an injected fault's
 // error, made once by the engine), and a text seen before costs a
 // comparison of its length, or of its pointer, instead of a scan. Only text
 // new to it (a handler's reason phrase, a transport error) is read.
-type recordRedactor struct {
-	sec   *secretSet
+type Records struct {
+	sec   *Set
 	spare simulator.Record
-	// forms is the secrets' spellings clean was found clean against: a
+	// forms is the secrets' Spellings clean was found clean against: a
 	// secret added since makes every text worth a look again.
 	forms *[][]byte
 	clean knownClean
 }
 
-func newRecordRedactor(sec *secretSet) *recordRedactor { return &recordRedactor{sec: sec} }
+// NewRecords returns a redactor of records for the secrets of sec (nil:
+// none).
+func NewRecords(sec *Set) *Records { return &Records{sec: sec} }
 
-// redact returns r with its text redacted. r is lent by the engine and
+// Redact returns r with its text Marker. r is lent by the engine and
 // never changed: it is returned as it is when nothing needs replacing
 // (nearly always), and otherwise a changed copy, valid until the next call.
-func (d *recordRedactor) redact(r *simulator.Record) *simulator.Record {
+func (d *Records) Redact(r *simulator.Record) *simulator.Record {
 	if p := d.sec.current(); p != d.forms {
 		d.forms, d.clean = p, knownClean{}
 	}
@@ -73,12 +74,12 @@ func (d *recordRedactor) redact(r *simulator.Record) *simulator.Record {
 	return d.fields(r)
 }
 
-// text is v redacted and printable, from what it remembers when it can.
-func (d *recordRedactor) text(v string) string {
+// text is v Marker and printable, from what it remembers when it can.
+func (d *Records) text(v string) string {
 	if v == "" || d.clean.has(v) {
 		return v
 	}
-	c := printable(d.sec.replace(v))
+	c := Printable(d.sec.Replace(v))
 	if c == v {
 		d.clean.add(v)
 	}
@@ -86,9 +87,9 @@ func (d *recordRedactor) text(v string) string {
 }
 
 // fields is redact's every field, by reflection (a field added to the
-// record is redacted without a word here), copying r into spare at the
+// record is Marker without a word here), copying r into spare at the
 // first field that changes.
-func (d *recordRedactor) fields(r *simulator.Record) *simulator.Record {
+func (d *Records) fields(r *simulator.Record) *simulator.Record {
 	out := r
 	field := func(i int) reflect.Value {
 		if out == r {
@@ -144,28 +145,4 @@ func (k *knownClean) has(v string) bool {
 func (k *knownClean) add(v string) {
 	k.texts[k.next] = v
 	k.next = (k.next + 1) % len(k.texts)
-}
-
-// displayURL is rawURL as reports show it: a password in its userinfo is
-// masked (the request still sends it).
-func displayURL(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		return rawURL
-	}
-	return u.Redacted()
-}
-
-// urlSecrets are the credentials in rawURL's userinfo, to be redacted
-// wherever the URL is quoted whole (an error, a log line).
-func urlSecrets(rawURL string) []string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		return nil
-	}
-	out := []string{u.User.Username()}
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
-	}
-	return out
 }

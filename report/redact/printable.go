@@ -1,4 +1,4 @@
-package main
+package redact
 
 import (
 	"strconv"
@@ -6,12 +6,12 @@ import (
 	"unicode"
 )
 
-// printable returns s with every control character (ESC, OSC's BEL, C1
+// Printable returns s with every control character (ESC, OSC's BEL, C1
 // codes, a carriage return that would overwrite the line) written as a Go
 // escape, so that text a handler controls (a reason phrase, an error
 // quoting its answer) cannot drive the terminal it is printed on.
 // Newlines and tabs stay.
-func printable(s string) string {
+func Printable(s string) string {
 	clean := true
 	for i := 0; i < len(s) && clean; i++ {
 		// Plain ASCII text is the common case; anything else gets the

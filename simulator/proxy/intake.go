@@ -1,9 +1,14 @@
-package main
+// Package proxy is the intake of retrysim's proxy: an HTTP handler that
+// takes real webhook deliveries in, checks each one's signature as the
+// handler would, and hands the good ones to the engine as its events
+// (simulator.Config.Incoming).
+package proxy
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,16 +24,17 @@ import (
 	"github.com/retrysim/retrysim/simulator/capture"
 )
 
-// intake takes deliveries in for the proxy: it checks each one's signature
+// Intake takes deliveries in for the proxy: it checks each one's signature
 // as the handler would, answers a bad one 400, saves a good one when asked,
-// and hands it to the engine as the next event.
-type intake struct {
+// and hands it to the engine as the next event (Events).
+type Intake struct {
 	pol      policies.Policy
 	wire     policies.Wire
 	secret   string
 	ack      bool
 	captures string
 	log      io.Writer
+	sp       simulator.Spelling
 	events   chan simulator.Incoming
 
 	mu     sync.Mutex
@@ -53,16 +59,64 @@ const (
 	refusedLimit    refusal = "over a limit"
 )
 
-func newIntake(pol policies.Policy, secret string, max int, ack bool, captures string, log io.Writer) *intake {
-	return &intake{
-		pol: pol, wire: pol.Wire(), secret: secret, ack: ack, captures: captures, log: log, max: max,
-		events: make(chan simulator.Incoming, 256), refused: map[refusal]int{},
+// Option sets how an Intake takes deliveries in.
+type Option func(*Intake)
+
+// WithMax closes the intake once it has taken n deliveries (0, the
+// default: no limit).
+func WithMax(n int) Option { return func(in *Intake) { in.max = n } }
+
+// WithAck answers each delivery 200 as soon as it is taken in, instead of
+// with the handler's answer to its first attempt.
+func WithAck() Option { return func(in *Intake) { in.ack = true } }
+
+// WithCaptures saves each delivery taken in as a raw HTTP capture in dir.
+func WithCaptures(dir string) Option { return func(in *Intake) { in.captures = dir } }
+
+// WithSpelling spells the settings the intake's messages name (the
+// secret, the captures' directory) sp's way; the default is Go's.
+func WithSpelling(sp simulator.Spelling) Option { return func(in *Intake) { in.sp = sp } }
+
+// SettingCaptures is the directory deliveries are saved in (WithCaptures).
+const SettingCaptures simulator.Setting = "proxy.WithCaptures"
+
+// queueSize is how many deliveries wait for the engine before a sender is
+// told the proxy is momentarily full.
+const queueSize = 256
+
+// NewIntake returns an intake of pol's deliveries, signed with secret; it
+// says what it refuses, and why, on log.
+func NewIntake(pol policies.Policy, secret string, log io.Writer, opts ...Option) *Intake {
+	in := &Intake{
+		pol: pol, wire: pol.Wire(), secret: secret, log: log,
+		events: make(chan simulator.Incoming, queueSize), refused: map[refusal]int{},
 	}
+	for _, o := range opts {
+		o(in)
+	}
+	return in
 }
 
-// close ends the intake: no delivery is taken any more, and the engine is
+// Events are the deliveries taken in, for the engine; closed when the
+// intake is.
+func (in *Intake) Events() <-chan simulator.Incoming { return in.events }
+
+// Bounds on what a delivery may bring in.
+const (
+	MaxBody   = 4 << 20
+	MaxHeader = 64 << 10
+)
+
+// Server returns an HTTP server of the intake, with the bounds on what a
+// delivery may bring in and how long it may take.
+func (in *Intake) Server() *http.Server {
+	return &http.Server{Handler: in, MaxHeaderBytes: MaxHeader, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
+}
+
+// Close ends the intake: no delivery is taken any more, and the engine is
 // told no more will come. It may be called more than once.
-func (in *intake) close() {
+func (in *Intake) Close() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if !in.closed {
@@ -71,16 +125,17 @@ func (in *intake) close() {
 	}
 }
 
-func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP takes one delivery in, or refuses it saying why.
+func (in *Intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "retrysim proxy takes webhook deliveries: POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, proxyMaxBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			in.refuse(w, refusedUnread, fmt.Sprintf("the body is larger than %d MiB", proxyMaxBody>>20), http.StatusRequestEntityTooLarge)
+			in.refuse(w, refusedUnread, fmt.Sprintf("the body is larger than %d MiB", MaxBody>>20), http.StatusRequestEntityTooLarge)
 			return
 		}
 		in.refuse(w, refusedUnread, "the body could not be read: "+err.Error(), http.StatusBadRequest)
@@ -147,7 +202,7 @@ func (in *intake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // check verifies a delivery as a careful handler would: it must carry the
 // provider's signature, made with the secret, with a timestamp within the
 // scheme's tolerance. It returns why it is refused, and in words, or "".
-func (in *intake) check(h http.Header, body []byte, url string) (refusal, string) {
+func (in *Intake) check(h http.Header, body []byte, url string) (refusal, string) {
 	if s, ok := policies.SchemeOf(in.wire); ok {
 		signed := false
 		for _, k := range s.Headers {
@@ -164,7 +219,7 @@ func (in *intake) check(h http.Header, body []byte, url string) (refusal, string
 	case errors.Is(err, policies.ErrStaleSignature):
 		return refusedStale, err.Error()
 	default:
-		return refusedForged, err.Error() + " (is --secret the secret the sender signs with?)"
+		return refusedForged, err.Error() + " (is " + in.sp.Of(simulator.SettingSecret) + " the secret the sender signs with?)"
 	}
 }
 
@@ -182,7 +237,7 @@ const intakeRetryAfter = time.Second
 // take hands ev to the engine, unless the intake is closed
 // (errIntakeClosed) or momentarily full (errIntakeFull), and returns its
 // number, from 1; the delivery that reaches --events closes it.
-func (in *intake) take(ev simulator.Incoming) (int, error) {
+func (in *Intake) take(ev simulator.Incoming) (int, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.closed {
@@ -202,7 +257,7 @@ func (in *intake) take(ev simulator.Incoming) (int, error) {
 	return in.taken, nil
 }
 
-func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
+func (in *Intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
 	in.mu.Lock()
 	in.refused[why]++
 	in.mu.Unlock()
@@ -210,8 +265,8 @@ func (in *intake) refuse(w http.ResponseWriter, why refusal, what string, status
 	http.Error(w, "retrysim proxy refused the delivery ("+string(why)+"): "+what, status)
 }
 
-// typeOf is the type of the event at place seq, "" when unknown.
-func (in *intake) typeOf(seq int) string {
+// TypeOf is the type of the event at place seq, "" when unknown.
+func (in *Intake) TypeOf(seq int) string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if seq < 0 || seq >= len(in.types) {
@@ -220,8 +275,8 @@ func (in *intake) typeOf(seq int) string {
 	return in.types[seq]
 }
 
-// summary says what came in, for stderr at the end.
-func (in *intake) summary() string {
+// Summary says what came in, for stderr at the end.
+func (in *Intake) Summary() string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	s := fmt.Sprintf("retrysim proxy: %d %s taken in", in.taken, policies.Plural(in.taken, "delivery", "deliveries"))
@@ -244,7 +299,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // save writes the delivery as a raw HTTP capture, numbered in the order
 // the deliveries came in. A failure to save is said, not fatal.
-func (in *intake) save(n int, id string, r *http.Request, url string, body []byte) {
+func (in *Intake) save(n int, id string, r *http.Request, url string, body []byte) {
 	// A file name holds at most 255 bytes: a long id is cut.
 	safe := unsafeName.ReplaceAllString(id, "_")
 	safe = safe[:min(len(safe), maxCaptureName)]
@@ -252,7 +307,7 @@ func (in *intake) save(n int, id string, r *http.Request, url string, body []byt
 	c := capture.Request{Method: r.Method, URL: url, Header: r.Header.Clone(), Body: body}
 	simulator.DropConnectionHeaders(c.Header)
 	if err := os.WriteFile(name, c.Raw(), 0o644); err != nil {
-		fmt.Fprintf(in.log, "retrysim proxy: --captures: %v\n", err)
+		fmt.Fprintf(in.log, "retrysim proxy: %s: %v\n", in.sp.Of(SettingCaptures), err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package proxy
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestProxyFullIntakeSaysWhenToRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := policies.GenerateSecret("stripe", 9)
-	in := newIntake(pol, secret, 0, true, "", io.Discard) // nothing reads in.events: the engine is behind
+	in := NewIntake(pol, secret, io.Discard, WithAck()) // nothing reads in.events: the engine is behind
 	const url = "http://127.0.0.1:4242/webhooks/stripe"
 	for i := range cap(in.events) {
 		rec := httptest.NewRecorder()
@@ -50,10 +50,29 @@ func TestProxyFullIntakeSaysWhenToRetry(t *testing.T) {
 		t.Fatalf("a full intake answered %d, Retry-After %q, %q; want 503, Retry-After 1, saying it is momentarily full",
 			rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 	}
-	in.close()
+	in.Close()
 	rec = httptest.NewRecorder()
 	in.ServeHTTP(rec, signedRequest(t, "stripe", secret, url, cap(in.events)+1))
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "" || !strings.Contains(rec.Body.String(), "not taking deliveries any more") {
 		t.Fatalf("a closed intake answered %d, Retry-After %q, %q", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+}
+
+// A delivery signed with another secret is answered 400, never handed to
+// the engine, and counted as forged in the summary.
+func TestIntakeRefusesAForgedDelivery(t *testing.T) {
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	in := NewIntake(pol, policies.GenerateSecret("stripe", 9), &log, WithAck())
+	rec := httptest.NewRecorder()
+	in.ServeHTTP(rec, signedRequest(t, "stripe", policies.GenerateSecret("stripe", 10), "http://127.0.0.1:4242/hook", 0))
+	if rec.Code != http.StatusBadRequest || len(in.Events()) != 0 {
+		t.Fatalf("a forged delivery answered %d with %d queued; want 400 and none", rec.Code, len(in.Events()))
+	}
+	if got := in.Summary(); !strings.Contains(got, "0 deliveries taken in; refused 1 forged") || !strings.Contains(log.String(), "refused a delivery (forged)") {
+		t.Fatalf("summary %q, log %q", got, log.String())
 	}
 }
