@@ -233,6 +233,23 @@ type GatePlan struct {
 	// NoAttack: the run sends no request the handler must reject (the
 	// scenario has no attack and the provider sends no probe).
 	NoAttack bool
+	// Scenario is the scenario's name, for the words of a refusal.
+	Scenario string
+}
+
+// Refusals returns an error for each of gates that a run planned as p
+// could never check (see Uncheckable), saying why and what to change, the
+// settings named as sp spells them (nil: the Go way): what a command
+// refuses before anything is sent. Nil when every gate can be checked.
+func (p GatePlan) Refusals(gates []Gate, sp simulator.Spelling) []error {
+	var errs []error
+	w := words{sp: sp}
+	for _, g := range gates {
+		if why := p.Uncheckable(g); why != "" {
+			errs = append(errs, errors.New(w.gateRefusal(g, why, p)))
+		}
+	}
+	return errs
 }
 
 // Uncheckable says why a run planned as p could never check gate g, as the

@@ -52,6 +52,34 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 	return fmt.Sprintf("unknown gate (valid: %s)", GateNames())
 }
 
+// gateRefusal says why a run planned as p could never check gate g (why,
+// from GatePlan.Uncheckable), and what to change.
+func (w words) gateRefusal(g Gate, why GateReason, p GatePlan) string {
+	head := w.of(SettingGates) + " " + string(g) + ": "
+	switch why {
+	case GateModelled: // the verdict's ReasonModelled too
+		return head + "a dry run sends nothing, so " + modelledMisses(g) + ": drop " + w.of(SettingDryRun)
+	case GateReason(ReasonNoOracle):
+		return head + w.noOracle()
+	case GateReason(SigNoAttack):
+		return head + fmt.Sprintf("scenario %s sends no request your handler must reject; use %s, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.Scenario, w.of(simulator.SettingForgedScenario))
+	}
+	return head + "cannot be checked (" + string(why) + ")"
+}
+
+// modelledMisses is what a dry run leaves gate g nothing to check on.
+func modelledMisses(g Gate) string {
+	switch g {
+	case GateDuplicateEffects:
+		return "there are no side effects to judge"
+	case GateSlowResponses:
+		return "no response time is measured"
+	case GateForgedAccepted:
+		return "no forged request is answered"
+	}
+	return "there is nothing to check"
+}
+
 func (w words) duplicateEffectsSeen(r *Summary) string {
 	j := r.Judge()
 	switch j.Verdict {

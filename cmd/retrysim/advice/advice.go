@@ -61,6 +61,8 @@ func Flag(s simulator.Setting) string {
 		return "--verbose"
 	case report.SettingGates:
 		return "--fail-on"
+	case report.SettingDryRun:
+		return "--dry-run"
 	}
 	return string(s)
 }
