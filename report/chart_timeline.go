@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -84,17 +83,6 @@ func shortLabel(id string) string {
 		return string([]rune(id)[:15]) + "…"
 	}
 	return id
-}
-
-// keyTime is when the event's dedup key was stored: its first arrival the
-// handler answered 2xx.
-func keyTime(ev *EventTimeline) (time.Time, bool) {
-	for _, a := range ev.Attempts {
-		if a.Reached && policies.Is2xx(a.HandlerStatus) {
-			return a.Time, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // chartTTL is the dedup window drawn for run r.
@@ -198,7 +186,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			if last > first {
 				spans.segs = append(spans.segs, [2][2]float64{{first, yy}, {last, yy}})
 			}
-			key, hasKey := keyTime(ev)
+			key, hasKey := ev.Key()
 			if hasKey {
 				k := at(row, ev, key)
 				band := half * 0.3
@@ -217,7 +205,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 					marks.add(x, yy, g.style)
 					g.pts = append(g.pts, [2]float64{x, yy})
 				}
-				if hasKey && a.Reached && a.Time.Sub(key) > ttl {
+				if hasKey && a.Reached && leaksPast(a.Time.Sub(key), ttl) {
 					leaks.pts = append(leaks.pts, [2]float64{x, yy})
 				}
 			}

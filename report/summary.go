@@ -651,7 +651,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 		r.afterKey.add(after)
 		r.ObservedNeed = max(r.ObservedNeed, after)
 		ev.need = max(ev.need, after)
-	} else if policies.Is2xx(rec.HandlerStatus) {
+	} else if storesKey(rec) {
 		ev.key, ev.hasKey = at, true
 		r.noteKeyed(rec.Event)
 	}

@@ -4,9 +4,28 @@ import (
 	"cmp"
 	"iter"
 	"slices"
+	"time"
+
+	"github.com/retrysim/retrysim/policies"
 
 	"github.com/retrysim/retrysim/simulator"
 )
+
+// storesKey says whether attempt rec stored its event's dedup key: it
+// reached the handler, which answered 2xx. An event's key is stored at the
+// first such attempt; the aggregator and the timeline chart both ask this.
+func storesKey(rec *simulator.Record) bool { return rec.Reached && policies.Is2xx(rec.HandlerStatus) }
+
+// Key is when the event's dedup key was stored (see storesKey), and
+// whether it was.
+func (ev *EventTimeline) Key() (time.Time, bool) {
+	for i := range ev.Attempts {
+		if storesKey(&ev.Attempts[i]) {
+			return ev.Attempts[i].Time, true
+		}
+	}
+	return time.Time{}, false
+}
 
 // spoolEntry says where an event's timeline ends in the spool.
 type spoolEntry struct {

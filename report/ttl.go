@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -11,6 +12,37 @@ import (
 func DefaultTTLs() []time.Duration {
 	return []time.Duration{5 * time.Minute, time.Hour, 24 * time.Hour, 72 * time.Hour, 7 * policies.Day, 30 * policies.Day}
 }
+
+// TTLChoices is the TTL choices a report compares: choices, or
+// DefaultTTLs when there are none. Every reader of a report's choices asks
+// this.
+func TTLChoices(choices []time.Duration) []time.Duration {
+	if len(choices) == 0 {
+		return DefaultTTLs()
+	}
+	return choices
+}
+
+// WithTTLChoice returns the TTL choices (see TTLChoices) with ttl among
+// them, in order of length: what a report compares once the handler's own
+// TTL is known. choices is not changed.
+func WithTTLChoice(choices []time.Duration, ttl time.Duration) []time.Duration {
+	out := slices.Clone(TTLChoices(choices))
+	if ttl <= 0 || slices.Contains(out, ttl) {
+		return out
+	}
+	i := 0
+	for i < len(out) && out[i] < ttl {
+		i++
+	}
+	return slices.Insert(out, i, ttl)
+}
+
+// leaksPast says whether an arrival after its event's dedup key was stored
+// gets past a key kept for ttl: it came strictly later than ttl after the
+// key. The TTL comparison's counts (sample.countAbove) and the timeline's
+// rings both follow it.
+func leaksPast(afterKey, ttl time.Duration) bool { return afterKey > ttl }
 
 // TTLBuffer is the margin added to the longest span a dedup key must cover
 // before rounding up to a readable unit.
@@ -92,9 +124,7 @@ type WrongAdvice struct {
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
 // when none).
 func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
-	if len(choices) == 0 {
-		choices = DefaultTTLs()
-	}
+	choices = TTLChoices(choices)
 	a := TTLAnalysis{Window: r.Window, Observed: r.ObservedNeed, Manual: r.ManualRedelivery}
 	need := max(a.Window, a.Observed)
 	a.Recommended = RoundTTL(need)

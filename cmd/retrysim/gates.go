@@ -70,16 +70,7 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 		return
 	}
 	given := len(o.ttls) > 0
-	if !given {
-		o.ttls = report.DefaultTTLs()
-	}
-	if !slices.Contains(o.ttls, ttl) {
-		i := 0
-		for i < len(o.ttls) && o.ttls[i] < ttl {
-			i++
-		}
-		o.ttls = slices.Insert(o.ttls, i, ttl)
-	}
+	o.ttls = report.WithTTLChoice(o.ttls, ttl)
 	if !given {
 		o.chart.TTL = ttl
 	}
