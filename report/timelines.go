@@ -39,7 +39,7 @@ func entryBySeq(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) }
 
 // hold starts keeping the timeline of the event rec is the first attempt
 // (or, for an event never attempted, the fate) of.
-func (r *Summary) hold(ev *eventAgg, rec *simulator.Record) {
+func (r *runAgg) hold(ev *eventAgg, rec *simulator.Record) {
 	if r.spool != nil {
 		ev.spooled = &spoolTail{id: rec.Event, object: rec.Object}
 	} else {
@@ -51,7 +51,7 @@ func (r *Summary) hold(ev *eventAgg, rec *simulator.Record) {
 
 // keepRecord adds an attempt or attack record (by kind) to ev's timeline,
 // if ev's timeline is kept.
-func (r *Summary) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
+func (r *runAgg) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) error {
 	switch {
 	case ev.spooled != nil:
 		return r.spool.add(ev.spooled, rec.Seq, kind, rec)
@@ -70,13 +70,13 @@ func (r *Summary) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) err
 // poolFree says whether the event rec is the first attempt of may have its
 // timeline held until its fate is known, in a run that keeps the first keep
 // events' timelines (0 none, < 0 all).
-func (r *Summary) poolFree(rec *simulator.Record, keep int) bool {
+func (r *runAgg) poolFree(rec *simulator.Record, keep int) bool {
 	return keep > 0 && rec.Seq >= keep && rec.N == 1 && rec.Copy == 0 && r.tally.pooled < poolSize
 }
 
 // pool holds the timeline of an event beyond the first ones, in case its
 // fate makes it an exemplar of its kind.
-func (r *Summary) pool(ev *eventAgg, rec *simulator.Record) {
+func (r *runAgg) pool(ev *eventAgg, rec *simulator.Record) {
 	r.hold(ev, rec)
 	ev.pooled = true
 	r.tally.pooled++
@@ -87,7 +87,7 @@ func (r *Summary) pool(ev *eventAgg, rec *simulator.Record) {
 // event beyond the first keep is kept only as an exemplar of a kind that
 // has too few, and an event that was never attempted gets a timeline of no
 // attempts, so a sample can show it too.
-func (r *Summary) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
+func (r *runAgg) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
 	kinds := fateKinds(ev, rec)
 	r.tally.count(kinds)
 	exemplar := keep > 0 && rec.Seq >= keep && r.tally.wanted(kinds, keep)
@@ -114,7 +114,7 @@ func (r *Summary) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
 }
 
 // drop lets go of a pooled timeline that is not kept after all.
-func (r *Summary) drop(ev *eventAgg) {
+func (r *runAgg) drop(ev *eventAgg) {
 	if tl := ev.timeline; tl != nil {
 		r.held -= len(tl.Attempts) + len(tl.Attacks)
 		tl.Attempts, tl.Attacks, tl.dropped = nil, nil, true
@@ -125,7 +125,7 @@ func (r *Summary) drop(ev *eventAgg) {
 }
 
 // endTimeline gives ev's kept timeline its fate (rec's).
-func (r *Summary) endTimeline(ev *eventAgg, rec *simulator.Record) error {
+func (r *runAgg) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 	switch {
 	case ev.timeline != nil:
 		ev.timeline.Fate = rec.Fate
@@ -143,9 +143,52 @@ func (r *Summary) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 	return nil
 }
 
+// timelineView is where a concluded run's kept timelines are: in memory
+// (kept, in Seq order), or in the spool at entries, in the order Timelines
+// yields them.
+type timelineView struct {
+	kept    []*EventTimeline
+	spool   *spool
+	entries []spoolEntry
+	count   int
+}
+
+// timelineView concludes where the run's kept timelines are, as of now:
+// those in memory copied (a later attempt of an event in flight is not
+// added to the copy), the spooled ones as entries of the spool, the
+// closed and those in flight merged in Seq order.
+func (r *runAgg) timelineView() timelineView {
+	v := timelineView{spool: r.spool, count: len(r.closed) + r.open}
+	if r.spool == nil {
+		r.compact()
+		v.kept = make([]*EventTimeline, len(r.kept))
+		for i, ev := range r.kept {
+			c := *ev
+			c.Attempts, c.Attacks = slices.Clip(c.Attempts), slices.Clip(c.Attacks)
+			v.kept[i] = &c
+		}
+		return v
+	}
+	closed, open := r.closedIndex(), r.openIndex()
+	v.entries = make([]spoolEntry, 0, len(closed)+len(open))
+	i, j := 0, 0
+	for i < len(closed) || j < len(open) {
+		// A closed event ended before an open one with its Seq began,
+		// so it comes first.
+		if j == len(open) || (i < len(closed) && closed[i].seq <= open[j].seq) {
+			v.entries = append(v.entries, closed[i])
+			i++
+		} else {
+			v.entries = append(v.entries, open[j])
+			j++
+		}
+	}
+	return v
+}
+
 // TimelineCount is how many events' timelines the run kept (see
 // WithTimeline): what Timelines yields.
-func (r *Summary) TimelineCount() int { return len(r.closed) + r.open }
+func (r *Summary) TimelineCount() int { return r.stored.count }
 
 // Timelines yields the kept events' timelines in Seq order (events that
 // share a Seq, which only a hand-made stream has, in the order they began).
@@ -157,33 +200,21 @@ func (r *Summary) Timelines() iter.Seq2[*EventTimeline, error] { return r.timeli
 // timelines is Timelines without the timelines of the events whose Seq
 // want refuses (want nil takes all): those are not even read back.
 func (r *Summary) timelines(want func(seq int) bool) iter.Seq2[*EventTimeline, error] {
+	v := &r.stored
 	return func(yield func(*EventTimeline, error) bool) {
-		if r.spool == nil {
-			r.compact()
-			for _, ev := range r.kept {
+		if v.spool == nil {
+			for _, ev := range v.kept {
 				if (want == nil || want(ev.Seq)) && !yield(ev, nil) {
 					return
 				}
 			}
 			return
 		}
-		closed, open := r.closedIndex(), r.openIndex()
-		i, j := 0, 0
-		for i < len(closed) || j < len(open) {
-			// A closed event ended before an open one with its Seq began,
-			// so it comes first.
-			var e spoolEntry
-			if j == len(open) || (i < len(closed) && closed[i].seq <= open[j].seq) {
-				e = closed[i]
-				i++
-			} else {
-				e = open[j]
-				j++
-			}
+		for _, e := range v.entries {
 			if want != nil && !want(e.seq) {
 				continue
 			}
-			ev, err := r.spool.get(e.seq, e.last)
+			ev, err := v.spool.get(e.seq, e.last)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -196,7 +227,7 @@ func (r *Summary) timelines(want func(seq int) bool) iter.Seq2[*EventTimeline, e
 }
 
 // compact leaves the dropped timelines out of kept, which it sorts by Seq.
-func (r *Summary) compact() {
+func (r *runAgg) compact() {
 	if r.dropped > 0 {
 		r.kept = slices.DeleteFunc(r.kept, func(ev *EventTimeline) bool { return ev.dropped })
 		r.dropped = 0
@@ -206,7 +237,7 @@ func (r *Summary) compact() {
 
 // closedIndex returns the closed events' entries by Seq, those that share
 // one in the order they ended.
-func (r *Summary) closedIndex() []spoolEntry {
+func (r *runAgg) closedIndex() []spoolEntry {
 	if !r.closedSorted {
 		slices.SortStableFunc(r.closed, entryBySeq)
 		r.closedSorted = true
@@ -216,7 +247,7 @@ func (r *Summary) closedIndex() []spoolEntry {
 
 // openIndex returns the entries of the events in flight whose timeline is
 // spooled, by Seq.
-func (r *Summary) openIndex() []spoolEntry {
+func (r *runAgg) openIndex() []spoolEntry {
 	var out []spoolEntry
 	for seq, ev := range r.live {
 		if ev.spooled != nil && ev.spooled.last != 0 {

@@ -174,8 +174,8 @@ func (r *Summary) DuplicatesAfterKey() int { return r.afterKey.len() }
 // key: ended events and those still open.
 func (r *Summary) leakedEvents(ttl time.Duration) int {
 	n := r.eventNeed.countAbove(ttl)
-	for _, ev := range r.live {
-		if ev.need > ttl {
+	for _, need := range r.openNeed {
+		if leaksPast(need, ttl) {
 			n++
 		}
 	}
