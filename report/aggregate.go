@@ -378,7 +378,8 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 	r.reorder.resolve(rec.Seq)
 	r.Events++
-	if rec.Fate != simulator.FateDelivered && rec.Fate != simulator.FateInterrupted {
+	if neverDelivered(rec.Fate) {
+		r.Lost++
 		r.noteTenantLost(rec)
 	}
 	switch rec.Fate {
@@ -387,26 +388,19 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 	case simulator.FateInterrupted:
 		r.InterruptedEvents++
 	case simulator.FateDisabled:
-		r.Lost++
 		r.LostToDisable++
 		r.noteLostToDisable(rec)
 	case simulator.FateStopped:
-		r.Lost++
 		r.LostNotRetried++
 	case simulator.FateDropped:
-		r.Lost++
 		r.LostToProvider++
 	case simulator.FatePaused:
-		r.Lost++
 		r.LostToPause++
 	case simulator.FateExhausted:
-		r.Lost++
 		if rec.N < r.MaxAttempts {
 			// The provider's rules did not retry this failure.
 			r.LostNotRetried++
 		}
-	default:
-		r.Lost++
 	}
 	ev := r.live[rec.Seq]
 	if ev != nil {
@@ -416,6 +410,14 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 		delete(r.live, rec.Seq)
 	}
 	return r.settle(ev, rec, keep)
+}
+
+// neverDelivered says whether an event's fate is that it was never
+// delivered: the provider gave up on it (exhausted, disabled, stopped,
+// dropped, paused), as every count of lost events and the timeline's
+// given-up mark read it. An interrupted event was not given up on.
+func neverDelivered(fate string) bool {
+	return fate != simulator.FateDelivered && fate != simulator.FateInterrupted
 }
 
 // outage extends or closes the current outage span. Records come in

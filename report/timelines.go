@@ -27,6 +27,36 @@ func (ev *EventTimeline) Key() (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// GaveUp reports whether the event's fate is that it was never delivered
+// (see neverDelivered); an event still in flight has no fate yet.
+func (ev *EventTimeline) GaveUp() bool { return ev.Fate != "" && neverDelivered(ev.Fate) }
+
+// eventMarks are the facts about one event that its row of the timeline
+// marks, with its dedup key kept for a given TTL.
+type eventMarks struct {
+	key    time.Time // when its dedup key was stored
+	hasKey bool
+	leaked []int // its attempts (by index) that arrived after the key expired
+	gaveUp bool  // it was never delivered
+	times  int   // how often the handler processed it, when more than once
+}
+
+// marksOf gathers what the run's facts say of event ev for its timeline
+// row, its key kept for ttl: each from the one predicate of its fact.
+func (r *Summary) marksOf(ev *EventTimeline, ttl time.Duration) eventMarks {
+	m := eventMarks{gaveUp: ev.GaveUp(), times: r.ProcessedMoreThanOnce(ev.ID)}
+	m.key, m.hasKey = ev.Key()
+	if !m.hasKey {
+		return m
+	}
+	for i := range ev.Attempts {
+		if a := &ev.Attempts[i]; a.Reached && leaksPast(a.Time.Sub(m.key), ttl) {
+			m.leaked = append(m.leaked, i)
+		}
+	}
+	return m
+}
+
 // spoolEntry says where an event's timeline ends in the spool.
 type spoolEntry struct {
 	seq  int
