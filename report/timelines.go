@@ -178,9 +178,15 @@ func (r *runAgg) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 // yields them.
 type timelineView struct {
 	kept    []*EventTimeline
-	spool   *spool
+	spool   spoolReader // nil when the timelines are in memory
 	entries []spoolEntry
 	count   int
+}
+
+// spoolReader reads a spooled timeline back: all a run's facts may do
+// with the spool the aggregation writes.
+type spoolReader interface {
+	get(seq int, last int64) (*EventTimeline, error)
 }
 
 // timelineView concludes where the run's kept timelines are, as of now:
@@ -188,7 +194,7 @@ type timelineView struct {
 // added to the copy), the spooled ones as entries of the spool, the
 // closed and those in flight merged in Seq order.
 func (r *runAgg) timelineView() timelineView {
-	v := timelineView{spool: r.spool, count: len(r.closed) + r.open}
+	v := timelineView{count: len(r.closed) + r.open}
 	if r.spool == nil {
 		r.compact()
 		v.kept = make([]*EventTimeline, len(r.kept))
@@ -199,6 +205,7 @@ func (r *runAgg) timelineView() timelineView {
 		}
 		return v
 	}
+	v.spool = r.spool
 	closed, open := r.closedIndex(), r.openIndex()
 	v.entries = make([]spoolEntry, 0, len(closed)+len(open))
 	i, j := 0, 0
