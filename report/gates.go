@@ -233,6 +233,9 @@ type GatePlan struct {
 	// NoAttack: the run sends no request the handler must reject (the
 	// scenario has no attack and the provider sends no probe).
 	NoAttack bool
+	// NoTTL: no dedup TTL the handler uses is given
+	// (GateOptions.TTLConfigured).
+	NoTTL bool
 	// Scenario is the scenario's name, for the words of a refusal.
 	Scenario string
 }
@@ -266,6 +269,10 @@ func (p GatePlan) Uncheckable(g Gate) GateReason {
 	case GateSlowResponses:
 		if p.Modelled {
 			return GateModelled
+		}
+	case GateTTLTooShort:
+		if p.NoTTL {
+			return GateNoTTL
 		}
 	case GateForgedAccepted:
 		switch {
@@ -337,8 +344,8 @@ func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 
 func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {
 	ttl := opts.TTLConfigured
-	if ttl <= 0 {
-		return GateUnchecked, GateNoTTL
+	if why := (GatePlan{NoTTL: ttl <= 0}).Uncheckable(GateTTLTooShort); why != "" {
+		return GateUnchecked, why
 	}
 	a := r.TTL([]time.Duration{ttl})
 	if ttl >= max(a.Window, a.Observed) {

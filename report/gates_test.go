@@ -150,7 +150,7 @@ func TestGateReasons(t *testing.T) {
 // could never check, in the words report keeps for them.
 func TestGatePlanRefusals(t *testing.T) {
 	flag := func(s simulator.Setting) string {
-		return map[simulator.Setting]string{report.SettingGates: "--fail-on", report.SettingDryRun: "--dry-run", simulator.SettingForgedScenario: "--scenario forged"}[s]
+		return map[simulator.Setting]string{report.SettingGates: "--fail-on", report.SettingDryRun: "--dry-run", report.SettingTTLConfigured: "--ttl-configured", simulator.SettingForgedScenario: "--scenario forged"}[s]
 	}
 	all := report.Gates()
 	for _, tc := range []struct {
@@ -164,8 +164,9 @@ func TestGatePlanRefusals(t *testing.T) {
 			"--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run",
 			"--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run",
 		}},
-		{"no oracle and no attack", report.GatePlan{NoOracle: true, NoAttack: true, Scenario: "happy"}, []string{
+		{"no oracle, no attack, no TTL", report.GatePlan{NoOracle: true, NoAttack: true, NoTTL: true, Scenario: "happy"}, []string{
 			"--fail-on duplicate-effects: retrysim cannot see your handler's side effects",
+			"--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)",
 			"--fail-on forged-accepted: scenario happy sends no request your handler must reject; use --scenario forged, or add",
 		}},
 	} {

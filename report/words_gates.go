@@ -61,10 +61,17 @@ func (w words) gateRefusal(g Gate, why GateReason, p GatePlan) string {
 		return head + "a dry run sends nothing, so " + modelledMisses(g) + ": drop " + w.of(SettingDryRun)
 	case GateReason(ReasonNoOracle):
 		return head + w.noOracle()
+	case GateNoTTL:
+		return head + w.noTTL() + fmt.Sprintf(" (e.g. %s 24h)", w.of(SettingTTLConfigured))
 	case GateReason(SigNoAttack):
 		return head + fmt.Sprintf("scenario %s sends no request your handler must reject; use %s, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.Scenario, w.of(simulator.SettingForgedScenario))
 	}
 	return head + "cannot be checked (" + string(why) + ")"
+}
+
+// noTTL says the ttl-too-short gate needs the dedup TTL the handler uses.
+func (w words) noTTL() string {
+	return "give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)
 }
 
 // modelledMisses is what a dry run leaves gate g nothing to check on.
@@ -154,7 +161,7 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 func (w words) ttlSeen(r *Summary, opts GateOptions) string {
 	ttl := opts.TTLConfigured
 	if ttl <= 0 {
-		return "cannot be checked: give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)
+		return "cannot be checked: " + w.noTTL()
 	}
 	a := r.TTL([]time.Duration{ttl})
 	need := max(a.Window, a.Observed)

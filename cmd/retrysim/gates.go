@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -41,9 +39,7 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 			opts.TTLConfigured = d
 		}
 	}
-	if slices.Contains(gates, report.GateTTLTooShort) && g.ttlConfig == "" {
-		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
-	}
+	errs = append(errs, report.GatePlan{NoTTL: g.ttlConfig == ""}.Refusals(gates, advice.Flag)...)
 	if junit && len(gates) == 0 {
 		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", report.GateNames()))
 	}
