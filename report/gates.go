@@ -348,7 +348,7 @@ func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {
 		return GateUnchecked, why
 	}
 	a := r.TTL([]time.Duration{ttl})
-	if ttl >= max(a.Window, a.Observed) {
+	if !leaksPast(a.Need(), ttl) {
 		return GatePass, GateTTLCovers
 	}
 	return GateFail, GateTTLShort

@@ -93,6 +93,11 @@ type TTLAnalysis struct {
 	WrongAdvice []WrongAdvice
 }
 
+// Need is the span a dedup key must cover for the automatic retries: the
+// policy's worst-case window or the longest wait observed, whichever is
+// longer (manual redelivery aside). A TTL shorter than it is too short.
+func (a TTLAnalysis) Need() time.Duration { return max(a.Window, a.Observed) }
+
 // CommonTTL is a dedup TTL people are told to use.
 type CommonTTL string
 
@@ -126,7 +131,7 @@ type WrongAdvice struct {
 func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 	choices = TTLChoices(choices)
 	a := TTLAnalysis{Window: r.Window, Observed: r.ObservedNeed, Manual: r.ManualRedelivery}
-	need := max(a.Window, a.Observed)
+	need := a.Need()
 	a.Recommended = RoundTTL(need)
 	a.WithManual = RoundTTL(max(need, a.Manual))
 	a.Retries = max(len(r.Schedule)-1, 0)
@@ -144,15 +149,15 @@ func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 // choice works out what one TTL lets through. Arrivals strictly after
 // key+ttl leak.
 func (r *Summary) choice(ttl time.Duration) TTLChoice {
-	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
+	c := TTLChoice{TTL: ttl, ManualLeaks: leaksPast(r.ManualRedelivery, ttl)}
 	c.LeakedArrivals = r.afterKey.countAbove(ttl)
 	c.LeakedEvents = r.leakedEvents(ttl)
 	for _, off := range r.Schedule[min(1, len(r.Schedule)):] {
-		if off > ttl {
+		if leaksPast(off, ttl) {
 			c.WorstArrivals++
 		}
 	}
-	if len(r.Schedule) == 0 && r.Window > ttl {
+	if len(r.Schedule) == 0 && leaksPast(r.Window, ttl) {
 		c.WorstArrivals = 1 // the schedule is unknown; at least its last attempt
 	}
 	return c

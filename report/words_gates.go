@@ -42,7 +42,7 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 		}
 		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.Outcomes[simulator.Redirect], "attempt", "attempts"), r.Provider)
 	case GateTTLTooShort:
-		return w.ttlSeen(r, opts)
+		return w.ttlSeen(g, opts)
 	case GateForgedAccepted:
 		if g.Status == GateUnchecked && g.unvouched == vouched {
 			return "cannot be checked: " + w.signatureSeen(r)
@@ -158,14 +158,14 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
-func (w words) ttlSeen(r *Summary, opts GateOptions) string {
-	ttl := opts.TTLConfigured
-	if ttl <= 0 {
+func (w words) ttlSeen(g *GateResult, opts GateOptions) string {
+	r, ttl := g.Run, opts.TTLConfigured
+	if g.Reason == GateNoTTL {
 		return "cannot be checked: " + w.noTTL()
 	}
 	a := r.TTL([]time.Duration{ttl})
-	need := max(a.Window, a.Observed)
-	if ttl >= need {
+	need := a.Need()
+	if g.Reason == GateTTLCovers {
 		return fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
 	}
 	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",
