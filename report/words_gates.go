@@ -33,9 +33,9 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 	case GateDuplicateEffects:
 		return w.duplicateEffectsSeen(r)
 	case GateLostEvents:
-		return lostEventsSeen(r)
+		return lostEventsSeen(g)
 	case GateSlowResponses:
-		return slowResponsesSeen(r, opts)
+		return slowResponsesSeen(g, opts)
 	case GateRedirects:
 		if g.Status == GatePass {
 			return "no delivery failed on a redirect"
@@ -110,8 +110,9 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 	return "cannot be checked: " + w.unknown(r, j)
 }
 
-func lostEventsSeen(r *Summary) string {
-	if r.Lost == 0 {
+func lostEventsSeen(g *GateResult) string {
+	r := g.Run
+	if g.Reason == GateAllDelivered {
 		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
@@ -123,8 +124,9 @@ func lostEventsSeen(r *Summary) string {
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
 
-func slowResponsesSeen(r *Summary, opts GateOptions) string {
-	if r.Modelled() {
+func slowResponsesSeen(g *GateResult, opts GateOptions) string {
+	r := g.Run
+	if g.Reason == GateModelled {
 		return "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
 	}
 	own := r.Headroom(nil)[0]
@@ -132,7 +134,7 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 	if r.Answers() > 0 {
 		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
 	}
-	if own.Over == 0 {
+	if g.Reason == GateWithinTimeout {
 		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
 		if own.Verdict != HeadroomUnmeasured {
 			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
