@@ -7,8 +7,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/retrysim/retrysim/simulator"
 )
 
 // The small plotters the charts are built from, in data coordinates.
@@ -263,15 +261,6 @@ func outagesOf(r *Summary) []Span {
 		return r.OutageWindows
 	}
 	return r.Outages
-}
-
-// givenUp reports whether an event's fate is that it was never delivered.
-func givenUp(fate string) bool {
-	switch fate {
-	case simulator.FateExhausted, simulator.FateDisabled, simulator.FateStopped, simulator.FateDropped, simulator.FatePaused:
-		return true
-	}
-	return false
 }
 
 // arrowRight is a triangle pointing right whose tip is the point: a band

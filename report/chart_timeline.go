@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,7 +15,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -86,17 +86,6 @@ func shortLabel(id string) string {
 	return id
 }
 
-// keyTime is when the event's dedup key was stored: its first arrival the
-// handler answered 2xx.
-func keyTime(ev *EventTimeline) (time.Time, bool) {
-	for _, a := range ev.Attempts {
-		if a.Reached && policies.Is2xx(a.HandlerStatus) {
-			return a.Time, true
-		}
-	}
-	return time.Time{}, false
-}
-
 // chartTTL is the dedup window drawn for run r.
 func chartTTL(rep *Report, r *Summary, opts ChartOptions) time.Duration {
 	if opts.TTL > 0 {
@@ -117,117 +106,12 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("%w: the results hold no attempts", ErrNoData)
 	}
-	sec := func(r *Summary, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
-	// On a logarithmic axis an event's time is since its own first
-	// attempt, so every event's retries spread over the same decades;
-	// otherwise it is since the run's start.
-	at := func(row timelineRow, ev *EventTimeline, t time.Time) float64 {
-		if opts.Log && len(ev.Attempts) > 0 {
-			return t.Sub(ev.Attempts[0].Time).Seconds()
-		}
-		return sec(row.run, t)
-	}
-
-	// The x range: every attempt shown, outages, the disable moment.
-	var hi float64
-	lo := math.Inf(1)
-	for _, row := range rows {
-		for _, ev := range row.events {
-			for _, a := range ev.Attempts {
-				hi = max(hi, at(row, ev, a.Time))
-				lo = min(lo, at(row, ev, a.Time))
-			}
-		}
-	}
-	for _, r := range rep.Runs {
-		if opts.Log {
-			break // run times are not on this axis
-		}
-		for _, o := range outagesOf(r) {
-			hi = max(hi, sec(r, o.To))
-		}
-		if !r.DisabledAt.IsZero() {
-			hi = max(hi, sec(r, r.DisabledAt))
-		}
-	}
-	hi *= 1.04
-
+	ax := timelineAxis{log: opts.Log}
+	lo, hi := ax.span(rep, rows)
 	n := len(rows)
-	y := func(i int) float64 { return float64(n - 1 - i) }
-	half := 0.36
-
-	// Glyph size follows the row height so dense charts stay legible.
-	radius := vg.Points(min(7, max(3.5, 300/float64(n))))
-
-	byOutcome := map[simulator.Outcome]*glyphs{}
-	for _, st := range outcomeStyles {
-		byOutcome[st.outcome] = &glyphs{style: draw.GlyphStyle{Color: st.colour, Radius: radius, Shape: st.glyph}}
-	}
-	marks := &attemptMarks{radius: radius}
-	leaks := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.9, Shape: thickRing{width: vg.Points(2.5)}}}
-	// The dedup key is a thin band under the row's attempts: it runs for
-	// days past the right edge, and must not hide them.
-	windows := &rects{colour: fade(colSky, 110), line: fade(colBlue, 120)}
-	onward := &glyphs{style: draw.GlyphStyle{Color: fade(colBlue, 200), Radius: radius * 0.9, Shape: arrowRight{}}}
-	gaveUp := &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}}
-	reprocessed := &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}}
-	neverSent := &glyphs{style: draw.GlyphStyle{Color: colBlack, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}}
-	spans := &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}}
-	var ttlWords []string
+	m := newTimelineMarks(n)
 	for i, row := range rows {
-		yy := y(i)
-		ttl := chartTTL(rep, row.run, opts)
-		w := dur(ttl)
-		if opts.TTL == 0 && len(rep.Runs) > 1 {
-			w = row.run.Policy + " " + w
-		}
-		if !contains(ttlWords, w) {
-			ttlWords = append(ttlWords, w)
-		}
-		for _, ev := range row.events {
-			if len(ev.Attempts) == 0 {
-				switch {
-				case opts.Log:
-					neverSent.pts = append(neverSent.pts, [2]float64{0, yy})
-				case !row.run.DisabledAt.IsZero():
-					neverSent.pts = append(neverSent.pts, [2]float64{sec(row.run, row.run.DisabledAt), yy})
-				}
-				continue
-			}
-			first, last := at(row, ev, ev.Attempts[0].Time), at(row, ev, ev.Attempts[len(ev.Attempts)-1].Time)
-			if last > first {
-				spans.segs = append(spans.segs, [2][2]float64{{first, yy}, {last, yy}})
-			}
-			key, hasKey := keyTime(ev)
-			if hasKey {
-				k := at(row, ev, key)
-				band := half * 0.3
-				end := k + ttl.Seconds()
-				if end > hi {
-					// The key outlives the chart: the band stops at the
-					// edge with an arrow, rather than run off it.
-					end = hi
-					onward.pts = append(onward.pts, [2]float64{hi, yy})
-				}
-				windows.rs = append(windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
-			}
-			for _, a := range ev.Attempts {
-				x := at(row, ev, a.Time)
-				if g := byOutcome[a.Outcome]; g != nil {
-					marks.add(x, yy, g.style)
-					g.pts = append(g.pts, [2]float64{x, yy})
-				}
-				if hasKey && a.Reached && a.Time.Sub(key) > ttl {
-					leaks.pts = append(leaks.pts, [2]float64{x, yy})
-				}
-			}
-			if givenUp(ev.Fate) {
-				gaveUp.pts = append(gaveUp.pts, [2]float64{last, yy})
-			}
-			if n := row.run.ProcessedMoreThanOnce(ev.ID); n > 0 {
-				reprocessed.add(last, yy, fmt.Sprintf("×%d", n))
-			}
-		}
+		m.addRow(rep, row, float64(n-1-i), ax, hi, opts)
 	}
 
 	title := timelineTitle(rep) + "\n" + chartVerdict(rep) + " · recommend TTL " + dur(rep.RecommendedTTL())
@@ -239,47 +123,17 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	timeAxis(&p.X, lo, hi, opts.Log)
 	// A chart of one or two rows keeps rows of a readable height.
 	slack := max(0, float64(4-n)/2)
-	// The labels of the restart and disable lines go in a strip above the
-	// rows, where they cover no mark: a row's height each.
-	labels := 0
-	for _, r := range rep.Runs {
-		if opts.Log {
-			break // no run-time lines on an axis of event time
-		}
-		if !r.DisabledAt.IsZero() {
-			labels++
-		}
-	}
-	for _, r := range rep.Runs {
-		if len(r.Restarts) > 0 && !opts.Log {
-			labels++
-			break
-		}
-	}
-	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack+float64(labels)
+	p.Y.Min, p.Y.Max = -0.6-slack, float64(n)-0.4+slack+float64(runLineLabels(rep, opts))
 	ticks := make([]plot.Tick, n)
 	for i, row := range rows {
-		ticks[i] = plot.Tick{Value: y(i), Label: row.label}
+		ticks[i] = plot.Tick{Value: float64(n - 1 - i), Label: row.label}
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Label.Font = sans(rowLabelSize(n))
 	p.Y.Tick.Length = 0
 	p.Y.LineStyle.Width = 0
 	p.X.Padding, p.Y.Padding = 0, vg.Points(8)
-
-	// Grid lines between rows help the eye follow a row across.
-	grid := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xe4}, Width: vg.Points(1)}}
-	groups := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(1.5)}}
-	for i := 0; i <= n; i++ {
-		yy := float64(n-i) - 0.5
-		seg := [2][2]float64{{p.X.Min, yy}, {hi, yy}}
-		if i > 0 && i < n && rows[i].run != rows[i-1].run {
-			groups.segs = append(groups.segs, seg) // a new provider's rows begin
-			continue
-		}
-		grid.segs = append(grid.segs, seg)
-	}
-	p.Add(grid, groups)
+	p.Add(rowGrid(rows, p.X.Min, hi))
 
 	// With several runs, a run's outages and disable moment are drawn over
 	// its own rows only: one run's outage is not another's.
@@ -296,57 +150,338 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		return y0, y1
 	}
-	var outages rects
-	outages.colour = outageColour
-	for _, r := range rep.Runs {
-		if opts.Log {
-			break
-		}
-		y0, y1 := runRows(r)
-		for _, o := range outagesOf(r) {
-			from, to := sec(r, o.From), sec(r, o.To)
-			if to-from < hi/400 {
-				to = from + hi/400 // a single attempt: still visible
-			}
-			outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: y0, y1: y1})
-		}
-	}
-	if opts.Log {
-		// Each event meets an outage at its own time since its first
-		// attempt: shaded on its own row.
-		for i, row := range rows {
-			for _, ev := range row.events {
-				if len(ev.Attempts) == 0 {
-					continue
-				}
-				for _, o := range outagesOf(row.run) {
-					from, to := max(at(row, ev, o.From), 0), at(row, ev, o.To)
-					if to > 0 {
-						outages.rs = append(outages.rs, rect{x0: from, x1: max(to, from+hi/400), y0: y(i) - 0.5, y1: y(i) + 0.5})
-					}
-				}
-			}
-		}
-	}
+	outages := timelineOutages(rep, rows, ax, hi, runRows)
 	if len(outages.rs) > 0 {
-		p.Add(&outages)
+		p.Add(outages)
 	}
-	paused := rects{colour: pauseColour}
+	paused := &rects{colour: pauseColour}
 	for _, r := range rep.Runs {
 		y0, y1 := runRows(r)
 		for _, o := range r.Pauses {
-			paused.rs = append(paused.rs, rect{x0: sec(r, o.From), x1: sec(r, o.To), y0: y0, y1: y1})
+			paused.rs = append(paused.rs, rect{x0: ax.run(r, o.From), x1: ax.run(r, o.To), y0: y0, y1: y1})
 		}
 	}
 	if len(paused.rs) > 0 {
-		p.Add(&paused)
+		p.Add(paused)
 	}
-	p.Add(windows, onward, spans)
-	var restarts []*vmark
+	p.Add(m.windows, m.onward, m.spans)
+	restarts, disables := runLines(p, rep, opts, runRows)
+	p.Add(m.attempts)
+	for _, st := range outcomeStyles {
+		if m.seen[st.outcome] {
+			lg := *m.byOutcome[st.outcome]
+			lg.style.Radius = vg.Points(7)
+			p.Legend.Add(st.label, &lg)
+		}
+	}
+	p.Add(m.leaks, m.gaveUp, m.reprocessed, m.neverSent)
+	m.legend(p, outages, paused, restarts, disables)
+	note := m.note(rep, rows, opts)
+	if sn := sampleNote(rep, rows); sn != "" {
+		note = sn + " " + note
+	}
+	drawWithLegend(c, p, note)
+	return nil
+}
+
+// timelineAxis places virtual time on the timeline's x axis. On a
+// logarithmic axis an event's time is since its own first attempt, so
+// every event's retries spread over the same decades; otherwise it is
+// since the run's start.
+type timelineAxis struct{ log bool }
+
+// run is where moment t of run r goes, on a linear axis.
+func (timelineAxis) run(r *Summary, t time.Time) float64 { return t.Sub(r.Start).Seconds() }
+
+// event is where moment t of event ev, of run r, goes.
+func (ax timelineAxis) event(r *Summary, ev *EventTimeline, t time.Time) float64 {
+	if ax.log && len(ev.Attempts) > 0 {
+		return t.Sub(ev.Attempts[0].Time).Seconds()
+	}
+	return ax.run(r, t)
+}
+
+// span is the x range: every attempt shown, outages, the disable moment.
+func (ax timelineAxis) span(rep *Report, rows []timelineRow) (lo, hi float64) {
+	lo = math.Inf(1)
+	for _, row := range rows {
+		for _, ev := range row.events {
+			for _, a := range ev.Attempts {
+				hi = max(hi, ax.event(row.run, ev, a.Time))
+				lo = min(lo, ax.event(row.run, ev, a.Time))
+			}
+		}
+	}
 	for _, r := range rep.Runs {
-		if opts.Log {
+		if ax.log {
+			break // run times are not on this axis
+		}
+		for _, o := range outagesOf(r) {
+			hi = max(hi, ax.run(r, o.To))
+		}
+		if !r.DisabledAt.IsZero() {
+			hi = max(hi, ax.run(r, r.DisabledAt))
+		}
+	}
+	return lo, hi * 1.04
+}
+
+// timelineMarks are the marks of the timeline's rows, one set per kind,
+// each drawn from what the facts say of the row's event (eventMarks).
+type timelineMarks struct {
+	byOutcome map[simulator.Outcome]*glyphs
+	seen      map[simulator.Outcome]bool // the outcomes met, for the legend
+	attempts  *attemptMarks
+	leaks     *glyphs
+	// The dedup key is a thin band under the row's attempts: it runs for
+	// days past the right edge, and must not hide them.
+	windows     *rects
+	onward      *glyphs
+	gaveUp      *glyphs
+	reprocessed *rowNotes
+	neverSent   *glyphs
+	spans       *segments
+	ttlWords    []string
+}
+
+// newTimelineMarks returns empty marks for n rows, the glyph size
+// following the row height so dense charts stay legible.
+func newTimelineMarks(n int) *timelineMarks {
+	radius := vg.Points(min(7, max(3.5, 300/float64(n))))
+	m := &timelineMarks{
+		byOutcome:   map[simulator.Outcome]*glyphs{},
+		seen:        map[simulator.Outcome]bool{},
+		attempts:    &attemptMarks{radius: radius},
+		leaks:       &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.9, Shape: thickRing{width: vg.Points(2.5)}}},
+		windows:     &rects{colour: fade(colSky, 110), line: fade(colBlue, 120)},
+		onward:      &glyphs{style: draw.GlyphStyle{Color: fade(colBlue, 200), Radius: radius * 0.9, Shape: arrowRight{}}},
+		gaveUp:      &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}},
+		reprocessed: &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}},
+		neverSent:   &glyphs{style: draw.GlyphStyle{Color: colBlack, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}},
+		spans:       &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}},
+	}
+	for _, st := range outcomeStyles {
+		m.byOutcome[st.outcome] = &glyphs{style: draw.GlyphStyle{Color: st.colour, Radius: radius, Shape: st.glyph}}
+	}
+	return m
+}
+
+// addRow lays out the marks of one row, at height yy, on an axis that
+// ends at hi.
+func (m *timelineMarks) addRow(rep *Report, row timelineRow, yy float64, ax timelineAxis, hi float64, opts ChartOptions) {
+	ttl := chartTTL(rep, row.run, opts)
+	w := dur(ttl)
+	if opts.TTL == 0 && len(rep.Runs) > 1 {
+		w = row.run.Policy + " " + w
+	}
+	if !contains(m.ttlWords, w) {
+		m.ttlWords = append(m.ttlWords, w)
+	}
+	for _, ev := range row.events {
+		for _, a := range ev.Attempts {
+			m.seen[a.Outcome] = true
+		}
+		if len(ev.Attempts) == 0 {
+			switch {
+			case opts.Log:
+				m.neverSent.pts = append(m.neverSent.pts, [2]float64{0, yy})
+			case !row.run.DisabledAt.IsZero():
+				m.neverSent.pts = append(m.neverSent.pts, [2]float64{ax.run(row.run, row.run.DisabledAt), yy})
+			}
+			continue
+		}
+		facts := row.run.marksOf(ev, ttl)
+		at := func(t time.Time) float64 { return ax.event(row.run, ev, t) }
+		first, last := at(ev.Attempts[0].Time), at(ev.Attempts[len(ev.Attempts)-1].Time)
+		if last > first {
+			m.spans.segs = append(m.spans.segs, [2][2]float64{{first, yy}, {last, yy}})
+		}
+		if facts.hasKey {
+			half := 0.36
+			k, band := at(facts.key), half*0.3
+			end := k + ttl.Seconds()
+			if end > hi {
+				// The key outlives the chart: the band stops at the
+				// edge with an arrow, rather than run off it.
+				end = hi
+				m.onward.pts = append(m.onward.pts, [2]float64{hi, yy})
+			}
+			m.windows.rs = append(m.windows.rs, rect{x0: k, x1: end, y0: yy - band, y1: yy + band})
+		}
+		for i, a := range ev.Attempts {
+			x := at(a.Time)
+			if g := m.byOutcome[a.Outcome]; g != nil {
+				m.attempts.add(x, yy, g.style)
+				g.pts = append(g.pts, [2]float64{x, yy})
+			}
+			if slices.Contains(facts.leaked, i) {
+				m.leaks.pts = append(m.leaks.pts, [2]float64{x, yy})
+			}
+		}
+		if facts.gaveUp {
+			m.gaveUp.pts = append(m.gaveUp.pts, [2]float64{last, yy})
+		}
+		if facts.times > 0 {
+			m.reprocessed.add(last, yy, fmt.Sprintf("×%d", facts.times))
+		}
+	}
+}
+
+// legend adds the legend entries of the marks drawn, and of the runs'
+// outages, pauses, restarts and disables, in the order the chart keeps.
+func (m *timelineMarks) legend(p *plot.Plot, outages, paused *rects, restarts, disables []*vmark) {
+	keyWords := "dedup key kept (" + strings.Join(m.ttlWords, ", ") + ")"
+	if len(m.ttlWords) > 2 {
+		keyWords = "dedup key kept (recommended TTL)"
+	}
+	if len(m.windows.rs) > 0 {
+		p.Legend.Add(keyWords, m.windows)
+	}
+	if len(m.leaks.pts) > 0 {
+		lk := *m.leaks
+		lk.style.Radius = vg.Points(9)
+		p.Legend.Add("arrived after the key expired", &lk)
+	}
+	if len(outages.rs) > 0 {
+		p.Legend.Add("outage (attempts refused)", outages)
+	}
+	if len(paused.rs) > 0 {
+		p.Legend.Add(pauseLegend, paused)
+	}
+	if len(m.gaveUp.pts) > 0 {
+		g := *m.gaveUp
+		g.style.Radius = vg.Points(8)
+		p.Legend.Add("given up: never delivered", &g)
+	}
+	if len(m.reprocessed.notes) > 0 {
+		p.Legend.Add("×N: processed N times", m.reprocessed)
+	}
+	if len(m.neverSent.pts) > 0 {
+		g := *m.neverSent
+		g.style.Radius = vg.Points(7)
+		p.Legend.Add("never sent: endpoint disabled first", &g)
+	}
+	if len(restarts) > 0 {
+		p.Legend.Add("handler restarted", restarts[0])
+	}
+	if len(disables) > 0 {
+		p.Legend.Add("endpoint disabled", disables[0])
+	}
+}
+
+// note is the chart's note: what a row is, and what its marks say.
+func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions) string {
+	note := "Each row is one event's attempts."
+	if len(m.windows.rs) > 0 {
+		note = fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(m.ttlWords, ", "))
+	}
+	if opts.Log {
+		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
+		for _, r := range rep.Runs {
+			if !r.DisabledAt.IsZero() {
+				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
+			}
+		}
+		note += "."
+	}
+	if len(m.onward.pts) > 0 {
+		note += " An arrow: the key is kept past the right edge."
+	}
+	if len(m.leaks.pts) > 0 {
+		among := ""
+		if !rows[0].shown.Every {
+			among = " among the events drawn"
+		}
+		n := len(m.leaks.pts)
+		note += fmt.Sprintf(" %s%s came after %s expired: the handler would process %s again.", counted(n, "arrival", "arrivals"), among, plural(n, "its key", "their key"), plural(n, "it", "them"))
+	}
+	return note
+}
+
+// runLineLabels is how many rows the labels of the restart and disable
+// lines take, in a strip above the rows where they cover no mark: one for
+// each run's disable and one for the restarts.
+func runLineLabels(rep *Report, opts ChartOptions) int {
+	if opts.Log {
+		return 0 // no run-time lines on an axis of event time
+	}
+	labels := 0
+	for _, r := range rep.Runs {
+		if !r.DisabledAt.IsZero() {
+			labels++
+		}
+	}
+	for _, r := range rep.Runs {
+		if len(r.Restarts) > 0 {
+			labels++
 			break
 		}
+	}
+	return labels
+}
+
+// rowGrid draws lines between the rows, which help the eye follow a row
+// across, and a darker one where a new provider's rows begin.
+func rowGrid(rows []timelineRow, from, to float64) (grid, groups *segments) {
+	n := len(rows)
+	grid = &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xe4}, Width: vg.Points(1)}}
+	groups = &segments{style: draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(1.5)}}
+	for i := 0; i <= n; i++ {
+		yy := float64(n-i) - 0.5
+		seg := [2][2]float64{{from, yy}, {to, yy}}
+		if i > 0 && i < n && rows[i].run != rows[i-1].run {
+			groups.segs = append(groups.segs, seg)
+			continue
+		}
+		grid.segs = append(grid.segs, seg)
+	}
+	return grid, groups
+}
+
+// timelineOutages shades the runs' outages: over each run's rows on a
+// linear axis, on each row at its own time on a logarithmic one.
+func timelineOutages(rep *Report, rows []timelineRow, ax timelineAxis, hi float64, runRows func(*Summary) (float64, float64)) *rects {
+	outages := &rects{colour: outageColour}
+	if !ax.log {
+		for _, r := range rep.Runs {
+			y0, y1 := runRows(r)
+			for _, o := range outagesOf(r) {
+				from, to := ax.run(r, o.From), ax.run(r, o.To)
+				if to-from < hi/400 {
+					to = from + hi/400 // a single attempt: still visible
+				}
+				outages.rs = append(outages.rs, rect{x0: from, x1: to, y0: y0, y1: y1})
+			}
+		}
+		return outages
+	}
+	// Each event meets an outage at its own time since its first attempt:
+	// shaded on its own row.
+	n := len(rows)
+	for i, row := range rows {
+		y := float64(n - 1 - i)
+		for _, ev := range row.events {
+			if len(ev.Attempts) == 0 {
+				continue
+			}
+			for _, o := range outagesOf(row.run) {
+				from, to := max(ax.event(row.run, ev, o.From), 0), ax.event(row.run, ev, o.To)
+				if to > 0 {
+					outages.rs = append(outages.rs, rect{x0: from, x1: max(to, from+hi/400), y0: y - 0.5, y1: y + 0.5})
+				}
+			}
+		}
+	}
+	return outages
+}
+
+// runLines adds the lines of the runs' restarts and disables (none on an
+// axis of event time), and returns them for the legend.
+func runLines(p *plot.Plot, rep *Report, opts ChartOptions, runRows func(*Summary) (float64, float64)) (restarts, disables []*vmark) {
+	if opts.Log {
+		return nil, nil
+	}
+	for _, r := range rep.Runs {
 		y0, y1 := runRows(r)
 		for i, at := range r.Restarts {
 			label := ""
@@ -362,9 +497,8 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			p.Add(m)
 		}
 	}
-	var dmarks []*vmark
 	for _, r := range rep.Runs {
-		if r.DisabledAt.IsZero() || opts.Log {
+		if r.DisabledAt.IsZero() {
 			continue
 		}
 		label := "endpoint disabled +" + dur(r.DisabledAt.Sub(r.Start))
@@ -373,97 +507,14 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 		}
 		y0, y1 := runRows(r)
 		m := &vmark{
-			x: sec(r, r.DisabledAt), label: label, row: len(dmarks) + min(1, len(restarts)), rows: true, y0: y0, y1: y1,
+			x: r.DisabledAt.Sub(r.Start).Seconds(), label: label, row: len(disables) + min(1, len(restarts)), rows: true, y0: y0, y1: y1,
 			style: draw.LineStyle{Color: colRed, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(8), vg.Points(5)}},
 			text:  text.Style{Color: colRed, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
-		dmarks = append(dmarks, m)
+		disables = append(disables, m)
 		p.Add(m)
 	}
-	legend := map[simulator.Outcome]bool{}
-	for _, row := range rows {
-		for _, ev := range row.events {
-			for _, a := range ev.Attempts {
-				legend[a.Outcome] = true
-			}
-		}
-	}
-	p.Add(marks)
-	for _, st := range outcomeStyles {
-		g := byOutcome[st.outcome]
-		if legend[st.outcome] {
-			lg := *g
-			lg.style.Radius = vg.Points(7)
-			p.Legend.Add(st.label, &lg)
-		}
-	}
-	p.Add(leaks, gaveUp, reprocessed, neverSent)
-	keyWords := "dedup key kept (" + strings.Join(ttlWords, ", ") + ")"
-	if len(ttlWords) > 2 {
-		keyWords = "dedup key kept (recommended TTL)"
-	}
-	if len(windows.rs) > 0 {
-		p.Legend.Add(keyWords, windows)
-	}
-	if len(leaks.pts) > 0 {
-		lk := *leaks
-		lk.style.Radius = vg.Points(9)
-		p.Legend.Add("arrived after the key expired", &lk)
-	}
-	if len(outages.rs) > 0 {
-		p.Legend.Add("outage (attempts refused)", &outages)
-	}
-	if len(paused.rs) > 0 {
-		p.Legend.Add(pauseLegend, &paused)
-	}
-	if len(gaveUp.pts) > 0 {
-		g := *gaveUp
-		g.style.Radius = vg.Points(8)
-		p.Legend.Add("given up: never delivered", &g)
-	}
-	if len(reprocessed.notes) > 0 {
-		p.Legend.Add("×N: processed N times", reprocessed)
-	}
-	if len(neverSent.pts) > 0 {
-		g := *neverSent
-		g.style.Radius = vg.Points(7)
-		p.Legend.Add("never sent: endpoint disabled first", &g)
-	}
-	if len(restarts) > 0 {
-		p.Legend.Add("handler restarted", restarts[0])
-	}
-	if len(dmarks) > 0 {
-		p.Legend.Add("endpoint disabled", dmarks[0])
-	}
-	note := "Each row is one event's attempts."
-	if len(windows.rs) > 0 {
-		note = fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(ttlWords, ", "))
-	}
-	if opts.Log {
-		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
-		for _, r := range rep.Runs {
-			if !r.DisabledAt.IsZero() {
-				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
-			}
-		}
-		note += "."
-	}
-	if len(onward.pts) > 0 {
-		note += " An arrow: the key is kept past the right edge."
-	}
-	if len(leaks.pts) > 0 {
-		among := ""
-		if !rows[0].shown.Every {
-			among = " among the events drawn"
-		}
-		n := len(leaks.pts)
-		note += fmt.Sprintf(" %s%s came after %s expired: the handler would process %s again.", counted(n, "arrival", "arrivals"), among, plural(n, "its key", "their key"), plural(n, "it", "them"))
-	}
-	if sn := sampleNote(rep, rows); sn != "" {
-		note = sn + " " + note
-	}
-	drawWithLegend(c, p, note)
-	return nil
+	return restarts, disables
 }
 
 func rowLabelSize(n int) vg.Length {

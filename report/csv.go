@@ -35,7 +35,7 @@ func WriteCSV(w io.Writer, rep *Report) error {
 			if !r.EffectsKnown {
 				return ""
 			}
-			return strconv.Itoa(r.Effects[id])
+			return strconv.Itoa(r.Times(id))
 		}
 		attack := func(a *simulator.Record) []string {
 			name := a.Attack

@@ -233,6 +233,26 @@ type GatePlan struct {
 	// NoAttack: the run sends no request the handler must reject (the
 	// scenario has no attack and the provider sends no probe).
 	NoAttack bool
+	// NoTTL: no dedup TTL the handler uses is given
+	// (GateOptions.TTLConfigured).
+	NoTTL bool
+	// Scenario is the scenario's name, for the words of a refusal.
+	Scenario string
+}
+
+// Refusals returns an error for each of gates that a run planned as p
+// could never check (see Uncheckable), saying why and what to change, the
+// settings named as sp spells them (nil: the Go way): what a command
+// refuses before anything is sent. Nil when every gate can be checked.
+func (p GatePlan) Refusals(gates []Gate, sp simulator.Spelling) []error {
+	var errs []error
+	w := words{sp: sp}
+	for _, g := range gates {
+		if why := p.Uncheckable(g); why != "" {
+			errs = append(errs, errors.New(w.gateRefusal(g, why, p)))
+		}
+	}
+	return errs
 }
 
 // Uncheckable says why a run planned as p could never check gate g, as the
@@ -249,6 +269,10 @@ func (p GatePlan) Uncheckable(g Gate) GateReason {
 	case GateSlowResponses:
 		if p.Modelled {
 			return GateModelled
+		}
+	case GateTTLTooShort:
+		if p.NoTTL {
+			return GateNoTTL
 		}
 	case GateForgedAccepted:
 		switch {
@@ -320,11 +344,11 @@ func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 
 func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {
 	ttl := opts.TTLConfigured
-	if ttl <= 0 {
-		return GateUnchecked, GateNoTTL
+	if why := (GatePlan{NoTTL: ttl <= 0}).Uncheckable(GateTTLTooShort); why != "" {
+		return GateUnchecked, why
 	}
 	a := r.TTL([]time.Duration{ttl})
-	if ttl >= max(a.Window, a.Observed) {
+	if !leaksPast(a.Need(), ttl) {
 		return GatePass, GateTTLCovers
 	}
 	return GateFail, GateTTLShort

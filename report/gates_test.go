@@ -145,3 +145,44 @@ func TestGateReasons(t *testing.T) {
 		}
 	}
 }
+
+// A command refuses, before anything is sent, the gates a planned run
+// could never check, in the words report keeps for them.
+func TestGatePlanRefusals(t *testing.T) {
+	flag := func(s simulator.Setting) string {
+		return map[simulator.Setting]string{report.SettingGates: "--fail-on", report.SettingDryRun: "--dry-run", report.SettingTTLConfigured: "--ttl-configured", simulator.SettingForgedScenario: "--scenario forged"}[s]
+	}
+	all := report.Gates()
+	for _, tc := range []struct {
+		name string
+		plan report.GatePlan
+		want []string
+	}{
+		{"a run that can check every gate", report.GatePlan{}, nil},
+		{"a dry run", report.GatePlan{Modelled: true}, []string{
+			"--fail-on duplicate-effects: a dry run sends nothing, so there are no side effects to judge: drop --dry-run",
+			"--fail-on slow-responses: a dry run sends nothing, so no response time is measured: drop --dry-run",
+			"--fail-on forged-accepted: a dry run sends nothing, so no forged request is answered: drop --dry-run",
+		}},
+		{"no oracle, no attack, no TTL", report.GatePlan{NoOracle: true, NoAttack: true, NoTTL: true, Scenario: "happy"}, []string{
+			"--fail-on duplicate-effects: retrysim cannot see your handler's side effects",
+			"--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)",
+			"--fail-on forged-accepted: scenario happy sends no request your handler must reject; use --scenario forged, or add",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := tc.plan.Refusals(all, flag)
+			if len(errs) != len(tc.want) {
+				t.Fatalf("got %d refusals %v, want %d", len(errs), errs, len(tc.want))
+			}
+			for i, err := range errs {
+				if !strings.HasPrefix(err.Error(), tc.want[i]) {
+					t.Errorf("refusal %d = %q, want it to begin %q", i, err, tc.want[i])
+				}
+			}
+			if got := tc.plan.Refusals([]report.Gate{report.GateLostEvents, report.GateRedirects}, flag); got != nil {
+				t.Errorf("lost-events and redirects refused: %v", got)
+			}
+		})
+	}
+}

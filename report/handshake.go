@@ -5,7 +5,7 @@ import (
 )
 
 // addHandshake keeps the run's handshake record.
-func (r *Summary) addHandshake(rec *simulator.Record) {
+func (r *runAgg) addHandshake(rec *simulator.Record) {
 	h := *rec
 	r.Handshake = &h
 }

@@ -195,9 +195,10 @@ func (p *htmlPage) addAttempts(rep *Report) error {
 
 // htmlAttempt is one row of the attempts table: ev's attempt a, its i-th.
 func htmlAttempt(r *Summary, ev *EventTimeline, i int, a simulator.Record) []htmlCell {
-	// How often the event was processed is said once, on its first row.
+	// How often the event was processed (before the run too, as the
+	// text's mark counts it) is said once, on its first row.
 	processed := htmlCell{Num: true, Sort: "-1"}
-	if n := r.Effects[ev.ID]; r.EffectsKnown {
+	if n := r.Times(ev.ID); r.EffectsKnown {
 		processed = htmlCell{Num: true, Sort: strconv.Itoa(n)}
 		if i == 0 {
 			processed.Text = strconv.Itoa(n)

@@ -15,7 +15,7 @@ import (
 // The record is lent (a simulator.Sink's), so it is never changed: when a
 // fact is missing, upgraded returns a filled-in copy in spare, and
 // otherwise rec itself.
-func upgraded(rec *simulator.Record, run *Summary, spare *simulator.Record) *simulator.Record {
+func upgraded(rec *simulator.Record, run *runAgg, spare *simulator.Record) *simulator.Record {
 	out := rec
 	copied := func() *simulator.Record {
 		if out == rec {

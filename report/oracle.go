@@ -16,7 +16,7 @@ import (
 // noteKeyed remembers an event the handler answered 2xx for the first
 // time: 8 bytes for each such event. A modelled run (dry run) sends
 // nothing and keeps nothing.
-func (r *Summary) noteKeyed(id string) {
+func (r *runAgg) noteKeyed(id string) {
 	if r.Modelled() {
 		return
 	}
@@ -29,14 +29,14 @@ func (r *Summary) noteKeyed(id string) {
 
 // matchEffects counts the delivered events the oracle reports processed at
 // least once, once the run has ended with its oracle's answer.
-func (r *Summary) matchEffects() {
+func (r *runAgg) matchEffects() {
 	r.EffectsMatched = 0
 	if !r.EffectsKnown || len(r.keyed) == 0 {
 		return
 	}
 	slices.Sort(r.keyed)
 	for id := range r.Effects {
-		if r.Times(id) <= 0 || r.attackIDs[id] {
+		if r.Times(id) <= 0 || r.attacks.ids[id] {
 			continue
 		}
 		if _, ok := slices.BinarySearch(r.keyed, idHash(id)); ok {

@@ -120,6 +120,15 @@ type fateTally struct {
 	pooled    int // timelines held for events in flight beyond the first ones
 }
 
+// clone returns a copy of t that later events do not change.
+func (t fateTally) clone() fateTally {
+	for k := range t.of {
+		t.of[k].entries = slices.Clone(t.of[k].entries)
+	}
+	t.all.entries = slices.Clone(t.all.entries)
+	return t
+}
+
 // poolSize bounds the events in flight beyond the first ones whose
 // timelines such a run holds until their fate says whether they are kept.
 const poolSize = 64

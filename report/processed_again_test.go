@@ -41,4 +41,20 @@ func TestProcessedBeforeAndDuring(t *testing.T) {
 	if !strings.Contains(text, "✗ processed 2 times") {
 		t.Errorf("the timeline does not mark %s as processed twice:\n%s", eventID(0), text)
 	}
+	var csv strings.Builder
+	if err := report.WriteCSV(&csv, &report.Report{Runs: []*report.Summary{r}}); err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, line := range strings.Split(csv.String(), "\n") {
+		if !strings.Contains(line, ","+eventID(0)+",") {
+			continue
+		}
+		if rows++; !strings.HasSuffix(line, ",2,") {
+			t.Errorf("the CSV row of %s does not say it was processed twice: %s", eventID(0), line)
+		}
+	}
+	if rows == 0 {
+		t.Errorf("the CSV has no row of %s:\n%s", eventID(0), csv.String())
+	}
 }

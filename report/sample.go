@@ -143,6 +143,15 @@ func (s *sample) percentile(p float64) time.Duration {
 	return s.max
 }
 
+// frozen returns a copy of s that later adds to s do not change, its
+// values sorted, so that reading the copy changes nothing either.
+func (s *sample) frozen() sample {
+	s.sort()
+	c := *s
+	c.exact, c.buckets, c.above = slices.Clone(s.exact), slices.Clone(s.buckets), slices.Clone(s.above)
+	return c
+}
+
 func (s *sample) sort() {
 	if !s.sorted {
 		slices.Sort(s.exact)

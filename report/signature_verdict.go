@@ -1,6 +1,8 @@
 package report
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/retrysim/retrysim/policies"
@@ -81,8 +83,29 @@ type attackKind struct {
 	expect                                    int
 }
 
+// attackLog is a run's signature attacks: each kind met, each request
+// sent, and the requests' own dedup ids; retryLike marks those of replays
+// no signature can tell from a retry: their second side effect is a
+// duplicate effect.
+type attackLog struct {
+	kinds     []*attackKind
+	sent      []attackSent
+	ids       map[string]bool
+	retryLike map[string]bool
+}
+
+// clone returns a copy of l that later attacks do not change.
+func (l attackLog) clone() attackLog {
+	c := attackLog{sent: slices.Clone(l.sent), ids: maps.Clone(l.ids), retryLike: maps.Clone(l.retryLike)}
+	for _, k := range l.kinds {
+		k := *k
+		c.kinds = append(c.kinds, &k)
+	}
+	return c
+}
+
 // addAttack folds an attack record into the run.
-func (r *Summary) addAttack(rec *simulator.Record) error {
+func (r *runAgg) addAttack(rec *simulator.Record) error {
 	name := rec.Attack
 	if rec.AttackChange != "" {
 		name += " (" + rec.AttackChange + ")"
@@ -100,16 +123,16 @@ func (r *Summary) addAttack(rec *simulator.Record) error {
 	}
 	k.undetectable = rec.Undetectable
 	k.probe, k.expect = rec.Probe, rec.ProbeExpect
-	r.attacksSent = append(r.attacksSent, attackSent{name: name, id: rec.Event, status: rec.HandlerStatus, reached: rec.Reached, original: rec.OriginalStatus})
-	if r.attackIDs == nil {
-		r.attackIDs = map[string]bool{}
+	r.attacks.sent = append(r.attacks.sent, attackSent{name: name, id: rec.Event, status: rec.HandlerStatus, reached: rec.Reached, original: rec.OriginalStatus})
+	if r.attacks.ids == nil {
+		r.attacks.ids = map[string]bool{}
 	}
-	r.attackIDs[rec.Event] = true
+	r.attacks.ids[rec.Event] = true
 	if rec.Undetectable != "" {
-		if r.retryLike == nil {
-			r.retryLike = map[string]bool{}
+		if r.attacks.retryLike == nil {
+			r.attacks.retryLike = map[string]bool{}
 		}
-		r.retryLike[rec.Event] = true
+		r.attacks.retryLike[rec.Event] = true
 		if rec.Reached && policies.Is2xx(rec.OriginalStatus) {
 			// A retry of a request the handler accepted: it tests dedup.
 			r.DuplicateArrivals++
@@ -128,27 +151,27 @@ func (r *Summary) addAttack(rec *simulator.Record) error {
 	return nil
 }
 
-func (r *Summary) attackKind(name string) *attackKind {
-	for _, k := range r.attackKinds {
+func (r *runAgg) attackKind(name string) *attackKind {
+	for _, k := range r.attacks.kinds {
 		if k.name == name {
 			return k
 		}
 	}
 	k := &attackKind{name: name}
-	r.attackKinds = append(r.attackKinds, k)
+	r.attacks.kinds = append(r.attacks.kinds, k)
 	return k
 }
 
 // IsAttackID reports whether id is the dedup id of an attack request (so
 // its side effects are the attack's, not a duplicate's).
-func (r *Summary) IsAttackID(id string) bool { return r.attackIDs[id] }
+func (r *Summary) IsAttackID(id string) bool { return r.attacks.ids[id] }
 
 // Attacks sums up the run's attacks by kind: the provider's probe first,
 // then in the order the run first met them.
 func (r *Summary) Attacks() []AttackSummary {
-	out := make([]AttackSummary, 0, len(r.attackKinds))
+	out := make([]AttackSummary, 0, len(r.attacks.kinds))
 	index := map[string]int{}
-	for _, k := range r.attackKinds {
+	for _, k := range r.attacks.kinds {
 		index[k.name] = len(out)
 		s := AttackSummary{Attack: k.name, NotApplicable: k.notApplicable, Undetectable: k.undetectable, Detail: k.detail,
 			Statuses: map[int]int{}, Probe: k.probe, ProbeExpect: k.expect, Effects: -1}
@@ -157,7 +180,7 @@ func (r *Summary) Attacks() []AttackSummary {
 		}
 		out = append(out, s)
 	}
-	for _, a := range r.attacksSent {
+	for _, a := range r.attacks.sent {
 		s := &out[index[a.name]]
 		s.NotApplicable = ""
 		s.Sent++

@@ -34,12 +34,12 @@ type tenantFacts struct {
 	lostBy map[string]int
 }
 
-func (r *Summary) addDisable(rec *simulator.Record) {
+func (r *runAgg) addDisable(rec *simulator.Record) {
 	r.Disables = append(r.Disables, TenantDisable{Tenant: rec.Tenant, At: rec.Time, By: rec.DisabledBy, Cause: rec.DisabledCause})
 }
 
 // noteTenantLost counts a lost event against its tenant.
-func (r *Summary) noteTenantLost(rec *simulator.Record) {
+func (r *runAgg) noteTenantLost(rec *simulator.Record) {
 	if rec.Tenant == "" {
 		return
 	}

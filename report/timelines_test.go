@@ -99,7 +99,7 @@ func TestSpooledTimelinesMatchMemory(t *testing.T) {
 	inMem := aggregate(t, recs, WithTimeline(-1), inMemory())
 	for i, r := range spooled.Runs() {
 		t.Run(r.Policy, func(t *testing.T) {
-			if r.spool == nil || r.closed.len() == 0 {
+			if r.stored.spool == nil || r.stored.closed.len() == 0 {
 				t.Fatal("nothing was spooled")
 			}
 			want := referenceTimelines(streams[r.Policy])
@@ -166,8 +166,8 @@ func TestSpoolHoldsOnlyEventsInFlight(t *testing.T) {
 				peakLive = max(peakLive, len(a.runs[0].live))
 			}
 			r := a.Runs()[0]
-			if r.peakHeld != tt.wantHeld {
-				t.Errorf("held at most %d records of %d events in memory, want %d", r.peakHeld, n, tt.wantHeld)
+			if held := a.runs[0].peakHeld; held != tt.wantHeld {
+				t.Errorf("held at most %d records of %d events in memory, want %d", held, n, tt.wantHeld)
 			}
 			if peakLive > inFlight {
 				t.Errorf("followed %d events at once, want at most the %d in flight", peakLive, inFlight)

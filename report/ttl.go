@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -11,6 +12,37 @@ import (
 func DefaultTTLs() []time.Duration {
 	return []time.Duration{5 * time.Minute, time.Hour, 24 * time.Hour, 72 * time.Hour, 7 * policies.Day, 30 * policies.Day}
 }
+
+// TTLChoices is the TTL choices a report compares: choices, or
+// DefaultTTLs when there are none. Every reader of a report's choices asks
+// this.
+func TTLChoices(choices []time.Duration) []time.Duration {
+	if len(choices) == 0 {
+		return DefaultTTLs()
+	}
+	return choices
+}
+
+// WithTTLChoice returns the TTL choices (see TTLChoices) with ttl among
+// them, in order of length: what a report compares once the handler's own
+// TTL is known. choices is not changed.
+func WithTTLChoice(choices []time.Duration, ttl time.Duration) []time.Duration {
+	out := slices.Clone(TTLChoices(choices))
+	if ttl <= 0 || slices.Contains(out, ttl) {
+		return out
+	}
+	i := 0
+	for i < len(out) && out[i] < ttl {
+		i++
+	}
+	return slices.Insert(out, i, ttl)
+}
+
+// leaksPast says whether an arrival after its event's dedup key was stored
+// gets past a key kept for ttl: it came strictly later than ttl after the
+// key. The TTL comparison's counts (sample.countAbove) and the timeline's
+// rings both follow it.
+func leaksPast(afterKey, ttl time.Duration) bool { return afterKey > ttl }
 
 // TTLBuffer is the margin added to the longest span a dedup key must cover
 // before rounding up to a readable unit.
@@ -61,6 +93,11 @@ type TTLAnalysis struct {
 	WrongAdvice []WrongAdvice
 }
 
+// Need is the span a dedup key must cover for the automatic retries: the
+// policy's worst-case window or the longest wait observed, whichever is
+// longer (manual redelivery aside). A TTL shorter than it is too short.
+func (a TTLAnalysis) Need() time.Duration { return max(a.Window, a.Observed) }
+
 // CommonTTL is a dedup TTL people are told to use.
 type CommonTTL string
 
@@ -92,11 +129,9 @@ type WrongAdvice struct {
 // TTL analyses the run's dedup-key needs for the given choices (DefaultTTLs
 // when none).
 func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
-	if len(choices) == 0 {
-		choices = DefaultTTLs()
-	}
+	choices = TTLChoices(choices)
 	a := TTLAnalysis{Window: r.Window, Observed: r.ObservedNeed, Manual: r.ManualRedelivery}
-	need := max(a.Window, a.Observed)
+	need := a.Need()
 	a.Recommended = RoundTTL(need)
 	a.WithManual = RoundTTL(max(need, a.Manual))
 	a.Retries = max(len(r.Schedule)-1, 0)
@@ -114,15 +149,15 @@ func (r *Summary) TTL(choices []time.Duration) TTLAnalysis {
 // choice works out what one TTL lets through. Arrivals strictly after
 // key+ttl leak.
 func (r *Summary) choice(ttl time.Duration) TTLChoice {
-	c := TTLChoice{TTL: ttl, ManualLeaks: r.ManualRedelivery > ttl}
+	c := TTLChoice{TTL: ttl, ManualLeaks: leaksPast(r.ManualRedelivery, ttl)}
 	c.LeakedArrivals = r.afterKey.countAbove(ttl)
 	c.LeakedEvents = r.leakedEvents(ttl)
 	for _, off := range r.Schedule[min(1, len(r.Schedule)):] {
-		if off > ttl {
+		if leaksPast(off, ttl) {
 			c.WorstArrivals++
 		}
 	}
-	if len(r.Schedule) == 0 && r.Window > ttl {
+	if len(r.Schedule) == 0 && leaksPast(r.Window, ttl) {
 		c.WorstArrivals = 1 // the schedule is unknown; at least its last attempt
 	}
 	return c
@@ -144,8 +179,8 @@ func (r *Summary) DuplicatesAfterKey() int { return r.afterKey.len() }
 // key: ended events and those still open.
 func (r *Summary) leakedEvents(ttl time.Duration) int {
 	n := r.eventNeed.countAbove(ttl)
-	for _, ev := range r.live {
-		if ev.need > ttl {
+	for _, need := range r.openNeed {
+		if leaksPast(need, ttl) {
 			n++
 		}
 	}

@@ -1,9 +1,11 @@
 package report_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -133,5 +135,35 @@ func TestOutagesInferredFromAttempts(t *testing.T) {
 	}
 	if got := r.Outages[0]; !got.From.Equal(t0) || !got.To.Equal(t0.Add(10*time.Minute)) {
 		t.Errorf("outage = %v to %v, want +0 to +10m", got.From.Sub(t0), got.To.Sub(t0))
+	}
+}
+
+// The handler's own TTL joins the choices a report compares, in order of
+// length; with no choices given it joins the defaults, which stay as they
+// were.
+func TestWithTTLChoice(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		choices []time.Duration
+		ttl     time.Duration
+		want    []time.Duration
+	}{
+		{"none given: the defaults and it", nil, 2 * time.Hour, []time.Duration{5 * time.Minute, time.Hour, 2 * time.Hour, 24 * time.Hour, 72 * time.Hour, 7 * policies.Day, 30 * policies.Day}},
+		{"already among them", []time.Duration{time.Hour}, time.Hour, []time.Duration{time.Hour}},
+		{"shortest", []time.Duration{time.Hour, 2 * time.Hour}, time.Minute, []time.Duration{time.Minute, time.Hour, 2 * time.Hour}},
+		{"none configured", []time.Duration{time.Hour}, 0, []time.Duration{time.Hour}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			given := slices.Clone(tc.choices)
+			if got := report.WithTTLChoice(tc.choices, tc.ttl); !slices.Equal(got, tc.want) {
+				t.Errorf("WithTTLChoice(%v, %v) = %v, want %v", tc.choices, tc.ttl, got, tc.want)
+			}
+			if !slices.Equal(given, tc.choices) {
+				t.Errorf("the choices given changed: %v", tc.choices)
+			}
+			if got := report.TTLChoices(nil); !slices.Equal(got, report.DefaultTTLs()) {
+				t.Errorf("TTLChoices(nil) = %v, want the defaults", got)
+			}
+		})
 	}
 }

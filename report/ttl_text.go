@@ -156,12 +156,7 @@ func orNone(d time.Duration) string {
 }
 
 // ttlChoices is the TTL choices the report compares.
-func (rep *Report) ttlChoices() []time.Duration {
-	if len(rep.TTLs) == 0 {
-		return DefaultTTLs()
-	}
-	return rep.TTLs
-}
+func (rep *Report) ttlChoices() []time.Duration { return TTLChoices(rep.TTLs) }
 
 // RecommendedWithManual is the largest recommendation covering manual
 // redelivery over the runs.

@@ -29,6 +29,9 @@ const (
 	SettingVerbose simulator.Setting = "Report.Verbose"
 	// SettingGates are the gates checked against the runs.
 	SettingGates simulator.Setting = "CheckGates"
+	// SettingDryRun models the handler and sends nothing (the engine's
+	// Config.DryRun), named when a gate cannot be checked on a dry run.
+	SettingDryRun simulator.Setting = "Config.DryRun"
 )
 
 // Settings lists every setting the reports' advice may name, the engine's
@@ -41,7 +44,7 @@ func Settings() []simulator.Setting {
 		simulator.SettingTimes, simulator.SettingMaxRPS,
 		simulator.SettingTenants, simulator.SettingShard, simulator.SettingRunID,
 		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
-		SettingTTLConfigured, SettingVerbose, SettingGates,
+		SettingTTLConfigured, SettingVerbose, SettingGates, SettingDryRun,
 	}
 }
 

@@ -33,16 +33,16 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 	case GateDuplicateEffects:
 		return w.duplicateEffectsSeen(r)
 	case GateLostEvents:
-		return lostEventsSeen(r)
+		return lostEventsSeen(g)
 	case GateSlowResponses:
-		return slowResponsesSeen(r, opts)
+		return slowResponsesSeen(g, opts)
 	case GateRedirects:
 		if g.Status == GatePass {
 			return "no delivery failed on a redirect"
 		}
 		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.Outcomes[simulator.Redirect], "attempt", "attempts"), r.Provider)
 	case GateTTLTooShort:
-		return w.ttlSeen(r, opts)
+		return w.ttlSeen(g, opts)
 	case GateForgedAccepted:
 		if g.Status == GateUnchecked && g.unvouched == vouched {
 			return "cannot be checked: " + w.signatureSeen(r)
@@ -50,6 +50,41 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 		return w.signatureSeen(r)
 	}
 	return fmt.Sprintf("unknown gate (valid: %s)", GateNames())
+}
+
+// gateRefusal says why a run planned as p could never check gate g (why,
+// from GatePlan.Uncheckable), and what to change.
+func (w words) gateRefusal(g Gate, why GateReason, p GatePlan) string {
+	head := w.of(SettingGates) + " " + string(g) + ": "
+	switch why {
+	case GateModelled: // the verdict's ReasonModelled too
+		return head + "a dry run sends nothing, so " + modelledMisses(g) + ": drop " + w.of(SettingDryRun)
+	case GateReason(ReasonNoOracle):
+		return head + w.noOracle()
+	case GateNoTTL:
+		return head + w.noTTL() + fmt.Sprintf(" (e.g. %s 24h)", w.of(SettingTTLConfigured))
+	case GateReason(SigNoAttack):
+		return head + fmt.Sprintf("scenario %s sends no request your handler must reject; use %s, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", p.Scenario, w.of(simulator.SettingForgedScenario))
+	}
+	return head + "cannot be checked (" + string(why) + ")"
+}
+
+// noTTL says the ttl-too-short gate needs the dedup TTL the handler uses.
+func (w words) noTTL() string {
+	return "give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)
+}
+
+// modelledMisses is what a dry run leaves gate g nothing to check on.
+func modelledMisses(g Gate) string {
+	switch g {
+	case GateDuplicateEffects:
+		return "there are no side effects to judge"
+	case GateSlowResponses:
+		return "no response time is measured"
+	case GateForgedAccepted:
+		return "no forged request is answered"
+	}
+	return "there is nothing to check"
 }
 
 func (w words) duplicateEffectsSeen(r *Summary) string {
@@ -75,8 +110,9 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 	return "cannot be checked: " + w.unknown(r, j)
 }
 
-func lostEventsSeen(r *Summary) string {
-	if r.Lost == 0 {
+func lostEventsSeen(g *GateResult) string {
+	r := g.Run
+	if g.Reason == GateAllDelivered {
 		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
@@ -88,8 +124,9 @@ func lostEventsSeen(r *Summary) string {
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
 }
 
-func slowResponsesSeen(r *Summary, opts GateOptions) string {
-	if r.Modelled() {
+func slowResponsesSeen(g *GateResult, opts GateOptions) string {
+	r := g.Run
+	if g.Reason == GateModelled {
 		return "cannot be checked: this run only modelled your handler (a dry run) and sent nothing, so no response time was measured"
 	}
 	own := r.Headroom(nil)[0]
@@ -97,7 +134,7 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 	if r.Answers() > 0 {
 		figures = fmt.Sprintf("p99 %s, max %s", ms(r.Percentile(99)), ms(r.Percentile(100)))
 	}
-	if own.Over == 0 {
+	if g.Reason == GateWithinTimeout {
 		msg := fmt.Sprintf("every answer came within %s's %s timeout (%s)", r.Policy, dur(r.Timeout), figures)
 		if own.Verdict != HeadroomUnmeasured {
 			msg += fmt.Sprintf("; %s to spare", ms(own.Spare))
@@ -123,14 +160,14 @@ func slowResponsesSeen(r *Summary, opts GateOptions) string {
 		own.Over, counted(r.HandlerArrivals, "attempt", "attempts"), r.Policy, dur(r.Timeout), strings.Join(parts, ", "), figures)
 }
 
-func (w words) ttlSeen(r *Summary, opts GateOptions) string {
-	ttl := opts.TTLConfigured
-	if ttl <= 0 {
-		return "cannot be checked: give the dedup TTL your handler uses with " + w.of(SettingTTLConfigured)
+func (w words) ttlSeen(g *GateResult, opts GateOptions) string {
+	r, ttl := g.Run, opts.TTLConfigured
+	if g.Reason == GateNoTTL {
+		return "cannot be checked: " + w.noTTL()
 	}
 	a := r.TTL([]time.Duration{ttl})
-	need := max(a.Window, a.Observed)
-	if ttl >= need {
+	need := a.Need()
+	if g.Reason == GateTTLCovers {
 		return fmt.Sprintf("a %s TTL covers %s's %s retry window and the longest wait seen from a key to a duplicate (%s)", dur(ttl), r.Policy, dur(a.Window), dur(a.Observed))
 	}
 	msg := fmt.Sprintf("a %s TTL is shorter than the %s a dedup key must last (%s retries for %s; longest wait seen from a key to a duplicate %s): a retry after the key expired is processed again",

@@ -115,13 +115,9 @@ func missingWords(j Judgement) string {
 	return fmt.Sprintf("; the effects oracle does not report %d of the %s your handler answered 2xx, so %s not checked", j.Missing, counted(j.Accepted, "event", "events"), plural(j.Missing, "it was", "they were"))
 }
 
-// NoOracleWords says there is no effects oracle and what to do about it,
-// naming the setting as sp spells it (nil: the Go way): the one sentence
-// of the verdict, the gate and a command refusing the gate.
-func NoOracleWords(sp simulator.Spelling) string {
-	return words{sp: sp}.noOracle()
-}
-
+// noOracle says there is no effects oracle and what to do about it: the
+// one sentence of the verdict, the gate and a command refusing the gate
+// (GatePlan.Refusals).
 func (w words) noOracle() string {
 	return `retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} and pass ` + w.of(simulator.SettingEffects)
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -41,9 +39,7 @@ func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []erro
 			opts.TTLConfigured = d
 		}
 	}
-	if slices.Contains(gates, report.GateTTLTooShort) && g.ttlConfig == "" {
-		errs = append(errs, errors.New("--fail-on ttl-too-short: give the dedup TTL your handler uses with --ttl-configured (e.g. --ttl-configured 24h)"))
-	}
+	errs = append(errs, report.GatePlan{NoTTL: g.ttlConfig == ""}.Refusals(gates, advice.Flag)...)
 	if junit && len(gates) == 0 {
 		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", report.GateNames()))
 	}
@@ -70,16 +66,7 @@ func (o *output) addConfiguredTTL(ttl time.Duration) {
 		return
 	}
 	given := len(o.ttls) > 0
-	if !given {
-		o.ttls = report.DefaultTTLs()
-	}
-	if !slices.Contains(o.ttls, ttl) {
-		i := 0
-		for i < len(o.ttls) && o.ttls[i] < ttl {
-			i++
-		}
-		o.ttls = slices.Insert(o.ttls, i, ttl)
-	}
+	o.ttls = report.WithTTLChoice(o.ttls, ttl)
 	if !given {
 		o.chart.TTL = ttl
 	}

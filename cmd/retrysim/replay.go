@@ -214,8 +214,8 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
 	} else if i := slices.IndexFunc(gates, func(g report.Gate) bool { return g != report.GateDuplicateEffects }); i >= 0 {
 		errs = append(errs, fmt.Errorf("--fail-on: %s is a gate of run and report; replay checks only %s", gates[i], report.GateDuplicateEffects))
-	} else if len(gates) > 0 && f.url != "" && f.effectsURL == "" {
-		errs = append(errs, fmt.Errorf("--fail-on %s: %s", report.GateDuplicateEffects, report.NoOracleWords(advice.Flag)))
+	} else {
+		errs = append(errs, report.GatePlan{NoOracle: f.url != "" && f.effectsURL == ""}.Refusals(gates, advice.Flag)...)
 	}
 	if err := formatFlag(f.format, report.ReplayFormats()); err != nil {
 		errs = append(errs, err)

@@ -585,25 +585,9 @@ func (f *runFlags) validateGates(p *plan) []error {
 		Modelled: f.dryRun,
 		NoOracle: f.effectsURL == "" && f.url != "",
 		NoAttack: p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 && !probes,
+		Scenario: p.scenario.Name,
 	}
-	for _, g := range report.Gates() {
-		if !slices.Contains(gates, g) {
-			continue
-		}
-		switch planned.Uncheckable(g) {
-		case "":
-		case report.GateModelled: // the verdict's ReasonModelled too
-			errs = append(errs, fmt.Errorf("--fail-on %s: a dry run sends nothing, so %s: drop --dry-run", g, map[report.Gate]string{
-				report.GateDuplicateEffects: "there are no side effects to judge",
-				report.GateSlowResponses:    "no response time is measured",
-				report.GateForgedAccepted:   "no forged request is answered",
-			}[g]))
-		case report.GateReason(report.ReasonNoOracle):
-			errs = append(errs, fmt.Errorf("--fail-on %s: %s", g, report.NoOracleWords(advice.Flag)))
-		case report.GateReason(report.SigNoAttack):
-			errs = append(errs, fmt.Errorf("--fail-on %s: scenario %s sends no request your handler must reject; use --scenario forged, or add bad-signature, tampered-body, missing-signature, stale-timestamp or replayed faults", g, p.scenario.Name))
-		}
-	}
+	errs = append(errs, planned.Refusals(gates, advice.Flag)...)
 	return errs
 }
 

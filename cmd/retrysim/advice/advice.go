@@ -64,6 +64,8 @@ func Flag(s simulator.Setting) string {
 		return "--fail-on"
 	case proxy.SettingCaptures:
 		return "--captures"
+	case report.SettingDryRun:
+		return "--dry-run"
 	}
 	return string(s)
 }
