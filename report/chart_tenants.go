@@ -14,7 +14,7 @@ import (
 )
 
 // ByTenant makes the timeline chart's rows tenants: one row per tenant of
-// a run of several, with its attempts over virtual time, the
+// a run of several tenants, with its attempts over virtual time, the
 // moment its subscription was disabled and the events it lost.
 const ByTenant = "tenant"
 
