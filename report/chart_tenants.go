@@ -14,7 +14,7 @@ import (
 )
 
 // ByTenant makes the timeline chart's rows tenants: one row per tenant of
-// a run of several (--tenants), with its attempts over virtual time, the
+// a run of several tenants, with its attempts over virtual time, the
 // moment its subscription was disabled and the events it lost.
 const ByTenant = "tenant"
 
@@ -43,7 +43,7 @@ func tenantRows(rep *Report, limit int, step time.Duration) ([]*tenantRow, error
 		}
 	}
 	if len(many) == 0 {
-		return nil, fmt.Errorf("%w: the chart by tenant needs a run of several tenants (--tenants)", ErrNoData)
+		return nil, fmt.Errorf("%w: the chart by tenant needs a run of several tenants", ErrNoData)
 	}
 	per := max(2, limit/len(many))
 	var rows []*tenantRow
