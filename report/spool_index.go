@@ -12,7 +12,7 @@ import (
 // they are (16 bytes each: 160 MB for ten million events, and as much
 // again while a growing slice is copied): they are gathered in blocks of
 // closedBlock in the order the events closed, and each full block is
-// sorted by Seq and delta-encoded, about 4 bytes an entry. Reading them
+// sorted by Seq and delta-encoded, a few bytes an entry. Reading them
 // by Seq merges the blocks, each read forward, one entry at a time.
 type closedIndex struct {
 	n      int
