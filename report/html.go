@@ -210,7 +210,7 @@ func htmlAttempt(r *Summary, ev *EventTimeline, i int, a simulator.Record) []htm
 		latency = htmlCell{Text: fmtFloat(a.LatencyMS), Num: true, Sort: fmtFloat(a.LatencyMS)}
 	}
 	return []htmlCell{
-		{Text: r.Policy}, {Text: ev.ID}, numCell(a.N),
+		{Text: r.Policy}, {Text: ev.ID}, numCell(a.Attempt),
 		{Text: "+" + dur(at), Num: true, Sort: fmtFloat(at.Seconds())},
 		{Text: string(a.Outcome)}, numCell(a.Status), numCell(a.HandlerStatus), {Text: strconv.FormatBool(a.Reached)},
 		latency, {Text: a.Fault}, {Text: ev.Fate}, processed,

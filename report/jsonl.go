@@ -66,14 +66,14 @@ func ReadJSONL(r io.Reader, add simulator.Sink) error {
 	})
 	line := 0
 	var rec simulator.Record
-	dec := newRecordDecoder()
+	dec := simulator.NewRecordDecoder()
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		if err := dec.decode(b, &rec); err != nil {
+		if err := dec.Decode(b, &rec); err != nil {
 			if cut {
 				return nil
 			}

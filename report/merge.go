@@ -267,7 +267,7 @@ func (in *shardIn) body() bool {
 	case simulator.KindAttempt, simulator.KindEvent, simulator.KindDisable, simulator.KindRestart:
 		return true
 	case simulator.KindAttack:
-		return in.rec.N > 0 // sent beside an attempt
+		return in.rec.Attempt > 0 // sent beside an attempt
 	}
 	return false
 }

@@ -592,7 +592,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
-	if rec.N > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+	if rec.Attempt > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if !rec.Reached {
@@ -706,7 +706,7 @@ func (r *Summary) fate(rec *simulator.Record, keep int) error {
 		r.LostToPause++
 	case simulator.FateExhausted:
 		r.Lost++
-		if rec.N < r.MaxAttempts {
+		if rec.Attempts < r.MaxAttempts {
 			// The provider's rules did not retry this failure.
 			r.LostNotRetried++
 		}

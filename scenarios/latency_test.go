@@ -34,7 +34,7 @@ func TestLatencyOnAHandler(t *testing.T) {
 			checkArrivals(t, r, h)
 			for _, a := range r.attempts {
 				if !tc.added(a.AddedLatencyMS) {
-					t.Errorf("attempt %d of event %d: added latency %gms out of range", a.N, a.Seq, a.AddedLatencyMS)
+					t.Errorf("attempt %d of event %d: added latency %gms out of range", a.Attempt, a.Seq, a.AddedLatencyMS)
 				}
 				if a.Outcome == simulator.Timeout && a.HandlerStatus != 200 {
 					t.Errorf("late answer: handler_status %d, want the handler's 200 recorded", a.HandlerStatus)

@@ -239,7 +239,7 @@ func (e *engine) recordAttack(d *due, at time.Time, res *attackResult, expect in
 	r := e.base
 	r.Kind, r.Time, r.Event = KindAttack, at, res.id
 	if d != nil {
-		r.Seq, r.N = d.event(), d.n()
+		r.Seq, r.Attempt = d.event(), d.n()
 		r.Tenant = e.tenantLabel(d.event())
 	}
 	r.Attack, r.AttackChange, r.AttackDetail = res.attack.Type, res.attack.Change, res.detail

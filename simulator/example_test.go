@@ -83,7 +83,7 @@ func ExampleCollect() {
 	for _, r := range recs {
 		switch r.Kind {
 		case simulator.KindAttempt:
-			fmt.Printf("attempt %d of event %d: %s\n", r.N, r.Seq, r.Outcome)
+			fmt.Printf("attempt %d of event %d: %s\n", r.Attempt, r.Seq, r.Outcome)
 		case simulator.KindEvent:
 			fmt.Printf("event %d: %s\n", r.Seq, r.Fate)
 		default:

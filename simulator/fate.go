@@ -219,8 +219,8 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	r.Tenant = e.tenantLabel(event)
 	if st := e.live.get(event); st != nil {
-		r.Event, r.N = st.id(), int(st.attempts)
-		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()
+		r.Event, r.Attempts = st.id(), int(st.attempts)
+		r.At = at.Sub(e.cfg.Start.Add(st.first))
 		e.live.remove(event)
 	} else {
 		r.Event = e.work.event(event).ID

@@ -457,7 +457,7 @@ func TestHostileHandlers(t *testing.T) {
 					if r.Kind != KindAttempt {
 						continue
 					}
-					where := fmt.Sprintf("event %d attempt %d", r.Seq, r.N)
+					where := fmt.Sprintf("event %d attempt %d", r.Seq, r.Attempt)
 					if r.Outcome != tc.want {
 						t.Errorf("%s: outcome %s (%s), want %s", where, r.Outcome, r.Error, tc.want)
 					}

@@ -63,19 +63,20 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	// A Record is large (840 bytes): zeroing one and copying it to the
 	// sink for each attempt was a fifth of a model run. e.att holds only
 	// attempts, and every field an attempt has is set here (the base's
-	// ones too; tests check both), so nothing of the last attempt is left.
+	// ones, the shared ones, Answer and AttemptFacts; tests check), so
+	// nothing of the last attempt is left.
 	r := &e.att
 	b := &e.base
 	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
-	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), at
-	r.Object, r.Copy, r.Manual, r.Subscription = st.object(), copyIndex, manual, o.sub
-	r.AtSeconds = (d.offset() - st.first).Seconds()
-	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
-	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
-	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error, r.TLS, r.Outage = o.fault, o.err, o.tls, o.outage
-	r.Signal = signal
-	r.Tenant = e.tenantLabel(d.event())
+	r.Event, r.Seq, r.Attempt, r.Time = st.id(), d.event(), d.n(), at
+	r.At, r.Fault, r.Error, r.Tenant = d.offset()-st.first, o.fault, o.err, e.tenantLabel(d.event())
+	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
+		LatencyMS: float64(o.latency.Microseconds()) / 1000}
+	r.AttemptFacts = AttemptFacts{
+		Outcome: o.outcome, AddedLatencyMS: float64(o.added.Microseconds()) / 1000,
+		Object: st.object(), Copy: copyIndex, Subscription: o.sub, Manual: manual,
+		Outage: o.outage, TLS: o.tls, Signal: signal,
+	}
 	if err := e.sink(r); err != nil {
 		return err
 	}
