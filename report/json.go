@@ -423,7 +423,7 @@ func jsonEventOf(ev *EventTimeline) jsonEvent {
 	for _, a := range ev.Attempts {
 		je.Attempts = append(je.Attempts, jsonAttempt{
 			N: a.Attempt, AtSeconds: a.At.Seconds(), Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
-			ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
+			ReachedHandler: a.Reached, LatencyMS: msf(a.Latency), Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
 		})
 	}
 	for _, a := range ev.Attacks {

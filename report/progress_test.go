@@ -122,7 +122,7 @@ func TestProgressAdvancesBeforeEventsFinish(t *testing.T) {
 	p := report.Progress{Over: time.Hour}
 	start := t0
 	// 10 events, 5 attempts each at most, a 9 h retry window: 10 h to cover.
-	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, RunFacts: simulator.RunFacts{Start: &start, Events: 10, MaxAttempt: 5, WindowS: 9 * 3600}})
+	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, RunFacts: simulator.RunFacts{Start: &start, Events: 10, MaxAttempt: 5, Window: 9 * time.Hour}})
 	p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 1, Time: t0.Add(5 * time.Hour)})
 	if line := p.Line(10); !strings.Contains(line, " 50%") {
 		t.Errorf("halfway through the virtual time with no event finished: %q, want 50%%", line)

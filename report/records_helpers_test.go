@@ -24,7 +24,7 @@ func newRecStream(events int) *recStream {
 	start := t0
 	return &recStream{recs: []simulator.Record{{
 		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
-		Time: start, RunFacts: simulator.RunFacts{Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start},
+		Time: start, RunFacts: simulator.RunFacts{Events: events, Timeout: 30 * time.Second, Window: 72 * time.Hour, MaxAttempt: 16, Start: &start},
 	}}}
 }
 
@@ -42,7 +42,7 @@ func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, h
 	if o == simulator.Delivered || o == simulator.HTTPError || o == simulator.Redirect {
 		r.Status = handler
 	}
-	r.LatencyMS = float64(latency.Microseconds()) / 1000
+	r.Latency = latency.Truncate(time.Microsecond)
 	s.recs = append(s.recs, r)
 	return s
 }
@@ -94,7 +94,7 @@ var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func newSigStream(policy string, timeout time.Duration) *sigStream {
 	start := streamStart
 	return &sigStream{recs: []simulator.Record{{Kind: simulator.KindRun, Provider: policy, Policy: policy, Scenario: "test", Seed: 1,
-		Time: start, RunFacts: simulator.RunFacts{Events: 1, TimeoutS: timeout.Seconds(), Start: &start}}}, effects: map[string]int{}, known: true}
+		Time: start, RunFacts: simulator.RunFacts{Events: 1, Timeout: timeout, Start: &start}}}, effects: map[string]int{}, known: true}
 }
 
 func (s *sigStream) add(r simulator.Record) *sigStream {
@@ -109,7 +109,7 @@ func (s *sigStream) add(r simulator.Record) *sigStream {
 
 // attempt adds a delivered attempt of event evt_<seq> that took latency.
 func (s *sigStream) attempt(seq int, latency time.Duration) *sigStream {
-	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: 1, Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true, LatencyMS: float64(latency.Microseconds()) / 1000}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
+	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: 1, Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true, Latency: latency.Truncate(time.Microsecond)}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 }
 
 // attack adds an attack request on its own id, answered status.

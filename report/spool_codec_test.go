@@ -35,10 +35,10 @@ func fillField(t *testing.T, f reflect.Value, name string, i int) {
 	case **time.Time:
 		tm := time.Date(2025, 12, 31, 23, 59, i, 5, time.UTC)
 		*v = &tm
-	case *[]float64:
-		*v = []float64{float64(i) / 3, 0, 1e300, -2.5}
-	case *[][2]float64:
-		*v = [][2]float64{{float64(i) / 3, 600}, {0, 1e300}}
+	case *[]time.Duration:
+		*v = []time.Duration{time.Duration(i) * time.Second / 3, 0, 1 << 62, -2500 * time.Millisecond}
+	case *[][2]time.Duration:
+		*v = [][2]time.Duration{{time.Duration(i) * time.Second / 3, 600 * time.Second}, {0, 1 << 62}}
 	default:
 		switch f.Kind() {
 		case reflect.String:

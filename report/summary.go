@@ -480,7 +480,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		run = &Summary{
 			Outcomes: map[simulator.Outcome]int{}, Causes: map[simulator.Outcome]int{}, Unreached: map[simulator.Outcome]int{}, HandlerStatuses: map[int]int{}, live: map[int]*eventAgg{},
 			reorder: newReorders(), spool: a.spool, closedSorted: true,
-			latencies: newSample([]time.Duration{seconds(rec.TimeoutS)}), afterKey: newSample(marks), eventNeed: newSample(marks),
+			latencies: newSample([]time.Duration{rec.Timeout}), afterKey: newSample(marks), eventNeed: newSample(marks),
 		}
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -541,25 +541,25 @@ func (r *Summary) begin(rec *simulator.Record) {
 	r.Tenants, r.Shard, r.Shards = rec.Tenants, rec.Shard, rec.Shards
 	r.OutageWindows = nil
 	if rec.Start != nil {
-		for _, w := range rec.OutagesS {
-			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(seconds(w[0])), To: rec.Start.Add(seconds(w[1]))})
+		for _, w := range rec.Outages {
+			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(w[0]), To: rec.Start.Add(w[1])})
 		}
 	}
 	r.DefaultScenario, r.DryRun = rec.DefaultScenario, rec.DryRun
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
-	r.Window = seconds(rec.WindowS)
-	r.AdvisedTolerance = seconds(rec.AdvisedToleranceS)
-	r.Timeout = seconds(rec.TimeoutS)
-	r.ManualRedelivery = seconds(rec.ManualS)
-	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.Window = rec.Window
+	r.AdvisedTolerance = rec.AdvisedTolerance
+	r.Timeout = rec.Timeout
+	r.ManualRedelivery = rec.ManualRedelivery
+	r.DisableAfter, r.DisableWithin = rec.DisableN, rec.DisableWithin
 	r.disableRuleWords = rec.DisableRule
 	r.DisableRule = policies.DisableRule{
-		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(seconds(rec.DisableS)),
-		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(seconds(rec.DisableForS)),
+		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(rec.DisableWithin),
+		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(rec.DisableFailingFor),
 	}
-	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
-	for i, s := range rec.ScheduleS {
-		r.Schedule[i] = seconds(s)
+	r.Schedule = slices.Clone(rec.Schedule)
+	if r.Schedule == nil {
+		r.Schedule = []time.Duration{}
 	}
 	if rec.Start != nil {
 		r.Start = *rec.Start
@@ -625,8 +625,8 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
-		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
-		r.HandlerTime += time.Duration(rec.LatencyMS * float64(time.Millisecond))
+		r.latencies.add(rec.Latency)
+		r.HandlerTime += rec.Latency
 		r.HandlerStatuses[rec.HandlerStatus]++
 	}
 	at := rec.Time.UnixNano()
@@ -645,7 +645,7 @@ func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	}
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
-	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
+	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
 		r.afterKey.add(after)
@@ -751,8 +751,8 @@ func (r *Summary) end(rec *simulator.Record) {
 	}
 	r.Pauses = nil
 	if r.Start != (time.Time{}) {
-		for _, w := range rec.PausesS {
-			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(seconds(w[0])), To: r.Start.Add(seconds(w[1]))})
+		for _, w := range rec.Pauses {
+			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(w[0]), To: r.Start.Add(w[1])})
 		}
 	}
 	r.EffectsKnown = rec.EffectsKnown
@@ -761,8 +761,8 @@ func (r *Summary) end(rec *simulator.Record) {
 	}
 	r.EffectsProblem = rec.EffectsProblem
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
-	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
-	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, seconds(rec.SettledOnQuietS)
+	r.SettleWait, r.SettleLimit = rec.SettleWait, rec.SettleLimit
+	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, rec.SettledOnQuiet
 	r.matchEffects()
 }
 

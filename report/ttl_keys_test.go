@@ -53,7 +53,7 @@ func records(t *testing.T, window time.Duration, events map[int][]struct {
 	t.Helper()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)
-	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, WindowS: window.Seconds(), Events: len(events)}})
+	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Window: window, Events: len(events)}})
 	for seq := 0; seq < len(events); seq++ {
 		first := start.Add(time.Duration(seq) * time.Minute)
 		for n, at := range events[seq] {
@@ -109,9 +109,9 @@ func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)
 	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Events: 2}})
-	for seq, added := range []float64{35000, 0} { // event 0: injected; event 1: the handler's own
+	for seq, added := range []time.Duration{35 * time.Second, 0} { // event 0: injected; event 1: the handler's own
 		first := start.Add(time.Duration(seq) * time.Minute)
-		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 1, Time: first, Answer: simulator.Answer{HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, AddedLatencyMS: added}})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 1, Time: first, Answer: simulator.Answer{HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, AddedLatency: added}})
 		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 2, Time: first.Add(5 * time.Minute), At: time.Duration((300) * float64(time.Second)), Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})

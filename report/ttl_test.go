@@ -25,7 +25,11 @@ func stream(t *testing.T, schedule []float64, manual time.Duration, events map[i
 	base := simulator.Record{Provider: "stripe", Policy: "stripe", Scenario: "s", Seed: 1}
 	run := base
 	run.Kind, run.Time, run.Start, run.Events = simulator.KindRun, t0, &start, len(events)
-	run.ScheduleS, run.WindowS, run.ManualS = schedule, schedule[len(schedule)-1], manual.Seconds()
+	run.Schedule = make([]time.Duration, len(schedule))
+	for i, s := range schedule {
+		run.Schedule[i] = time.Duration(s * float64(time.Second))
+	}
+	run.Window, run.ManualRedelivery = run.Schedule[len(schedule)-1], manual
 	recs := []simulator.Record{run}
 	for seq := 0; seq < len(events); seq++ {
 		first := t0.Add(time.Duration(seq) * time.Minute)

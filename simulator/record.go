@@ -184,18 +184,19 @@ type Answer struct {
 	HandlerStatus int
 	// Reached says whether the request reached the handler.
 	Reached bool
-	// LatencyMS is the real time from the request being written to the
-	// end of the answer (connecting excluded: that is the network's time,
-	// not the handler's), measured in this run, to the microsecond.
-	LatencyMS float64
+	// Latency is the real time from the request being written to the end
+	// of the answer (connecting excluded: that is the network's time, not
+	// the handler's), measured in this run, to the microsecond.
+	Latency time.Duration
 }
 
 // AttemptFacts are the fields of attempt records.
 type AttemptFacts struct {
 	// Outcome is how the provider classified the attempt.
 	Outcome Outcome
-	// AddedLatencyMS is virtual latency a fault added on top.
-	AddedLatencyMS float64
+	// AddedLatency is virtual latency a fault added on top, to the
+	// microsecond.
+	AddedLatency time.Duration
 	// Object names what the event is about; events about one object were
 	// created in Seq order.
 	Object string
@@ -303,18 +304,21 @@ type RunFacts struct {
 	// Summary is the policy's schedule in words.
 	Summary    string
 	MaxAttempt int
-	WindowS    float64
-	TimeoutS   float64
-	ManualS    float64
+	// Window is the span of the policy's schedule, from the first attempt
+	// to the last; Timeout how long the provider waits for an answer;
+	// ManualRedelivery how long after an event it can be resent by hand.
+	Window           time.Duration
+	Timeout          time.Duration
+	ManualRedelivery time.Duration
 	// DisableRule is the policy's endpoint-disable rule in words;
-	// DisableN, DisableS, DisableRate, DisableMinAttempts and DisableForS
-	// its figures (policies.DisableRule).
+	// DisableN, DisableWithin, DisableRate, DisableMinAttempts and
+	// DisableFailingFor its figures (policies.DisableRule).
 	DisableN           int
-	DisableS           float64
+	DisableWithin      time.Duration
 	DisableRule        string
 	DisableRate        float64
 	DisableMinAttempts int
-	DisableForS        float64
+	DisableFailingFor  time.Duration
 	DedupField         string
 	// DedupDeliveryField names the id each subscription's delivery of an
 	// event has of its own, where the provider gives one
@@ -322,17 +326,17 @@ type RunFacts struct {
 	DedupDeliveryField string
 	// EventType is the type of the events the run delivers.
 	EventType string
-	// OutagesS are the scenario's outage windows, [from, to] in seconds
-	// since the start of the run, whole whether or not attempts met them.
-	OutagesS [][2]float64
-	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
+	// Outages are the scenario's outage windows, [from, to] since the
+	// start of the run, whole whether or not attempts met them.
+	Outages [][2]time.Duration
+	// AdvisedTolerance is, for a scheme that signs a timestamp but whose
 	// provider documents no bound on its age (Discord, Zoom), the bound
-	// that is good practice, in seconds: advice, never a requirement.
-	AdvisedToleranceS float64
-	// ScheduleS is when each attempt happens, in seconds from the first,
-	// if every earlier one failed: the policy's worked schedule, so a
-	// saved stream can state the worst case without the policy.
-	ScheduleS []float64
+	// that is good practice: advice, never a requirement.
+	AdvisedTolerance time.Duration
+	// Schedule is when each attempt happens, from the first, if every
+	// earlier one failed: the policy's worked schedule, so a saved stream
+	// can state the worst case without the policy.
+	Schedule []time.Duration
 	// Start is the virtual time the run started at.
 	Start *time.Time
 	// WallStart is the real (wall-clock) time the run started, read from
@@ -358,10 +362,10 @@ type EndFacts struct {
 	// DisabledAt is when the endpoint was disabled, nil when it was not
 	// (Disabling says by what).
 	DisabledAt *time.Time
-	// PausesS are the spans in which the provider had disabled the
-	// endpoint for a while (a disable rule's backoff), [from, to] in
-	// seconds since the start of the run.
-	PausesS      [][2]float64
+	// Pauses are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff), [from, to] since
+	// the start of the run.
+	Pauses       [][2]time.Duration
 	EffectsKnown bool
 	// EffectsProblem is what was wrong with the effects oracle's answer
 	// when it did not answer as expected (EffectsError.Problem); Error
@@ -377,19 +381,19 @@ type EndFacts struct {
 	// was still changing (or could not be read again, or the run was
 	// interrupted) when retrysim stopped reading it.
 	EffectsUnsettled bool
-	// SettleS is the real time, in seconds, the engine read the effects
-	// oracle of a handler behind a URL for, after the last attempt, until
-	// its answer settled or SettleLimitS (Config.Settle) passed; both are
-	// 0 when the oracle was read once, when the handler's work was done.
-	SettleS      float64
-	SettleLimitS float64
+	// SettleWait is the real time the engine read the effects oracle of
+	// a handler behind a URL for, after the last attempt, until its
+	// answer settled or SettleLimit (Config.Settle) passed; both are 0
+	// when the oracle was read once, when the handler's work was done.
+	SettleWait  time.Duration
+	SettleLimit time.Duration
 	// EffectsPending is the work the oracle still reported queued when
 	// retrysim stopped reading it, unsettled (EffectsUnsettled); 0 when it
 	// reported none, or reports no pending work.
 	EffectsPending int
-	// SettledOnQuietS is the quiet window, in seconds, the effects
-	// settled on when the oracle reports no pending work and the handler
-	// was seen working after it answered (ack-first): the verdict rests
-	// on that quiet alone. 0 otherwise.
-	SettledOnQuietS float64
+	// SettledOnQuiet is the quiet window the effects settled on when the
+	// oracle reports no pending work and the handler was seen working
+	// after it answered (ack-first): the verdict rests on that quiet
+	// alone. 0 otherwise.
+	SettledOnQuiet time.Duration
 }

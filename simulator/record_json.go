@@ -131,7 +131,7 @@ func (r *Record) toJSON() recordJSON {
 		Kind: r.Kind, Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed,
 		Event: r.Event, Seq: r.Seq, N: r.n(), Time: r.Time, AtSeconds: r.At.Seconds(),
 		Outcome: r.Outcome, Status: r.Status, HandlerStatus: r.HandlerStatus, Reached: r.Reached,
-		LatencyMS: r.LatencyMS, AddedLatencyMS: r.AddedLatencyMS, Fault: r.Fault, Object: r.Object,
+		LatencyMS: millis(r.Latency), AddedLatencyMS: millis(r.AddedLatency), Fault: r.Fault, Object: r.Object,
 		Copy: r.Copy, Subscription: r.Subscription, Manual: r.Manual, Error: r.Error, Outage: r.Outage,
 		TLS: r.TLS, Tenant: r.Tenant, Signal: r.Signal,
 
@@ -144,18 +144,19 @@ func (r *Record) toJSON() recordJSON {
 		Fate: r.Fate, Effects: r.Effects, EffectsBefore: r.EffectsBefore,
 
 		RunID: r.RunID, Target: r.Target, Events: r.Events, Summary: r.Summary, MaxAttempt: r.MaxAttempt,
-		WindowS: r.WindowS, TimeoutS: r.TimeoutS, ManualS: r.ManualS, DisableN: r.DisableN, DisableS: r.DisableS,
+		WindowS: r.Window.Seconds(), TimeoutS: r.Timeout.Seconds(), ManualS: r.ManualRedelivery.Seconds(),
+		DisableN: r.DisableN, DisableS: r.DisableWithin.Seconds(),
 		DisableRule: r.DisableRule, DisableRate: r.DisableRate, DisableMinAttempts: r.DisableMinAttempts,
-		DisableForS: r.DisableForS, DedupField: r.DedupField, DedupDeliveryField: r.DedupDeliveryField,
-		EventType: r.EventType, OutagesS: r.OutagesS, PausesS: r.PausesS, AdvisedToleranceS: r.AdvisedToleranceS,
-		ScheduleS: r.ScheduleS, Start: r.Start, WallStart: r.WallStart,
+		DisableForS: r.DisableFailingFor.Seconds(), DedupField: r.DedupField, DedupDeliveryField: r.DedupDeliveryField,
+		EventType: r.EventType, OutagesS: spansSeconds(r.Outages), PausesS: spansSeconds(r.Pauses),
+		AdvisedToleranceS: r.AdvisedTolerance.Seconds(), ScheduleS: durationsSeconds(r.Schedule), Start: r.Start, WallStart: r.WallStart,
 		Tenants: r.Tenants, Shard: r.Shard, Shards: r.Shards,
 		DefaultScenario: r.DefaultScenario, DryRun: r.DryRun,
 
 		Interrupted: r.Interrupted, DisabledAt: r.DisabledAt, DisabledBy: r.DisabledBy, DisabledCause: r.DisabledCause,
 		EffectsKnown: r.EffectsKnown, EffectsProblem: r.EffectsProblem, HandlersRunning: r.HandlersRunning,
-		EffectsUnsettled: r.EffectsUnsettled, SettleS: r.SettleS, SettleLimitS: r.SettleLimitS,
-		EffectsPending: r.EffectsPending, SettledOnQuietS: r.SettledOnQuietS,
+		EffectsUnsettled: r.EffectsUnsettled, SettleS: r.SettleWait.Seconds(), SettleLimitS: r.SettleLimit.Seconds(),
+		EffectsPending: r.EffectsPending, SettledOnQuietS: r.SettledOnQuiet.Seconds(),
 	}
 }
 
@@ -165,9 +166,9 @@ func (w *recordJSON) toRecord(r *Record) {
 		Kind: w.Kind, Provider: w.Provider, Policy: w.Policy, Scenario: w.Scenario, Seed: w.Seed,
 		Time: w.Time, Event: w.Event, Seq: w.Seq, Tenant: w.Tenant, Error: w.Error,
 		At: seconds(w.AtSeconds), Fault: w.Fault,
-		Answer: Answer{Status: w.Status, HandlerStatus: w.HandlerStatus, Reached: w.Reached, LatencyMS: w.LatencyMS},
+		Answer: Answer{Status: w.Status, HandlerStatus: w.HandlerStatus, Reached: w.Reached, Latency: fromMillis(w.LatencyMS)},
 		AttemptFacts: AttemptFacts{
-			Outcome: w.Outcome, AddedLatencyMS: w.AddedLatencyMS, Object: w.Object, Copy: w.Copy,
+			Outcome: w.Outcome, AddedLatency: fromMillis(w.AddedLatencyMS), Object: w.Object, Copy: w.Copy,
 			Subscription: w.Subscription, Manual: w.Manual, Outage: w.Outage, TLS: w.TLS, Signal: w.Signal,
 		},
 		AttackFacts: AttackFacts{
@@ -181,19 +182,20 @@ func (w *recordJSON) toRecord(r *Record) {
 		Disabling:      Disabling{DisabledBy: w.DisabledBy, DisabledCause: w.DisabledCause},
 		RunFacts: RunFacts{
 			RunID: w.RunID, Target: w.Target, Events: w.Events, Summary: w.Summary, MaxAttempt: w.MaxAttempt,
-			WindowS: w.WindowS, TimeoutS: w.TimeoutS, ManualS: w.ManualS, DisableN: w.DisableN, DisableS: w.DisableS,
+			Window: seconds(w.WindowS), Timeout: seconds(w.TimeoutS), ManualRedelivery: seconds(w.ManualS),
+			DisableN: w.DisableN, DisableWithin: seconds(w.DisableS),
 			DisableRule: w.DisableRule, DisableRate: w.DisableRate, DisableMinAttempts: w.DisableMinAttempts,
-			DisableForS: w.DisableForS, DedupField: w.DedupField, DedupDeliveryField: w.DedupDeliveryField,
-			EventType: w.EventType, OutagesS: w.OutagesS, AdvisedToleranceS: w.AdvisedToleranceS,
-			ScheduleS: w.ScheduleS, Start: w.Start, WallStart: w.WallStart,
+			DisableFailingFor: seconds(w.DisableForS), DedupField: w.DedupField, DedupDeliveryField: w.DedupDeliveryField,
+			EventType: w.EventType, Outages: spansFromSeconds(w.OutagesS), AdvisedTolerance: seconds(w.AdvisedToleranceS),
+			Schedule: durationsFromSeconds(w.ScheduleS), Start: w.Start, WallStart: w.WallStart,
 			Tenants: w.Tenants, Shard: w.Shard, Shards: w.Shards,
 			DefaultScenario: w.DefaultScenario, DryRun: w.DryRun,
 		},
 		EndFacts: EndFacts{
-			Interrupted: w.Interrupted, DisabledAt: w.DisabledAt, PausesS: w.PausesS,
+			Interrupted: w.Interrupted, DisabledAt: w.DisabledAt, Pauses: spansFromSeconds(w.PausesS),
 			EffectsKnown: w.EffectsKnown, EffectsProblem: w.EffectsProblem, HandlersRunning: w.HandlersRunning,
-			EffectsUnsettled: w.EffectsUnsettled, SettleS: w.SettleS, SettleLimitS: w.SettleLimitS,
-			EffectsPending: w.EffectsPending, SettledOnQuietS: w.SettledOnQuietS,
+			EffectsUnsettled: w.EffectsUnsettled, SettleWait: seconds(w.SettleS), SettleLimit: seconds(w.SettleLimitS),
+			EffectsPending: w.EffectsPending, SettledOnQuiet: seconds(w.SettledOnQuietS),
 		},
 	}
 	switch w.Kind {
@@ -206,5 +208,61 @@ func (w *recordJSON) toRecord(r *Record) {
 	}
 }
 
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// fromMillis is a time in milliseconds as a Duration, to the microsecond.
+func fromMillis(ms float64) time.Duration {
+	return time.Duration(math.Round(ms*1000)) * time.Microsecond
+}
+
 // seconds is a time in seconds as a Duration, to the nanosecond.
 func seconds(s float64) time.Duration { return time.Duration(math.Round(s * 1e9)) }
+
+// durationsSeconds is ds in seconds; nil stays nil.
+func durationsSeconds(ds []time.Duration) []float64 {
+	if ds == nil {
+		return nil
+	}
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = d.Seconds()
+	}
+	return out
+}
+
+// durationsFromSeconds is durationsSeconds undone.
+func durationsFromSeconds(ss []float64) []time.Duration {
+	if ss == nil {
+		return nil
+	}
+	out := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		out[i] = seconds(s)
+	}
+	return out
+}
+
+// spansSeconds is spans in seconds; nil stays nil.
+func spansSeconds(spans [][2]time.Duration) [][2]float64 {
+	if spans == nil {
+		return nil
+	}
+	out := make([][2]float64, len(spans))
+	for i, s := range spans {
+		out[i] = [2]float64{s[0].Seconds(), s[1].Seconds()}
+	}
+	return out
+}
+
+// spansFromSeconds is spansSeconds undone.
+func spansFromSeconds(spans [][2]float64) [][2]time.Duration {
+	if spans == nil {
+		return nil
+	}
+	out := make([][2]time.Duration, len(spans))
+	for i, s := range spans {
+		out[i] = [2]time.Duration{seconds(s[0]), seconds(s[1])}
+	}
+	return out
+}

@@ -27,25 +27,25 @@ func (e *engine) runRecord() Record {
 	}
 	r.EventType = e.eventTypes()
 	for _, w := range e.cfg.Scenario.Outages() {
-		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
+		r.Outages = append(r.Outages, [2]time.Duration{w.From, w.To})
 	}
 	if s, ok := policies.SchemeOf(e.wire); ok {
-		r.AdvisedToleranceS = s.AdvisedTolerance.Seconds()
+		r.AdvisedTolerance = s.AdvisedTolerance
 	}
 	r.MaxAttempt = p.MaxAttempts()
-	r.WindowS = p.Window().Seconds()
-	r.TimeoutS = p.Timeout.D().Seconds()
-	r.ManualS = p.ManualRedelivery.D().Seconds()
-	r.ScheduleS = make([]float64, p.MaxAttempts())
-	for n := range r.ScheduleS {
-		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	r.Window = p.Window()
+	r.Timeout = p.Timeout.D()
+	r.ManualRedelivery = p.ManualRedelivery.D()
+	r.Schedule = make([]time.Duration, p.MaxAttempts())
+	for n := range r.Schedule {
+		r.Schedule[n] = p.Offset(n + 1)
 	}
 	if p.Disable != nil {
 		r.DisableN = p.Disable.ConsecutiveFailures
-		r.DisableS = p.Disable.Within.D().Seconds()
+		r.DisableWithin = p.Disable.Within.D()
 		r.DisableRule = p.Disable.String()
 		r.DisableRate, r.DisableMinAttempts = p.Disable.FailureRate, p.Disable.MinAttempts
-		r.DisableForS = p.Disable.FailingFor.D().Seconds()
+		r.DisableFailingFor = p.Disable.FailingFor.D()
 	}
 	start := e.cfg.Start
 	r.Start = &start
@@ -71,9 +71,9 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	r.Event, r.Seq, r.Attempt, r.Time = st.id(), d.event(), d.n(), at
 	r.At, r.Fault, r.Error, r.Tenant = d.offset()-st.first, o.fault, o.err, e.tenantLabel(d.event())
 	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
-		LatencyMS: float64(o.latency.Microseconds()) / 1000}
+		Latency: o.latency.Truncate(time.Microsecond)}
 	r.AttemptFacts = AttemptFacts{
-		Outcome: o.outcome, AddedLatencyMS: float64(o.added.Microseconds()) / 1000,
+		Outcome: o.outcome, AddedLatency: o.added.Truncate(time.Microsecond),
 		Object: st.object(), Copy: copyIndex, Subscription: o.sub, Manual: manual,
 		Outage: o.outage, TLS: o.tls, Signal: signal,
 	}
