@@ -569,8 +569,6 @@ func (r *Summary) begin(rec *simulator.Record) {
 	}
 }
 
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
 func (r *Summary) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq)
 	ev := r.live[rec.Seq]
