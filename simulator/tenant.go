@@ -153,8 +153,8 @@ func (e *engine) lose(d *due) error {
 	ev := d.event()
 	if st := e.live.get(ev); st != nil {
 		fate := FateDisabled
-		if st.settled != 0 {
-			fate = settledFates[st.settled]
+		if st.scheduleFate != 0 {
+			fate = scheduleFates[st.scheduleFate]
 		} else {
 			e.res.Lost++
 		}
