@@ -60,7 +60,7 @@ func (e *engine) runRecord() Record {
 // for the second request of a duplicated attempt; manual says it was a
 // manual redelivery.
 func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
-	// A Record is large (840 bytes): zeroing one and copying it to the
+	// A Record is large (952 bytes): zeroing one and copying it to the
 	// sink for each attempt was a fifth of a model run. e.att holds only
 	// attempts, and every field an attempt has is set here (the base's
 	// ones, the shared ones, Answer and AttemptFacts; tests check), so
