@@ -109,7 +109,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		marks := a.opts.marks()
 		run = &runAgg{live: map[int]*eventAgg{}, reorder: newReorders(), spool: a.spool}
 		run.Outcomes, run.Causes, run.Unreached, run.HandlerStatuses = map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[int]int{}
-		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{seconds(rec.TimeoutS)}), newSample(marks), newSample(marks)
+		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
 	}
@@ -234,25 +234,25 @@ func (r *runAgg) begin(rec *simulator.Record) {
 	r.Tenants, r.Shard, r.Shards = rec.Tenants, rec.Shard, rec.Shards
 	r.OutageWindows = nil
 	if rec.Start != nil {
-		for _, w := range rec.OutagesS {
-			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(seconds(w[0])), To: rec.Start.Add(seconds(w[1]))})
+		for _, w := range rec.Outages {
+			r.OutageWindows = append(r.OutageWindows, Span{From: rec.Start.Add(w[0]), To: rec.Start.Add(w[1])})
 		}
 	}
 	r.DefaultScenario, r.DryRun = rec.DefaultScenario, rec.DryRun
 	r.MaxAttempts, r.Planned = rec.MaxAttempt, rec.Events
-	r.Window = seconds(rec.WindowS)
-	r.AdvisedTolerance = seconds(rec.AdvisedToleranceS)
-	r.Timeout = seconds(rec.TimeoutS)
-	r.ManualRedelivery = seconds(rec.ManualS)
-	r.DisableAfter, r.DisableWithin = rec.DisableN, seconds(rec.DisableS)
+	r.Window = rec.Window
+	r.AdvisedTolerance = rec.AdvisedTolerance
+	r.Timeout = rec.Timeout
+	r.ManualRedelivery = rec.ManualRedelivery
+	r.DisableAfter, r.DisableWithin = rec.DisableN, rec.DisableWithin
 	r.disableRuleWords = rec.DisableRule
 	r.DisableRule = policies.DisableRule{
-		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(seconds(rec.DisableS)),
-		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(seconds(rec.DisableForS)),
+		ConsecutiveFailures: rec.DisableN, Within: policies.Duration(rec.DisableWithin),
+		FailureRate: rec.DisableRate, MinAttempts: rec.DisableMinAttempts, FailingFor: policies.Duration(rec.DisableFailingFor),
 	}
-	r.Schedule = make([]time.Duration, len(rec.ScheduleS))
-	for i, s := range rec.ScheduleS {
-		r.Schedule[i] = seconds(s)
+	r.Schedule = slices.Clone(rec.Schedule)
+	if r.Schedule == nil {
+		r.Schedule = []time.Duration{}
 	}
 	if rec.Start != nil {
 		r.Start = *rec.Start
@@ -261,8 +261,6 @@ func (r *runAgg) begin(rec *simulator.Record) {
 		r.WallStart = *rec.WallStart
 	}
 }
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq, rec.Object)
@@ -285,7 +283,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	r.Attempts++
 	r.Outcomes[rec.Outcome]++
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
-	if rec.N > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
+	if rec.Attempt > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if !rec.Reached {
@@ -318,8 +316,8 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.HandlerArrivals++
 	if rec.HandlerStatus != 0 {
-		r.latencies.add(time.Duration(rec.LatencyMS * float64(time.Millisecond)))
-		r.HandlerTime += time.Duration(rec.LatencyMS * float64(time.Millisecond))
+		r.latencies.add(rec.Latency)
+		r.HandlerTime += rec.Latency
 		r.HandlerStatuses[rec.HandlerStatus]++
 	}
 	at := rec.Time.UnixNano()
@@ -338,7 +336,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	ev.arrivals++
 	ev.lastReached = rec.Outcome
-	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatencyMS > 0
+	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
 		r.afterKey.add(after)
@@ -395,7 +393,7 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 	case simulator.FatePaused:
 		r.LostToPause++
 	case simulator.FateExhausted:
-		if rec.N < r.MaxAttempts {
+		if rec.Attempts < r.MaxAttempts {
 			// The provider's rules did not retry this failure.
 			r.LostNotRetried++
 		}
@@ -446,8 +444,8 @@ func (r *runAgg) end(rec *simulator.Record) {
 	}
 	r.Pauses = nil
 	if r.Start != (time.Time{}) {
-		for _, w := range rec.PausesS {
-			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(seconds(w[0])), To: r.Start.Add(seconds(w[1]))})
+		for _, w := range rec.Pauses {
+			r.Pauses = append(r.Pauses, Span{From: r.Start.Add(w[0]), To: r.Start.Add(w[1])})
 		}
 	}
 	r.EffectsKnown = rec.EffectsKnown
@@ -456,8 +454,8 @@ func (r *runAgg) end(rec *simulator.Record) {
 	}
 	r.EffectsProblem = rec.EffectsProblem
 	r.HandlersRunning, r.EffectsUnsettled = rec.HandlersRunning, rec.EffectsUnsettled
-	r.SettleWait, r.SettleLimit = seconds(rec.SettleS), seconds(rec.SettleLimitS)
-	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, seconds(rec.SettledOnQuietS)
+	r.SettleWait, r.SettleLimit = rec.SettleWait, rec.SettleLimit
+	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, rec.SettledOnQuiet
 	r.matchEffects()
 }
 

@@ -148,7 +148,7 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 		case simulator.KindEnd:
 			ids := slices.Sorted(maps.Keys(processed))
 			for _, id := range ids {
-				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Event: id, Effects: processed[id], Time: rec.Time}
+				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Event: id, Time: rec.Time, EffectsFacts: simulator.EffectsFacts{Effects: processed[id]}}
 				if err := agg.Add(&e); err != nil {
 					return err
 				}

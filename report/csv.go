@@ -47,9 +47,9 @@ func WriteCSV(w io.Writer, rep *Report) error {
 			}
 			return []string{
 				r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), a.Event, strconv.Itoa(a.Seq),
-				strconv.Itoa(a.N), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.AtSeconds),
+				strconv.Itoa(a.Attempt), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.At.Seconds()),
 				"", strconv.Itoa(a.Status), strconv.Itoa(a.HandlerStatus), strconv.FormatBool(a.Reached),
-				fmtFloat(a.LatencyMS), "0", "", a.Error, "", processed(a.Event), name,
+				fmtFloat(msf(a.Latency)), "0", "", a.Error, "", processed(a.Event), name,
 			}
 		}
 		if r.Probe != nil {
@@ -64,9 +64,9 @@ func WriteCSV(w io.Writer, rep *Report) error {
 			for _, a := range ev.Attempts {
 				err := cw.Write([]string{
 					r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), ev.ID, strconv.Itoa(ev.Seq),
-					strconv.Itoa(a.N), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.AtSeconds),
+					strconv.Itoa(a.Attempt), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.At.Seconds()),
 					string(a.Outcome), strconv.Itoa(a.Status), strconv.Itoa(a.HandlerStatus), strconv.FormatBool(a.Reached),
-					fmtFloat(a.LatencyMS), fmtFloat(a.AddedLatencyMS), a.Fault, a.Error, ev.Fate, processed(ev.ID), "",
+					fmtFloat(msf(a.Latency)), fmtFloat(msf(a.AddedLatency)), a.Fault, a.Error, ev.Fate, processed(ev.ID), "",
 				})
 				if err != nil {
 					return err
@@ -75,7 +75,7 @@ func WriteCSV(w io.Writer, rep *Report) error {
 					continue
 				}
 				for i := range ev.Attacks {
-					if ev.Attacks[i].N == a.N {
+					if ev.Attacks[i].Attempt == a.Attempt {
 						if err := cw.Write(attack(&ev.Attacks[i])); err != nil {
 							return err
 						}

@@ -49,11 +49,11 @@ func TestDecisionsReadTheRecord(t *testing.T) {
 		{"attempts that met no outage make no span", outages(func(r *simulator.Record) {}), 0, ""},
 		{"an old stream's outage, known by its fault's type", outages(func(r *simulator.Record) { r.Fault = "latency+outage" }), 1, ""},
 		{"the rule that disabled the endpoint, in the policy's words from its figures",
-			disabled(simulator.DisabledByRule, "after whatever", func(r *simulator.Record) { r.DisableForS = 5 * 86400 }), 0,
+			disabled(simulator.DisabledByRule, "after whatever", func(r *simulator.Record) { r.DisableFailingFor = 5 * 24 * time.Hour }), 0,
 			"ENDPOINT DISABLED at +1h: every attempt has failed for 5d;"},
 		{"an old stream's rule, known by its words",
 			disabled("", "after 19 consecutive failures within 2d", func(r *simulator.Record) {
-				r.DisableN, r.DisableS, r.DisableRule = 19, 2*86400, "after 19 consecutive failures within 2d"
+				r.DisableN, r.DisableWithin, r.DisableRule = 19, 2*24*time.Hour, "after 19 consecutive failures within 2d"
 			}), 0,
 			"ENDPOINT DISABLED at +1h: 19 consecutive failures within 2d;"},
 		{"a probe that disabled the endpoint, in the engine's words",

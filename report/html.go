@@ -208,10 +208,10 @@ func htmlAttempt(r *Summary, ev *EventTimeline, i int, a simulator.Record) []htm
 	// An attempt that got no answer has no latency to show, not 0 ms.
 	latency := htmlCell{Num: true, Sort: "-1"}
 	if a.HandlerStatus != 0 || a.Status != 0 {
-		latency = htmlCell{Text: fmtFloat(a.LatencyMS), Num: true, Sort: fmtFloat(a.LatencyMS)}
+		latency = htmlCell{Text: fmtFloat(msf(a.Latency)), Num: true, Sort: fmtFloat(msf(a.Latency))}
 	}
 	return []htmlCell{
-		{Text: r.Policy}, {Text: ev.ID}, numCell(a.N),
+		{Text: r.Policy}, {Text: ev.ID}, numCell(a.Attempt),
 		{Text: "+" + dur(at), Num: true, Sort: fmtFloat(at.Seconds())},
 		{Text: string(a.Outcome)}, numCell(a.Status), numCell(a.HandlerStatus), {Text: strconv.FormatBool(a.Reached)},
 		latency, {Text: a.Fault}, {Text: ev.Fate}, processed,

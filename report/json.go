@@ -422,8 +422,8 @@ func jsonEventOf(ev *EventTimeline) jsonEvent {
 	je := jsonEvent{ID: ev.ID, Fate: ev.Fate, Attempts: make([]jsonAttempt, 0, len(ev.Attempts))}
 	for _, a := range ev.Attempts {
 		je.Attempts = append(je.Attempts, jsonAttempt{
-			N: a.N, AtSeconds: a.AtSeconds, Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
-			ReachedHandler: a.Reached, LatencyMS: a.LatencyMS, Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
+			N: a.Attempt, AtSeconds: a.At.Seconds(), Outcome: a.Outcome, Status: a.Status, HandlerStatus: a.HandlerStatus,
+			ReachedHandler: a.Reached, LatencyMS: msf(a.Latency), Fault: a.Fault, Copy: a.Copy, Manual: a.Manual,
 		})
 	}
 	for _, a := range ev.Attacks {
@@ -431,7 +431,7 @@ func jsonEventOf(ev *EventTimeline) jsonEvent {
 		if a.AttackChange != "" {
 			name += " (" + a.AttackChange + ")"
 		}
-		je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.N, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
+		je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.Attempt, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
 	}
 	return je
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,13 +15,13 @@ import (
 // `retrysim report` reads back.
 type JSONLWriter struct {
 	bw  *bufio.Writer
-	enc *json.Encoder
+	enc *simulator.RecordEncoder
 }
 
 // NewJSONLWriter returns a writer of records to w. Call Flush at the end.
 func NewJSONLWriter(w io.Writer) *JSONLWriter {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	return &JSONLWriter{bw: bw, enc: json.NewEncoder(bw)}
+	return &JSONLWriter{bw: bw, enc: simulator.NewRecordEncoder(bw)}
 }
 
 // Add writes one record as one line.
@@ -66,14 +65,14 @@ func ReadJSONL(r io.Reader, add simulator.Sink) error {
 	})
 	line := 0
 	var rec simulator.Record
-	dec := newRecordDecoder()
+	dec := simulator.NewRecordDecoder()
 	for sc.Scan() {
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		if err := dec.decode(b, &rec); err != nil {
+		if err := dec.Decode(b, &rec); err != nil {
 			if cut {
 				return nil
 			}

@@ -78,13 +78,13 @@ func BenchmarkReadBack(b *testing.B) {
 	})
 	b.Run("ratio", func(b *testing.B) {
 		lines := bytes.Split(bytes.TrimSpace(stream), []byte("\n"))
-		d := newRecordDecoder()
+		d := simulator.NewRecordDecoder()
 		var pairs benchref.Pairs
 		var rec simulator.Record
 		for b.Loop() {
 			t0 := benchref.CPUTime()
 			for _, l := range lines {
-				if err := d.decode(l, &rec); err != nil {
+				if err := d.Decode(l, &rec); err != nil {
 					b.Fatal(err)
 				}
 			}

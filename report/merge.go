@@ -209,7 +209,7 @@ func mergeEnds(ends []simulator.Record) simulator.Record {
 		end.EffectsKnown = end.EffectsKnown && e.EffectsKnown
 		end.EffectsUnsettled = end.EffectsUnsettled || e.EffectsUnsettled
 		end.HandlersRunning += e.HandlersRunning
-		end.SettleS = max(end.SettleS, e.SettleS)
+		end.SettleWait = max(end.SettleWait, e.SettleWait)
 		if end.EffectsProblem == "" {
 			end.EffectsProblem = e.EffectsProblem
 		}
@@ -267,7 +267,7 @@ func (in *shardIn) body() bool {
 	case simulator.KindAttempt, simulator.KindEvent, simulator.KindDisable, simulator.KindRestart:
 		return true
 	case simulator.KindAttack:
-		return in.rec.N > 0 // sent beside an attempt
+		return in.rec.Attempt > 0 // sent beside an attempt
 	}
 	return false
 }

@@ -41,14 +41,14 @@ func fateKinds(ev *eventAgg, rec *simulator.Record) FateKinds {
 	var s FateKinds
 	switch rec.Fate {
 	case simulator.FateDelivered:
-		if rec.N > 1 {
+		if rec.Attempts > 1 {
 			s = s.with(KindLate)
 		} else {
 			s = s.with(KindDelivered)
 		}
 	case simulator.FateDisabled:
 		s = s.with(KindLostToDisable)
-		if rec.N == 0 {
+		if rec.Attempts == 0 {
 			s = s.with(KindNeverSent)
 		}
 	case simulator.FateInterrupted:

@@ -40,7 +40,7 @@ func (p *Progress) Add(rec *simulator.Record) {
 		p.policy = rec.Policy
 		p.start, p.now = rec.Time, rec.Time
 		p.planned, p.done = rec.Events, 0
-		p.window = time.Duration(rec.WindowS * float64(time.Second))
+		p.window = rec.Window
 		p.most = rec.Events * rec.MaxAttempt
 		p.attempts, p.arrivals = 0, 0
 	case simulator.KindAttempt:

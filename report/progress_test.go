@@ -14,10 +14,10 @@ import (
 func TestProgressLine(t *testing.T) {
 	var p report.Progress
 	start := t0
-	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, Start: &start, Events: 4})
-	p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(time.Minute), Reached: true})
-	p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 2, Time: t0.Add(time.Hour), Reached: false})
-	p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(90 * time.Minute), Reached: true})
+	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, RunFacts: simulator.RunFacts{Start: &start, Events: 4}})
+	p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 1, Time: t0.Add(time.Minute), Answer: simulator.Answer{Reached: true}})
+	p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 2, Time: t0.Add(time.Hour), Answer: simulator.Answer{Reached: false}})
+	p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 1, Time: t0.Add(90 * time.Minute), Answer: simulator.Answer{Reached: true}})
 	p.Add(&simulator.Record{Kind: simulator.KindEvent})
 	p.Add(&simulator.Record{Kind: simulator.KindEvent})
 	line := p.Line(10)
@@ -36,7 +36,7 @@ func TestProgressShowsOnlyLongRuns(t *testing.T) {
 	start := t0
 	begin := func() *report.Progress {
 		p := &report.Progress{}
-		p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, Start: &start, Events: 4})
+		p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, RunFacts: simulator.RunFacts{Start: &start, Events: 4}})
 		return p
 	}
 	t.Run("short", func(t *testing.T) {
@@ -53,7 +53,7 @@ func TestProgressShowsOnlyLongRuns(t *testing.T) {
 		p := begin()
 		stop := p.Show(&term, 0, time.Millisecond)
 		term.waitFor(t, "stripe ")
-		p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(time.Minute), Reached: true})
+		p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 1, Time: t0.Add(time.Minute), Answer: simulator.Answer{Reached: true}})
 		term.waitFor(t, "virtual +1m ·")
 		stop()
 		stop()
@@ -122,19 +122,19 @@ func TestProgressAdvancesBeforeEventsFinish(t *testing.T) {
 	p := report.Progress{Over: time.Hour}
 	start := t0
 	// 10 events, 5 attempts each at most, a 9 h retry window: 10 h to cover.
-	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, Start: &start, Events: 10, MaxAttempt: 5, WindowS: 9 * 3600})
-	p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 1, Time: t0.Add(5 * time.Hour)})
+	p.Add(&simulator.Record{Kind: simulator.KindRun, Policy: "stripe", Time: t0, RunFacts: simulator.RunFacts{Start: &start, Events: 10, MaxAttempt: 5, Window: 9 * time.Hour}})
+	p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 1, Time: t0.Add(5 * time.Hour)})
 	if line := p.Line(10); !strings.Contains(line, " 50%") {
 		t.Errorf("halfway through the virtual time with no event finished: %q, want 50%%", line)
 	}
 	for range 29 {
-		p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 2, Time: t0.Add(5 * time.Hour)})
+		p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 2, Time: t0.Add(5 * time.Hour)})
 	}
 	if line := p.Line(10); !strings.Contains(line, " 60%") {
 		t.Errorf("30 of at most 50 attempts made: %q, want 60%%", line)
 	}
 	for range 40 { // more than the most: the bar stops short of done
-		p.Add(&simulator.Record{Kind: simulator.KindAttempt, N: 3, Time: t0.Add(5 * time.Hour)})
+		p.Add(&simulator.Record{Kind: simulator.KindAttempt, Attempt: 3, Time: t0.Add(5 * time.Hour)})
 	}
 	if line := p.Line(10); !strings.Contains(line, " 99%") {
 		t.Errorf("no event finished yet: %q, want 99%% at most", line)

@@ -24,7 +24,7 @@ func newRecStream(events int) *recStream {
 	start := t0
 	return &recStream{recs: []simulator.Record{{
 		Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "test", Seed: 1,
-		Events: events, TimeoutS: 30, WindowS: (72 * time.Hour).Seconds(), MaxAttempt: 16, Start: &start, Time: start,
+		Time: start, RunFacts: simulator.RunFacts{Events: events, Timeout: 30 * time.Second, Window: 72 * time.Hour, MaxAttempt: 16, Start: &start},
 	}}}
 }
 
@@ -35,14 +35,14 @@ func (s *recStream) base(kind string) simulator.Record {
 // attempt adds attempt n of event seq at +at from the event's first attempt.
 func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
 	r := s.base(simulator.KindAttempt)
-	r.Event, r.Seq, r.N = eventID(seq), seq, n
+	r.Event, r.Seq, r.Attempt = eventID(seq), seq, n
 	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
-	r.AtSeconds = at.Seconds()
+	r.At = at
 	r.Outcome, r.HandlerStatus, r.Reached = o, handler, reached
 	if o == simulator.Delivered || o == simulator.HTTPError || o == simulator.Redirect {
 		r.Status = handler
 	}
-	r.LatencyMS = float64(latency.Microseconds()) / 1000
+	r.Latency = latency.Truncate(time.Microsecond)
 	s.recs = append(s.recs, r)
 	return s
 }
@@ -94,7 +94,7 @@ var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func newSigStream(policy string, timeout time.Duration) *sigStream {
 	start := streamStart
 	return &sigStream{recs: []simulator.Record{{Kind: simulator.KindRun, Provider: policy, Policy: policy, Scenario: "test", Seed: 1,
-		Events: 1, TimeoutS: timeout.Seconds(), Start: &start, Time: start}}, effects: map[string]int{}, known: true}
+		Time: start, RunFacts: simulator.RunFacts{Events: 1, Timeout: timeout, Start: &start}}}, effects: map[string]int{}, known: true}
 }
 
 func (s *sigStream) add(r simulator.Record) *sigStream {
@@ -109,13 +109,12 @@ func (s *sigStream) add(r simulator.Record) *sigStream {
 
 // attempt adds a delivered attempt of event evt_<seq> that took latency.
 func (s *sigStream) attempt(seq int, latency time.Duration) *sigStream {
-	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, N: 1,
-		Outcome: simulator.Delivered, Status: 200, HandlerStatus: 200, Reached: true, LatencyMS: float64(latency.Microseconds()) / 1000})
+	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: 1, Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true, Latency: latency.Truncate(time.Microsecond)}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 }
 
 // attack adds an attack request on its own id, answered status.
 func (s *sigStream) attack(attack, id string, status int, more ...func(*simulator.Record)) *sigStream {
-	r := simulator.Record{Kind: simulator.KindAttack, Attack: attack, Event: id, Seq: 0, N: 1, Status: status, HandlerStatus: status, Reached: status != 0}
+	r := simulator.Record{Kind: simulator.KindAttack, Event: id, Seq: 0, Attempt: 1, Answer: simulator.Answer{Status: status, HandlerStatus: status, Reached: status != 0}, AttackFacts: simulator.AttackFacts{Attack: attack}}
 	for _, f := range more {
 		f(&r)
 	}
@@ -136,11 +135,11 @@ func (s *sigStream) run(t *testing.T) *report.Summary {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if err := agg.Add(&simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, Effects: s.effects[id]}); err != nil {
+		if err := agg.Add(&simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, EffectsFacts: simulator.EffectsFacts{Effects: s.effects[id]}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := agg.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EffectsKnown: s.known, Time: streamStart}); err != nil {
+	if err := agg.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Time: streamStart, EndFacts: simulator.EndFacts{EffectsKnown: s.known}}); err != nil {
 		t.Fatal(err)
 	}
 	return agg.Runs()[0]

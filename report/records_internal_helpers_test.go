@@ -23,7 +23,7 @@ var streamStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
 	id := func(seq int) string { return fmt.Sprintf("evt_%s_%d", policy, seq) }
 	out := []simulator.Record{{Kind: simulator.KindRun, Policy: policy, Provider: policy, Scenario: "s", Seed: 1,
-		MaxAttempt: 4, TimeoutS: 30, Events: n, Start: &streamStart}}
+		RunFacts: simulator.RunFacts{MaxAttempt: 4, Timeout: 30 * time.Second, Events: n, Start: &streamStart}}}
 	at := streamStart
 	for from := 0; from < n; from += inFlight {
 		to := min(n, from+inFlight)
@@ -34,13 +34,9 @@ func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
 				}
 				at = at.Add(time.Minute + time.Duration(seq)*time.Millisecond)
 				reached := (seq+round)%5 == 0
-				out = append(out, simulator.Record{Kind: simulator.KindAttempt, Event: id(seq), Seq: seq, N: round,
-					Time: at, AtSeconds: float64(round-1) * 60.5, Outcome: simulator.Timeout, Reached: reached,
-					HandlerStatus: map[bool]int{true: 500}[reached], Fault: "drop", Object: fmt.Sprintf("obj_%d", seq%7),
-					LatencyMS: float64(seq%13) / 3})
+				out = append(out, simulator.Record{Kind: simulator.KindAttempt, Event: id(seq), Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 60.5) * float64(time.Second)), Fault: "drop", Answer: simulator.Answer{Reached: reached, HandlerStatus: map[bool]int{true: 500}[reached], Latency: time.Duration(seq%13) * time.Millisecond / 3}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, Object: fmt.Sprintf("obj_%d", seq%7)}})
 				if round == 2 && seq%3 == 0 {
-					out = append(out, simulator.Record{Kind: simulator.KindAttack, Event: "atk_" + id(seq), Seq: seq, N: 2,
-						Time: at, Attack: "bad-signature", HandlerStatus: 401, Status: 401, Reached: true, AttackDetail: "signed with another secret"})
+					out = append(out, simulator.Record{Kind: simulator.KindAttack, Event: "atk_" + id(seq), Seq: seq, Attempt: 2, Time: at, Answer: simulator.Answer{HandlerStatus: 401, Status: 401, Reached: true}, AttackFacts: simulator.AttackFacts{Attack: "bad-signature", AttackDetail: "signed with another secret"}})
 				}
 			}
 		}
@@ -48,8 +44,7 @@ func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
 			if seq >= n-unfinished {
 				continue
 			}
-			out = append(out, simulator.Record{Kind: simulator.KindEvent, Event: id(seq), Seq: seq, N: 1 + seq%4,
-				Fate: simulator.FateExhausted, Time: at})
+			out = append(out, simulator.Record{Kind: simulator.KindEvent, Event: id(seq), Seq: seq, Time: at, EventFacts: simulator.EventFacts{Attempts: 1 + seq%4, Fate: simulator.FateExhausted}})
 		}
 	}
 	for i := range out {

@@ -10,16 +10,16 @@ import (
 // verdict.
 type ReplayJSON struct {
 	*simulator.ReplayResult
-	Writes        *int                    `json:"writes"`
-	Checks        []simulator.ReplayCheck `json:"checks"`
-	Verdict       simulator.Verdict       `json:"verdict"`
-	VerdictDetail string                  `json:"verdict_detail"`
+	Writes        *int               `json:"writes"`
+	Checks        []ReplayCheckWords `json:"checks"`
+	Verdict       simulator.Verdict  `json:"verdict"`
+	VerdictDetail string             `json:"verdict_detail"`
 }
 
 // WriteReplayJSON writes a replay as one indented JSON object (ReplayJSON);
 // sp spells the settings the checks and the verdict may advise changing.
 func WriteReplayJSON(w io.Writer, r *simulator.ReplayResult, sp simulator.Spelling) error {
-	out := ReplayJSON{ReplayResult: r, Checks: r.SpellChecks(sp), Verdict: r.Verdict(), VerdictDetail: r.SpellVerdictLine(sp)}
+	out := ReplayJSON{ReplayResult: r, Checks: ReplayChecks(r, sp), Verdict: r.Verdict(), VerdictDetail: ReplayVerdictLine(r, sp)}
 	if n := r.Writes(); n >= 0 {
 		out.Writes = &n
 	}

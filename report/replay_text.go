@@ -71,10 +71,10 @@ func WriteReplayText(w io.Writer, r *simulator.ReplayResult, target string, sp s
 		fmt.Fprintf(&b, "  %4d  %-12s  %-8s  %-7s  %s%s\n", s.N, at, answer, writes, ms(fromMS(s.LatencyMS)), note)
 	}
 	b.WriteString("\n")
-	for _, c := range r.SpellChecks(sp) {
+	for _, c := range ReplayChecks(r, sp) {
 		fmt.Fprintf(&b, "  %s %s\n", checkMark[c.Status], c.What)
 	}
-	fmt.Fprintf(&b, "\n  %s\n", r.SpellVerdictLine(sp))
+	fmt.Fprintf(&b, "\n  %s\n", ReplayVerdictLine(r, sp))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

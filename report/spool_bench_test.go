@@ -19,7 +19,7 @@ func feedBlackHole(b *testing.B, a *Aggregator, n int) {
 			b.Fatal(err)
 		}
 	}
-	add(simulator.Record{Kind: simulator.KindRun, MaxAttempt: 16, TimeoutS: 30, Events: n, Start: &streamStart})
+	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{MaxAttempt: 16, Timeout: 30 * time.Second, Events: n, Start: &streamStart}})
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("evt_%024d", i)
@@ -27,12 +27,11 @@ func feedBlackHole(b *testing.B, a *Aggregator, n int) {
 	for round := 1; round <= 16; round++ {
 		for seq, id := range ids {
 			at := streamStart.Add(time.Duration(round)*time.Hour + time.Duration(seq)*time.Millisecond)
-			add(simulator.Record{Kind: simulator.KindAttempt, Event: id, Seq: seq, N: round, Time: at,
-				AtSeconds: float64(round-1) * 3600, Outcome: simulator.Timeout, Fault: "black-hole", LatencyMS: 30000})
+			add(simulator.Record{Kind: simulator.KindAttempt, Event: id, Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 3600) * float64(time.Second)), Fault: "black-hole", Answer: simulator.Answer{Latency: 30 * time.Second}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout}})
 		}
 	}
 	for seq, id := range ids {
-		add(simulator.Record{Kind: simulator.KindEvent, Event: id, Seq: seq, N: 16, Fate: simulator.FateExhausted})
+		add(simulator.Record{Kind: simulator.KindEvent, Event: id, Seq: seq, EventFacts: simulator.EventFacts{Attempts: 16, Fate: simulator.FateExhausted}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})
 }

@@ -80,8 +80,9 @@ type spoolEncoder struct {
 	seq        int
 }
 
-func (e *spoolEncoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
-func (e *spoolEncoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *spoolEncoder) uint(v uint64)       { e.b = binary.AppendUvarint(e.b, v) }
+func (e *spoolEncoder) int(v int64)         { e.b = binary.AppendVarint(e.b, v) }
+func (e *spoolEncoder) dur(d time.Duration) { e.int(int64(d)) }
 func (e *spoolEncoder) float(f float64) {
 	e.uint(bits.ReverseBytes64(math.Float64bits(f)))
 }
@@ -189,14 +190,16 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.uint(r.Seed)
 	e.name(r.Event)
 	e.int(int64(r.Seq) - int64(e.seq))
-	e.int(int64(r.N))
+	e.int(int64(r.Attempt))
+	e.int(int64(r.Attempts))
+	e.int(int64(r.Restart))
 	e.time(r.Time)
-	e.float(r.AtSeconds)
+	e.dur(r.At)
 	e.str(string(r.Outcome))
 	e.int(int64(r.Status))
 	e.int(int64(r.HandlerStatus))
-	e.float(r.LatencyMS)
-	e.float(r.AddedLatencyMS)
+	e.dur(r.Latency)
+	e.dur(r.AddedLatency)
 	e.str(r.Fault)
 	e.name(r.Object)
 	e.int(int64(r.Copy))
@@ -229,31 +232,31 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.int(int64(r.Events))
 		e.str(r.Summary)
 		e.int(int64(r.MaxAttempt))
-		e.float(r.WindowS)
-		e.float(r.TimeoutS)
-		e.float(r.ManualS)
+		e.dur(r.Window)
+		e.dur(r.Timeout)
+		e.dur(r.ManualRedelivery)
 		e.int(int64(r.DisableN))
-		e.float(r.DisableS)
+		e.dur(r.DisableWithin)
 		e.str(r.DisableRule)
 		e.str(r.DedupField)
 		e.str(r.DedupDeliveryField)
 		e.str(r.EventType)
-		e.uint(uint64(len(r.OutagesS)))
-		for _, w := range r.OutagesS {
-			e.float(w[0])
-			e.float(w[1])
+		e.uint(uint64(len(r.Outages)))
+		for _, w := range r.Outages {
+			e.dur(w[0])
+			e.dur(w[1])
 		}
-		e.uint(uint64(len(r.PausesS)))
-		for _, w := range r.PausesS {
-			e.float(w[0])
-			e.float(w[1])
+		e.uint(uint64(len(r.Pauses)))
+		for _, w := range r.Pauses {
+			e.dur(w[0])
+			e.dur(w[1])
 		}
-		if r.ScheduleS == nil {
+		if r.Schedule == nil {
 			e.uint(0)
 		} else {
-			e.uint(uint64(len(r.ScheduleS)) + 1)
-			for _, s := range r.ScheduleS {
-				e.float(s)
+			e.uint(uint64(len(r.Schedule)) + 1)
+			for _, s := range r.Schedule {
+				e.dur(s)
 			}
 		}
 		e.timePtr(r.Start)
@@ -261,16 +264,16 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.DisabledBy)
 		e.int(int64(r.HandlersRunning))
 		e.str(r.RunID)
-		e.float(r.SettleS)
-		e.float(r.SettleLimitS)
-		e.float(r.AdvisedToleranceS)
+		e.dur(r.SettleWait)
+		e.dur(r.SettleLimit)
+		e.dur(r.AdvisedTolerance)
 		e.float(r.DisableRate)
 		e.int(int64(r.DisableMinAttempts))
-		e.float(r.DisableForS)
+		e.dur(r.DisableFailingFor)
 		e.str(string(r.DisabledCause))
 		e.str(r.EffectsProblem)
 		e.int(int64(r.EffectsPending))
-		e.float(r.SettledOnQuietS)
+		e.dur(r.SettledOnQuiet)
 		e.int(int64(r.Tenants))
 		e.int(int64(r.Shard))
 		e.int(int64(r.Shards))
@@ -287,12 +290,12 @@ func hasAttackFields(r *simulator.Record) bool {
 // hasRunFields reports whether any field of run and end records but the
 // bools is set.
 func hasRunFields(r *simulator.Record) bool {
-	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.WindowS != 0 ||
-		r.TimeoutS != 0 || r.ManualS != 0 || r.DisableN != 0 || r.DisableS != 0 || r.DisableRule != "" ||
-		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.OutagesS != nil || r.PausesS != nil || r.ScheduleS != nil || r.Start != nil || r.WallStart != nil || r.DisabledAt != nil ||
-		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedToleranceS != 0 || r.RunID != "" ||
-		r.SettleS != 0 || r.SettleLimitS != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableForS != 0 ||
-		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuietS != 0 ||
+	return r.Target != "" || r.Events != 0 || r.Summary != "" || r.MaxAttempt != 0 || r.Window != 0 ||
+		r.Timeout != 0 || r.ManualRedelivery != 0 || r.DisableN != 0 || r.DisableWithin != 0 || r.DisableRule != "" ||
+		r.DedupField != "" || r.DedupDeliveryField != "" || r.EventType != "" || r.Outages != nil || r.Pauses != nil || r.Schedule != nil || r.Start != nil || r.WallStart != nil || r.DisabledAt != nil ||
+		r.DisabledBy != "" || r.HandlersRunning != 0 || r.AdvisedTolerance != 0 || r.RunID != "" ||
+		r.SettleWait != 0 || r.SettleLimit != 0 || r.DisableRate != 0 || r.DisableMinAttempts != 0 || r.DisableFailingFor != 0 ||
+		r.DisabledCause != "" || r.EffectsProblem != "" || r.EffectsPending != 0 || r.SettledOnQuiet != 0 ||
 		r.Tenants != 0 || r.Shard != 0 || r.Shards != 0
 }
 
@@ -332,6 +335,8 @@ func (d *spoolDecoder) int() int64 {
 	d.b = d.b[n:]
 	return v
 }
+
+func (d *spoolDecoder) dur() time.Duration { return time.Duration(d.int()) }
 
 func (d *spoolDecoder) float() float64 {
 	return math.Float64frombits(bits.ReverseBytes64(d.uint()))
@@ -404,14 +409,16 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Seed = d.uint()
 	r.Event = d.str()
 	r.Seq = int(int64(d.seq) + d.int())
-	r.N = int(d.int())
+	r.Attempt = int(d.int())
+	r.Attempts = int(d.int())
+	r.Restart = int(d.int())
 	r.Time = d.time()
-	r.AtSeconds = d.float()
+	r.At = d.dur()
 	r.Outcome = simulator.Outcome(d.str())
 	r.Status = int(d.int())
 	r.HandlerStatus = int(d.int())
-	r.LatencyMS = d.float()
-	r.AddedLatencyMS = d.float()
+	r.Latency = d.dur()
+	r.AddedLatency = d.dur()
 	r.Fault = d.str()
 	r.Object = d.str()
 	r.Copy = int(d.int())
@@ -444,11 +451,11 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Events = int(d.int())
 		r.Summary = d.str()
 		r.MaxAttempt = int(d.int())
-		r.WindowS = d.float()
-		r.TimeoutS = d.float()
-		r.ManualS = d.float()
+		r.Window = d.dur()
+		r.Timeout = d.dur()
+		r.ManualRedelivery = d.dur()
 		r.DisableN = int(d.int())
-		r.DisableS = d.float()
+		r.DisableWithin = d.dur()
 		r.DisableRule = d.str()
 		r.DedupField = d.str()
 		r.DedupDeliveryField = d.str()
@@ -458,9 +465,9 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 				d.fail()
 				return
 			}
-			r.OutagesS = make([][2]float64, n)
-			for i := range r.OutagesS {
-				r.OutagesS[i] = [2]float64{d.float(), d.float()}
+			r.Outages = make([][2]time.Duration, n)
+			for i := range r.Outages {
+				r.Outages[i] = [2]time.Duration{d.dur(), d.dur()}
 			}
 		}
 		if n := d.uint(); n > 0 {
@@ -468,9 +475,9 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 				d.fail()
 				return
 			}
-			r.PausesS = make([][2]float64, n)
-			for i := range r.PausesS {
-				r.PausesS[i] = [2]float64{d.float(), d.float()}
+			r.Pauses = make([][2]time.Duration, n)
+			for i := range r.Pauses {
+				r.Pauses[i] = [2]time.Duration{d.dur(), d.dur()}
 			}
 		}
 		if n := d.uint(); n > 0 {
@@ -478,9 +485,9 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 				d.fail()
 				return
 			}
-			r.ScheduleS = make([]float64, n-1)
-			for i := range r.ScheduleS {
-				r.ScheduleS[i] = d.float()
+			r.Schedule = make([]time.Duration, n-1)
+			for i := range r.Schedule {
+				r.Schedule[i] = d.dur()
 			}
 		}
 		r.Start = d.timePtr()
@@ -488,16 +495,16 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DisabledBy = d.str()
 		r.HandlersRunning = int(d.int())
 		r.RunID = d.str()
-		r.SettleS = d.float()
-		r.SettleLimitS = d.float()
-		r.AdvisedToleranceS = d.float()
+		r.SettleWait = d.dur()
+		r.SettleLimit = d.dur()
+		r.AdvisedTolerance = d.dur()
 		r.DisableRate = d.float()
 		r.DisableMinAttempts = int(d.int())
-		r.DisableForS = d.float()
+		r.DisableFailingFor = d.dur()
 		r.DisabledCause = simulator.DisableCause(d.str())
 		r.EffectsProblem = d.str()
 		r.EffectsPending = int(d.int())
-		r.SettledOnQuietS = d.float()
+		r.SettledOnQuiet = d.dur()
 		r.Tenants = int(d.int())
 		r.Shard = int(d.int())
 		r.Shards = int(d.int())

@@ -11,22 +11,34 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 )
 
-// fillField sets field i of r to a value that is not its zero, different
-// for each field; it fails on a kind of field the spool does not know.
-func fillField(t *testing.T, r *simulator.Record, i int) {
+// fillAll sets every field of r, those of its embedded structs too, to a
+// value that is not its zero, different for each field.
+func fillAll(t *testing.T, r *simulator.Record) {
 	t.Helper()
-	f := reflect.ValueOf(r).Elem().Field(i)
-	name := reflect.TypeFor[simulator.Record]().Field(i).Name
+	for i, f := range reflect.VisibleFields(reflect.TypeFor[simulator.Record]()) {
+		if !f.Anonymous {
+			fillField(t, reflect.ValueOf(r).Elem().FieldByIndex(f.Index), f.Name, i)
+		}
+	}
+}
+
+// fillField sets f, the record's field name, to a value that is not its
+// zero, different for each field i; it fails on a kind of field the spool
+// does not know.
+func fillField(t *testing.T, f reflect.Value, name string, i int) {
+	t.Helper()
 	switch v := f.Addr().Interface().(type) {
+	case *time.Duration:
+		*v = time.Duration(i)*time.Hour + 123456789
 	case *time.Time:
 		*v = time.Date(2026, 1, 1, 0, 0, i, 123456789, time.UTC)
 	case **time.Time:
 		tm := time.Date(2025, 12, 31, 23, 59, i, 5, time.UTC)
 		*v = &tm
-	case *[]float64:
-		*v = []float64{float64(i) / 3, 0, 1e300, -2.5}
-	case *[][2]float64:
-		*v = [][2]float64{{float64(i) / 3, 600}, {0, 1e300}}
+	case *[]time.Duration:
+		*v = []time.Duration{time.Duration(i) * time.Second / 3, 0, 1 << 62, -2500 * time.Millisecond}
+	case *[][2]time.Duration:
+		*v = [][2]time.Duration{{time.Duration(i) * time.Second / 3, 600 * time.Second}, {0, 1 << 62}}
 	default:
 		switch f.Kind() {
 		case reflect.String:
@@ -77,22 +89,21 @@ func roundTrip(t *testing.T, ev *EventTimeline) *EventTimeline {
 // Every field of a record comes back from the spool: a field added to
 // simulator.Record and not to the spool's encoding fails here.
 func TestSpoolCodecKeepsEveryField(t *testing.T) {
-	n := reflect.TypeFor[simulator.Record]().NumField()
 	var all simulator.Record
-	for i := range n {
-		fillField(t, &all, i)
-	}
+	fillAll(t, &all)
 	t.Run("all fields", func(t *testing.T) {
 		ev := &EventTimeline{ID: all.Event, Seq: 42, Fate: "delivered", Attempts: []simulator.Record{all, all}, Attacks: []simulator.Record{all}}
 		if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
 			t.Errorf("round trip changed the timeline:\n got %+v\nwant %+v", got, ev)
 		}
 	})
-	for i := range n {
-		name := reflect.TypeFor[simulator.Record]().Field(i).Name
-		t.Run(name+" alone", func(t *testing.T) {
+	for i, f := range reflect.VisibleFields(reflect.TypeFor[simulator.Record]()) {
+		if f.Anonymous {
+			continue
+		}
+		t.Run(f.Name+" alone", func(t *testing.T) {
 			var r simulator.Record
-			fillField(t, &r, i)
+			fillField(t, reflect.ValueOf(&r).Elem().FieldByIndex(f.Index), f.Name, i)
 			ev := &EventTimeline{Seq: -3, Attempts: []simulator.Record{{}, r, all, r}}
 			if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
 				t.Errorf("round trip changed the record:\n got %+v\nwant %+v", got.Attempts[1], r)
@@ -139,7 +150,7 @@ func TestSpoolCodecTimeZones(t *testing.T) {
 func TestSpoolCodecManyStrings(t *testing.T) {
 	ev := &EventTimeline{ID: "evt", Fate: "exhausted"}
 	for i := range 3 * maxTableStrings {
-		ev.Attempts = append(ev.Attempts, simulator.Record{Kind: "attempt", Event: "evt", N: i + 1, Error: fmt.Sprintf("error %d", i%(2*maxTableStrings))})
+		ev.Attempts = append(ev.Attempts, simulator.Record{Kind: "attempt", Event: "evt", Attempt: i + 1, Error: fmt.Sprintf("error %d", i%(2*maxTableStrings))})
 	}
 	ev.Attempts = append(ev.Attempts, simulator.Record{Error: strings.Repeat("long ", maxTableLen)})
 	if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
@@ -151,9 +162,7 @@ func TestSpoolCodecManyStrings(t *testing.T) {
 // passed off as right.
 func TestSpoolCodecCorrupt(t *testing.T) {
 	var all simulator.Record
-	for i := range reflect.TypeFor[simulator.Record]().NumField() {
-		fillField(t, &all, i)
-	}
+	fillAll(t, &all)
 	var strs spoolStrings
 	e := spoolEncoder{strs: &strs}
 	e.record(&all)

@@ -350,7 +350,7 @@ func timelineLine(ev *EventTimeline) string {
 		}
 	}
 	for _, a := range ev.Attempts {
-		at := "+" + dur(seconds(a.AtSeconds))
+		at := "+" + dur(a.At)
 		l := attemptLabel(a)
 		if count > 0 && l == label && a.Copy == 0 && !a.Manual {
 			to = at

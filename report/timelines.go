@@ -101,7 +101,7 @@ func (r *runAgg) keepRecord(ev *eventAgg, rec *simulator.Record, kind byte) erro
 // timeline held until its fate is known, in a run that keeps the first keep
 // events' timelines (0 none, < 0 all).
 func (r *runAgg) poolFree(rec *simulator.Record, keep int) bool {
-	return keep > 0 && rec.Seq >= keep && rec.N == 1 && rec.Copy == 0 && r.tally.pooled < poolSize
+	return keep > 0 && rec.Seq >= keep && rec.Attempt == 1 && rec.Copy == 0 && r.tally.pooled < poolSize
 }
 
 // pool holds the timeline of an event beyond the first ones, in case its
@@ -129,7 +129,7 @@ func (r *runAgg) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
 		}
 		r.tally.keepExemplar(kinds)
 	}
-	if ev == nil && rec.N == 0 && (keep < 0 || rec.Seq < keep || exemplar) {
+	if ev == nil && rec.Attempts == 0 && (keep < 0 || rec.Seq < keep || exemplar) {
 		if keep >= 0 && rec.Seq >= keep {
 			r.tally.keepExemplar(kinds)
 		}

@@ -53,17 +53,13 @@ func records(t *testing.T, window time.Duration, events map[int][]struct {
 	t.Helper()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)
-	add(simulator.Record{Kind: simulator.KindRun, Start: &start, WindowS: window.Seconds(), Events: len(events)})
+	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Window: window, Events: len(events)}})
 	for seq := 0; seq < len(events); seq++ {
 		first := start.Add(time.Duration(seq) * time.Minute)
 		for n, at := range events[seq] {
-			add(simulator.Record{
-				Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: n + 1,
-				Time: first.Add(at.at), AtSeconds: at.at.Seconds(), Outcome: at.outcome,
-				HandlerStatus: at.handler, Reached: at.handler != 0,
-			})
+			add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: n + 1, Time: first.Add(at.at), At: time.Duration((at.at.Seconds()) * float64(time.Second)), Answer: simulator.Answer{HandlerStatus: at.handler, Reached: at.handler != 0}, AttemptFacts: simulator.AttemptFacts{Outcome: at.outcome}})
 		}
-		add(simulator.Record{Kind: simulator.KindEvent, Seq: seq, Fate: simulator.FateDelivered})
+		add(simulator.Record{Kind: simulator.KindEvent, Seq: seq, EventFacts: simulator.EventFacts{Fate: simulator.FateDelivered}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})
 	return a.Runs()[0]
@@ -112,13 +108,11 @@ func TestTTLLeaksCountArrivalsAfterTheKey(t *testing.T) {
 func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)
-	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 2})
-	for seq, added := range []float64{35000, 0} { // event 0: injected; event 1: the handler's own
+	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Events: 2}})
+	for seq, added := range []time.Duration{35 * time.Second, 0} { // event 0: injected; event 1: the handler's own
 		first := start.Add(time.Duration(seq) * time.Minute)
-		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: 1, Time: first,
-			Outcome: simulator.Timeout, HandlerStatus: 200, Reached: true, AddedLatencyMS: added})
-		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), N: 2, Time: first.Add(5 * time.Minute),
-			AtSeconds: 300, Outcome: simulator.Delivered, Status: 200, HandlerStatus: 200, Reached: true})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 1, Time: first, Answer: simulator.Answer{HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, AddedLatency: added}})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 2, Time: first.Add(5 * time.Minute), At: time.Duration((300) * float64(time.Second)), Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})
 	run := a.Runs()[0]
@@ -132,10 +126,10 @@ func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 func TestLostBeforeTheEndOfTheSchedule(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, add := feeder(t)
-	add(simulator.Record{Kind: simulator.KindRun, Start: &start, Events: 3, MaxAttempt: 2})
-	add(simulator.Record{Kind: simulator.KindEvent, Seq: 0, N: 1, Fate: simulator.FateExhausted})
-	add(simulator.Record{Kind: simulator.KindEvent, Seq: 1, N: 2, Fate: simulator.FateExhausted})
-	add(simulator.Record{Kind: simulator.KindEvent, Seq: 2, N: 1, Fate: simulator.FateStopped})
+	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Events: 3, MaxAttempt: 2}})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 0, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateExhausted}})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 1, EventFacts: simulator.EventFacts{Attempts: 2, Fate: simulator.FateExhausted}})
+	add(simulator.Record{Kind: simulator.KindEvent, Seq: 2, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateStopped}})
 	add(simulator.Record{Kind: simulator.KindEnd})
 	run := a.Runs()[0]
 	if run.Lost != 3 || run.LostNotRetried != 2 {

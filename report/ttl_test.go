@@ -27,14 +27,18 @@ func stream(t *testing.T, schedule []float64, manual time.Duration, events map[i
 	base := simulator.Record{Provider: "stripe", Policy: "stripe", Scenario: "s", Seed: 1}
 	run := base
 	run.Kind, run.Time, run.Start, run.Events = simulator.KindRun, t0, &start, len(events)
-	run.ScheduleS, run.WindowS, run.ManualS = schedule, schedule[len(schedule)-1], manual.Seconds()
+	run.Schedule = make([]time.Duration, len(schedule))
+	for i, s := range schedule {
+		run.Schedule[i] = time.Duration(s * float64(time.Second))
+	}
+	run.Window, run.ManualRedelivery = run.Schedule[len(schedule)-1], manual
 	recs := []simulator.Record{run}
 	for seq := 0; seq < len(events); seq++ {
 		first := t0.Add(time.Duration(seq) * time.Minute)
 		for n, a := range events[seq] {
 			r := base
-			r.Kind, r.Seq, r.N, r.Event = simulator.KindAttempt, seq, n+1, "ev"+string(rune('a'+seq))
-			r.Time, r.AtSeconds = first.Add(a.at), a.at.Seconds()
+			r.Kind, r.Seq, r.Attempt, r.Event = simulator.KindAttempt, seq, n+1, "ev"+string(rune('a'+seq))
+			r.Time, r.At = first.Add(a.at), a.at
 			r.Outcome, r.HandlerStatus, r.Reached, r.Fault = a.outcome, a.handler, a.outcome != simulator.ConnectionFailed, a.fault
 			recs = append(recs, r)
 		}

@@ -157,8 +157,8 @@ func checkSent(t *testing.T, r *attackResult, h *attackHandler, attack string, s
 	seen := map[string]bool{}
 	for _, a := range sent {
 		got = append(got, a.Seq)
-		if a.Attack != attack || a.N != n {
-			t.Errorf("attack record %s beside attempt %d, want %s beside attempt %d", a.Attack, a.N, attack, n)
+		if a.Attack != attack || a.Attempt != n {
+			t.Errorf("attack record %s beside attempt %d, want %s beside attempt %d", a.Attack, a.Attempt, attack, n)
 		}
 		if r.ids[a.Event] || seen[a.Event] || a.Event == "" {
 			t.Errorf("attack on dedup id %q: not an id of its own", a.Event)

@@ -27,7 +27,7 @@ func TestDropRequest(t *testing.T) {
 			checkArrivals(t, r, h)
 			for _, a := range r.attempts {
 				if !a.Reached && a.Fault != "drop-request" {
-					t.Errorf("attempt %d of event %d: fault %q, want drop-request", a.N, a.Seq, a.Fault)
+					t.Errorf("attempt %d of event %d: fault %q, want drop-request", a.Attempt, a.Seq, a.Fault)
 				}
 			}
 		})

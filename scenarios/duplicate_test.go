@@ -37,8 +37,8 @@ func TestDuplicate(t *testing.T) {
 	checkPairs(t, r, 4, same(delivered, delivered))
 	checkArrivals(t, r, h)
 	for _, a := range r.attempts {
-		if a.N != 1 {
-			t.Errorf("event %d: attempt %d; a delivered duplicate needs no retry", a.Seq, a.N)
+		if a.Attempt != 1 {
+			t.Errorf("event %d: attempt %d; a delivered duplicate needs no retry", a.Seq, a.Attempt)
 		}
 	}
 	copies := map[int][]int{}

@@ -28,8 +28,8 @@ func TestFanOut(t *testing.T) {
 	checkArrivals(t, r, h)
 	subs := map[int][]int{}
 	for _, a := range r.attempts {
-		if a.N != 1 {
-			t.Errorf("event %d: attempt %d; a delivered fan-out needs no retry", a.Seq, a.N)
+		if a.Attempt != 1 {
+			t.Errorf("event %d: attempt %d; a delivered fan-out needs no retry", a.Seq, a.Attempt)
 		}
 		subs[a.Seq] = append(subs[a.Seq], a.Subscription)
 	}

@@ -220,7 +220,7 @@ func windowPairs(first time.Duration, down func(at time.Duration) bool) []pair {
 func firsts(r *result) map[int]time.Duration {
 	out := map[int]time.Duration{}
 	for _, a := range r.attempts {
-		if a.N == 1 {
+		if a.Attempt == 1 {
 			out[a.Seq] = a.Time.Sub(simulator.DefaultStart())
 		}
 	}

@@ -33,8 +33,8 @@ func TestLatencyOnAHandler(t *testing.T) {
 			checkPairs(t, r, 5, same(tc.want...))
 			checkArrivals(t, r, h)
 			for _, a := range r.attempts {
-				if !tc.added(a.AddedLatencyMS) {
-					t.Errorf("attempt %d of event %d: added latency %gms out of range", a.N, a.Seq, a.AddedLatencyMS)
+				if !tc.added(float64(a.AddedLatency.Microseconds()) / 1000) {
+					t.Errorf("attempt %d of event %d: added latency %s out of range", a.Attempt, a.Seq, a.AddedLatency)
 				}
 				if a.Outcome == simulator.Timeout && a.HandlerStatus != 200 {
 					t.Errorf("late answer: handler_status %d, want the handler's 200 recorded", a.HandlerStatus)

@@ -16,7 +16,7 @@ func TestMissingSignature(t *testing.T) {
 			w, _ := policies.WireFor(provider)
 			scheme, _ := policies.SchemeOf(w)
 			for _, a := range checkSent(t, r, h, scenarios.AttackMissingSignature, nil, 2, 0) {
-				t.Errorf("sent beside attempt %d of event %d, but every attempt 1 was delivered", a.N, a.Seq)
+				t.Errorf("sent beside attempt %d of event %d, but every attempt 1 was delivered", a.Attempt, a.Seq)
 			}
 			// Every first attempt failing, each event's second attempt
 			// carries the attack.

@@ -55,8 +55,8 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("%d restart records, result %d, want %d", len(r.restarts), r.res.Restarts, len(restarts))
 	}
 	for i, rec := range r.restarts {
-		if at := rec.Time.Sub(simulator.DefaultStart()); at != restarts[i] || rec.N != i+1 {
-			t.Errorf("restart %d at +%s (n %d), want +%s", i+1, at, rec.N, restarts[i])
+		if at := rec.Time.Sub(simulator.DefaultStart()); at != restarts[i] || rec.Restart != i+1 {
+			t.Errorf("restart %d at +%s (n %d), want +%s", i+1, at, rec.Restart, restarts[i])
 		}
 	}
 	// A restart is a barrier: every arrival logged before the k-th

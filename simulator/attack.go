@@ -239,14 +239,14 @@ func (e *engine) recordAttack(d *due, at time.Time, res *attackResult, expect in
 	r := e.base
 	r.Kind, r.Time, r.Event = KindAttack, at, res.id
 	if d != nil {
-		r.Seq, r.N = d.event(), d.n()
+		r.Seq, r.Attempt = d.event(), d.n()
 		r.Tenant = e.tenantLabel(d.event())
 	}
 	r.Attack, r.AttackChange, r.AttackDetail = res.attack.Type, res.attack.Change, res.detail
 	r.Probe, r.ProbeExpect = res.probe, expect
 	r.NotApplicable, r.Undetectable, r.OriginalStatus = res.notApplicable, res.undetectable, res.original
 	r.Status, r.HandlerStatus, r.Reached = res.a.status, res.a.status, res.a.reached
-	r.LatencyMS = float64(res.a.latency.Microseconds()) / 1000
+	r.Latency = res.a.latency.Truncate(time.Microsecond)
 	r.Error = describe(res.a.err)
 	if res.a.reached && res.a.status == 0 {
 		e.noteCutOff()

@@ -152,9 +152,9 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 		end.EffectsPending, e.res.EffectsPending = read.pending, read.pending
 	}
 	if !read.exact {
-		end.SettleS = read.waited.Seconds()
-		end.SettleLimitS = e.cfg.Settle.Seconds()
-		end.SettledOnQuietS = read.onQuiet.Seconds()
+		end.SettleWait = read.waited
+		end.SettleLimit = e.cfg.Settle
+		end.SettledOnQuiet = read.onQuiet
 		e.res.SettledOnQuiet = read.onQuiet
 	}
 	e.res.Settled = read.waited

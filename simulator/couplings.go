@@ -152,7 +152,7 @@ func (e *engine) restart(ctx context.Context) error {
 	}
 	e.res.Restarts++
 	r := e.base
-	r.Kind, r.N, r.Time = KindRestart, e.res.Restarts, at
+	r.Kind, r.Restart, r.Time = KindRestart, e.res.Restarts, at
 	var hookErr error
 	if e.cfg.Restart != nil {
 		hookErr = e.cfg.Restart(ctx)

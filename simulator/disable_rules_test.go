@@ -19,16 +19,16 @@ func TestDisableBackoff(t *testing.T) {
 			t.Fatalf("concurrency %d: %d attempts, disabled at %v; want 8 attempts, then disabled for good", conc, res.Attempts, res.DisabledAt)
 		}
 		want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 10 * time.Minute}
-		if len(end.PausesS) != len(want) {
-			t.Fatalf("concurrency %d: pauses %v, want %d of them", conc, end.PausesS, len(want))
+		if len(end.Pauses) != len(want) {
+			t.Fatalf("concurrency %d: pauses %v, want %d of them", conc, end.Pauses, len(want))
 		}
-		for i, p := range end.PausesS {
-			if got := time.Duration((p[1] - p[0]) * float64(time.Second)).Round(time.Millisecond); got != want[i] {
+		for i, p := range end.Pauses {
+			if got := (p[1] - p[0]).Round(time.Millisecond); got != want[i] {
 				t.Errorf("concurrency %d: pause %d lasted %s, want %s", conc, i+1, got, want[i])
 			}
 			for _, a := range attempts(recs) {
-				if at := a.Time.Sub(*recs[0].Start).Seconds(); at > p[0] && at < p[1] {
-					t.Errorf("concurrency %d: an attempt at +%gs, inside the pause %v", conc, at, p)
+				if at := a.Time.Sub(*recs[0].Start); at > p[0] && at < p[1] {
+					t.Errorf("concurrency %d: an attempt at +%s, inside the pause %v", conc, at, p)
 				}
 			}
 		}

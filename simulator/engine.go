@@ -295,7 +295,7 @@ func (e *engine) finish(ctx context.Context) error {
 		end.DisabledBy, end.DisabledCause = e.disabledBy, e.disabledCause
 	}
 	for _, p := range e.dis.pauses {
-		end.PausesS = append(end.PausesS, [2]float64{p[0].Sub(e.cfg.Start).Seconds(), p[1].Sub(e.cfg.Start).Seconds()})
+		end.Pauses = append(end.Pauses, [2]time.Duration{p[0].Sub(e.cfg.Start), p[1].Sub(e.cfg.Start)})
 	}
 	// The handler calls the provider cut off may still be running: give
 	// them their time before their effects are read and Run returns.

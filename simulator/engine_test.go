@@ -35,7 +35,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 		})
 		var out []key
 		for _, r := range attempts(recs) {
-			out = append(out, key{r.Event, r.N, r.Time, r.Outcome, r.Fault, r.Reached})
+			out = append(out, key{r.Event, r.Attempt, r.Time, r.Outcome, r.Fault, r.Reached})
 		}
 		return out
 	}
@@ -71,7 +71,7 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 	perEvent := map[string][]Record{}
 	for _, r := range attempts(recs) {
 		if r.Outcome != ConnectionFailed || r.Reached {
-			t.Fatalf("attempt %d of %s: outcome %s reached=%v, want connection_failed, not reached", r.N, r.Event, r.Outcome, r.Reached)
+			t.Fatalf("attempt %d of %s: outcome %s reached=%v, want connection_failed, not reached", r.Attempt, r.Event, r.Outcome, r.Reached)
 		}
 		perEvent[r.Event] = append(perEvent[r.Event], r)
 	}
@@ -83,12 +83,12 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 			t.Errorf("%s: %d attempts, want %d", id, len(as), p.MaxAttempts())
 		}
 		last := as[len(as)-1]
-		if got := time.Duration(last.AtSeconds * float64(time.Second)); got.Round(time.Second) != p.Window().Round(time.Second) {
+		if got := time.Duration(last.At.Seconds() * float64(time.Second)); got.Round(time.Second) != p.Window().Round(time.Second) {
 			t.Errorf("%s: last attempt at +%s, want +%s", id, got, p.Window())
 		}
 		for i, a := range as {
-			if want := p.Offset(i + 1).Seconds(); a.AtSeconds < want-0.001 || a.AtSeconds > want+0.001 {
-				t.Errorf("%s attempt %d at +%.3fs, want +%.3fs", id, a.N, a.AtSeconds, want)
+			if want := p.Offset(i + 1).Seconds(); a.At.Seconds() < want-0.001 || a.At.Seconds() > want+0.001 {
+				t.Errorf("%s attempt %d at +%.3fs, want +%.3fs", id, a.Attempt, a.At.Seconds(), want)
 			}
 		}
 	}
@@ -99,8 +99,8 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 	for _, r := range recs {
 		if r.Kind == KindEvent {
 			fates++
-			if r.Fate != FateExhausted || r.N != p.MaxAttempts() {
-				t.Errorf("event %s: fate %s after %d attempts, want exhausted after %d", r.Event, r.Fate, r.N, p.MaxAttempts())
+			if r.Fate != FateExhausted || r.Attempts != p.MaxAttempts() {
+				t.Errorf("event %s: fate %s after %d attempts, want exhausted after %d", r.Event, r.Fate, r.Attempts, p.MaxAttempts())
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func TestEndpointDisabledAfterConsecutiveFailures(t *testing.T) {
 	}
 	for _, a := range as {
 		if a.Time.After(res.DisabledAt) {
-			t.Errorf("attempt %d of %s sent at %s, after the endpoint was disabled at %s", a.N, a.Event, a.Time, res.DisabledAt)
+			t.Errorf("attempt %d of %s sent at %s, after the endpoint was disabled at %s", a.Attempt, a.Event, a.Time, res.DisabledAt)
 		}
 	}
 	if res.Lost != 40 {
@@ -293,12 +293,12 @@ func TestInterruptedRun(t *testing.T) {
 			for _, r := range recs {
 				if r.Kind == KindEvent && r.Fate == FateInterrupted {
 					interrupted++
-					if r.N == 0 {
+					if r.Attempts == 0 {
 						t.Errorf("event %s ended interrupted with no attempt made", r.Event)
 					}
 				}
-				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart()) || r.AtSeconds < 0) {
-					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.Event, r.Time, r.AtSeconds)
+				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart()) || r.At.Seconds() < 0) {
+					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.Event, r.Time, r.At.Seconds())
 				}
 			}
 			if interrupted == 0 {
@@ -403,7 +403,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 		})
 		var out []key
 		for _, r := range recs {
-			k := key{kind: r.Kind, event: r.Event, fate: r.Fate, outcome: string(r.Outcome), n: r.N, at: r.Time}
+			k := key{kind: r.Kind, event: r.Event, fate: r.Fate, outcome: string(r.Outcome), n: r.n(), at: r.Time}
 			if r.DisabledAt != nil {
 				k.disabledAt = r.DisabledAt.String()
 			}

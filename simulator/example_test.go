@@ -83,7 +83,7 @@ func ExampleCollect() {
 	for _, r := range recs {
 		switch r.Kind {
 		case simulator.KindAttempt:
-			fmt.Printf("attempt %d of event %d: %s\n", r.N, r.Seq, r.Outcome)
+			fmt.Printf("attempt %d of event %d: %s\n", r.Attempt, r.Seq, r.Outcome)
 		case simulator.KindEvent:
 			fmt.Printf("event %d: %s\n", r.Seq, r.Fate)
 		default:
@@ -126,12 +126,19 @@ func ExampleReplay() {
 		return
 	}
 	for _, c := range res.Checks() {
-		fmt.Println(c.Status, c.What)
+		fmt.Println(c.Kind, c.Status)
 	}
-	fmt.Println(res.VerdictLine())
-	// Output:
-	// pass call 1 answered 200 and wrote once
-	// pass calls 2–10 answered 2xx
-	// pass calls 2–10 wrote nothing
+	j := res.Judge()
+	fmt.Println(j.Verdict, j.Reason, j.Writes)
+	// report.WriteReplayText words them:
+	// ✓ call 1 answered 200 and wrote once
+	// ✓ calls 2–10 answered 2xx
+	// ✓ calls 2–10 wrote nothing
 	// IDEMPOTENT: one write for 10 deliveries of evt_1Example
+
+	// Output:
+	// first_call pass
+	// later_answers pass
+	// later_writes pass
+	// idempotent wrote_once 1
 }

@@ -65,7 +65,7 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	// compile when one is added): a composite literal is built aside and copied
 	// over, and reading its flags back a word at a time stalls.
 	nx.signal, nx.dupSignal, nx.fate = v.signal, "", ""
-	nx.disable, nx.failed, nx.manual = v.disable, o.outcome.Failed(), st.settled != 0
+	nx.disable, nx.failed, nx.manual = v.disable, o.outcome.Failed(), st.scheduleFate != 0
 	nx.delivered, nx.lost = 0, 0
 	if o.dup != nil {
 		// The second of two identical requests: the provider classifies
@@ -84,17 +84,17 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	case nx.manual:
 		// After a manual redelivery: an event the schedule had given up
 		// on is delivered after all if the resend was.
-		nx.fate = settledFates[st.settled]
+		nx.fate = scheduleFates[st.scheduleFate]
 		if !nx.failed && nx.fate != FateDelivered {
 			nx.lost, nx.delivered = -1, 1
 			nx.fate = FateDelivered
 		}
 	case !nx.failed:
 		nx.delivered = 1
-		nx.fate = e.settle(d, st, FateDelivered)
+		nx.fate = e.scheduleOver(d, st, FateDelivered)
 	case v.stop && v.noRetry:
 		nx.lost = 1
-		nx.fate = e.settle(d, st, FateExhausted)
+		nx.fate = e.scheduleOver(d, st, FateExhausted)
 	case v.stop:
 		nx.lost = 1
 		nx.fate = FateStopped
@@ -105,7 +105,7 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
 	default:
 		nx.lost = 1
-		nx.fate = e.settle(d, st, FateExhausted)
+		nx.fate = e.scheduleOver(d, st, FateExhausted)
 	}
 	if nx.fate != "" {
 		st.stage = stageDone
@@ -178,11 +178,12 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 	return disabled, err
 }
 
-// settle ends an event whose automatic schedule is over with fate, unless
-// the scenario has someone resend it by hand within the policy's manual
-// redelivery window: then that attempt is queued and the event stays open
-// (settle returns "").
-func (e *engine) settle(d *due, st *eventState, fate string) string {
+// scheduleOver ends an event whose automatic schedule is over with fate,
+// unless the scenario has someone resend it by hand within the policy's
+// manual redelivery window: then that attempt is queued and the event
+// stays open (scheduleOver returns ""). (Settling is the effects
+// oracle's: settle.go.)
+func (e *engine) scheduleOver(d *due, st *eventState, fate string) string {
 	c := e.faultContext(d, st)
 	c.Attempt = d.n() + 1
 	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
@@ -190,7 +191,7 @@ func (e *engine) settle(d *due, st *eventState, fate string) string {
 	if !ok || manual <= 0 || d.offset()+after-st.first > manual {
 		return fate
 	}
-	st.settled = fateCode(fate)
+	st.scheduleFate = fateCode(fate)
 	e.push(newDue(d.offset()+after, d.event(), d.n()+1), st)
 	return ""
 }
@@ -219,8 +220,8 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	r.Tenant = e.tenantLabel(event)
 	if st := e.live.get(event); st != nil {
-		r.Event, r.N = st.id(), int(st.attempts)
-		r.AtSeconds = at.Sub(e.cfg.Start.Add(st.first)).Seconds()
+		r.Event, r.Attempts = st.id(), int(st.attempts)
+		r.At = at.Sub(e.cfg.Start.Add(st.first))
 		e.live.remove(event)
 	} else {
 		r.Event = e.work.event(event).ID
@@ -249,9 +250,9 @@ func (e *engine) drain(fate string, all bool) error {
 	}
 	for _, ev := range e.live.pending() {
 		f := fate
-		if settled := e.live.get(ev).settled; settled != 0 {
+		if code := e.live.get(ev).scheduleFate; code != 0 {
 			// Its schedule had ended; only a manual resend was still to come.
-			f = settledFates[settled]
+			f = scheduleFates[code]
 		} else if fate == FateDisabled {
 			e.res.Lost++
 		}

@@ -15,7 +15,7 @@ func TestFannedOutAttempt(t *testing.T) {
 	recs, res := collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: sc, Events: 2, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
 	subs := map[string][]int{}
 	for _, r := range attempts(recs) {
-		if !r.Reached || r.N != 1 || r.Copy != 0 {
+		if !r.Reached || r.Attempt != 1 || r.Copy != 0 {
 			t.Errorf("attempt %+v: want a first attempt that reached the handler", r)
 		}
 		subs[r.Event] = append(subs[r.Event], r.Subscription)

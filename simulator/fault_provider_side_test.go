@@ -50,8 +50,8 @@ func TestProviderSide(t *testing.T) {
 			}
 			if r.Time.Equal(end) {
 				atEnd++
-				if r.AtSeconds <= 0 {
-					t.Errorf("a held attempt says it came %gs after its event; want late", r.AtSeconds)
+				if r.At.Seconds() <= 0 {
+					t.Errorf("a held attempt says it came %gs after its event; want late", r.At.Seconds())
 				}
 			}
 		}
@@ -65,8 +65,8 @@ func TestProviderSide(t *testing.T) {
 		recs := run("faults: [{type: provider-latency, start: 0s, duration: 1h, min: 5s, max: 160s}]\n", 10*time.Minute)
 		maxSeq, overtaken := -1, 0
 		for _, r := range attempts(recs) {
-			if r.AtSeconds < 5 || r.AtSeconds > 160 {
-				t.Errorf("event %d arrived %gs after it happened; want 5s to 160s", r.Seq, r.AtSeconds)
+			if r.At.Seconds() < 5 || r.At.Seconds() > 160 {
+				t.Errorf("event %d arrived %gs after it happened; want 5s to 160s", r.Seq, r.At.Seconds())
 			}
 			if r.Seq < maxSeq {
 				overtaken++ // a later event reached the handler first

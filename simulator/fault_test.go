@@ -16,7 +16,7 @@ func faultAttempt(t *testing.T, policy, fault, url string) Record {
 	cfg := Config{Policy: mustPolicy(t, policy), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: url, DryRun: url == ""}
 	recs, _ := collect(t, cfg)
 	for _, r := range recs {
-		if r.Kind == KindAttempt && r.N == 1 && r.Attack == "" {
+		if r.Kind == KindAttempt && r.Attempt == 1 && r.Attack == "" {
 			return r
 		}
 	}

@@ -32,7 +32,7 @@ faults:
 func timeline(recs []simulator.Record) []simulator.Record {
 	out := make([]simulator.Record, 0, len(recs))
 	for _, r := range recs {
-		r.LatencyMS, r.WallStart = 0, nil // measured on the wall clock
+		r.Latency, r.WallStart = 0, nil // measured on the wall clock
 		if r.Kind == simulator.KindEnd {
 			continue // its time is the clock's, read after the run
 		}

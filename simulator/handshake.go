@@ -49,7 +49,7 @@ func (e *engine) handshake(ctx context.Context) (bool, error) {
 	r.Kind, r.Time, r.Event, r.Seq = KindHandshake, e.cfg.Start, hs.Event.ID, -1
 	r.Handshake, r.HandshakeExpect = hs.Name, hs.Expect
 	r.Status, r.HandlerStatus, r.Reached = status, status, status != 0
-	r.LatencyMS = float64(latency.Microseconds()) / 1000
+	r.Latency = latency.Truncate(time.Microsecond)
 	if problem != nil {
 		r.HandshakeProblem = problem.Error()
 	}

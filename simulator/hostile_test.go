@@ -457,7 +457,7 @@ func TestHostileHandlers(t *testing.T) {
 					if r.Kind != KindAttempt {
 						continue
 					}
-					where := fmt.Sprintf("event %d attempt %d", r.Seq, r.N)
+					where := fmt.Sprintf("event %d attempt %d", r.Seq, r.Attempt)
 					if r.Outcome != tc.want {
 						t.Errorf("%s: outcome %s (%s), want %s", where, r.Outcome, r.Error, tc.want)
 					}
@@ -475,7 +475,7 @@ func TestHostileHandlers(t *testing.T) {
 					// for a loaded machine (seen: 2.7 s). A handler that
 					// held the attempt would take 10 s (the one that
 					// answers late), 38 s (the dribble) or forever.
-					if lat := time.Duration(r.LatencyMS * float64(time.Millisecond)); tc.want == Timeout && lat > 5*hostileTimeout {
+					if lat := r.Latency; tc.want == Timeout && lat > 5*hostileTimeout {
 						t.Errorf("%s: took %s, past the %s timeout", where, lat, hostileTimeout)
 					}
 				}

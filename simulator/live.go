@@ -27,10 +27,10 @@ type eventState struct {
 	reached  bool // a request of the event has reached the handler
 	held     bool // the provider held the pending attempt back once already
 	paused   bool // the endpoint is disabled for a while when the pending attempt is due
-	// settled is the event's fate (an index in fates) once its automatic
-	// schedule ended while a manual redelivery is still to come: its next
-	// attempt is that one. 0 while the schedule runs.
-	settled uint8
+	// scheduleFate is the fate its automatic schedule came to (an index
+	// in scheduleFates) when a manual redelivery is still to come: its
+	// next attempt is that one. 0 while the schedule runs.
+	scheduleFate uint8
 	// req is what building a request needs; nil in a dry run, which sends
 	// nothing.
 	req *requestState
@@ -66,11 +66,12 @@ func (st *eventState) id() string { return st.names[:st.split] }
 // object names what the event is about.
 func (st *eventState) object() string { return st.names[st.split:] }
 
-// settledFates are the fates an event can be settled with, by code; 0 is none.
-var settledFates = []string{"", FateDelivered, FateExhausted, FateDisabled, FateStopped, FateInterrupted}
+// scheduleFates are the fates an event's automatic schedule can come to,
+// by code; 0 is none.
+var scheduleFates = []string{"", FateDelivered, FateExhausted, FateDisabled, FateStopped, FateInterrupted}
 
 func fateCode(fate string) uint8 {
-	for i, f := range settledFates {
+	for i, f := range scheduleFates {
 		if f == fate {
 			return uint8(i)
 		}

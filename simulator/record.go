@@ -105,208 +105,295 @@ const (
 // Record is the one contract between the engine and everything that reports
 // on a run: the engine emits records, reports only consume them, and
 // `retrysim run --results` writes them as JSON Lines that `retrysim report`
-// reads back. Every record carries its run's identity (provider, policy,
-// scenario, seed) so streams of several runs can be mixed; the other fields
-// are set according to Kind.
+// reads back (record_json.go spells them; the stream's keys and units are
+// fixed there).
+//
+// Every record carries its run's identity (provider, policy, scenario,
+// seed) and a Time, so streams of several runs can be mixed. The fields
+// set by more than one kind sit at the top, each saying which kinds set
+// it; the fields of one kind (or of one group of kinds) sit in the
+// embedded struct named after it, zero in a record of another kind:
+//
+//	KindRun        RunFacts
+//	KindHandshake  Event, Seq; Answer; HandshakeFacts
+//	KindAttempt    Event, Seq, Tenant, Error, Attempt, At, Fault; Answer; AttemptFacts
+//	KindAttack     Event, Seq, Tenant, Error, Attempt; Answer; AttackFacts
+//	KindRestart    Restart, Error
+//	KindDisable    Event, Seq, Tenant, Attempt; Disabling
+//	KindEvent      Event, Seq, Tenant, At, Fault; EventFacts
+//	KindEffects    Event, Seq; EffectsFacts
+//	KindEnd        Error; Disabling; EndFacts
 type Record struct {
-	Kind     string `json:"kind"`
-	Provider string `json:"provider"`
-	Policy   string `json:"policy"`
-	Scenario string `json:"scenario"`
-	Seed     uint64 `json:"seed"`
+	Kind     string
+	Provider string
+	Policy   string
+	Scenario string
+	Seed     uint64
 
-	// Event is the event's dedup id (attempt, event and effects records).
-	Event string `json:"event,omitempty"`
-	// Seq is the event's index in the workload, from 0.
-	Seq int `json:"seq"`
-	// N is the attempt number, from 1 (attempt records); in event records,
-	// the number of attempts made.
-	N int `json:"n,omitempty"`
-	// Time is the virtual time of the attempt, or of the event's fate.
-	Time time.Time `json:"time"`
-	// AtSeconds is the virtual time since the event's first attempt.
-	AtSeconds float64 `json:"at_seconds"`
-	// Outcome is how the provider classified the attempt.
-	Outcome Outcome `json:"outcome,omitempty"`
-	// Status is the HTTP status the provider saw, 0 when none.
-	Status int `json:"status"`
-	// HandlerStatus is what the handler really answered, 0 when it did not
-	// answer (or was never reached).
-	HandlerStatus int `json:"handler_status"`
-	// Reached says whether the request reached the handler.
-	Reached bool `json:"reached_handler"`
-	// LatencyMS is the real time from the request being written to the end
-	// of the answer (connecting excluded: that is the network's time, not
-	// the handler's), measured in this run.
-	LatencyMS float64 `json:"latency_ms"`
-	// AddedLatencyMS is virtual latency a fault added on top.
-	AddedLatencyMS float64 `json:"added_latency_ms,omitempty"`
-	// Fault names the faults injected into the attempt, "" when none.
-	Fault string `json:"fault"`
-	// Object names what the event is about; events about one object were
-	// created in Seq order (attempt records).
-	Object string `json:"object,omitempty"`
-	// Copy is 1 for the second of two identical requests the provider sent
-	// at once for one attempt (the duplicate fault), 0 otherwise.
-	Copy int `json:"copy,omitempty"`
-	// Subscription is, for an attempt the provider sent through several
-	// subscriptions at once (the fan-out fault), which one sent this
-	// request, from 0; such requests share the event's dedup id.
-	Subscription int `json:"subscription,omitempty"`
-	// Manual says the attempt was a resend by hand after the schedule ended.
-	Manual bool `json:"manual,omitempty"`
-	// Error is the transport error, if any.
-	Error string `json:"error,omitempty"`
-	// Outage says an injected outage (a fault of type outage) applied to
-	// the attempt.
-	Outage bool `json:"outage,omitempty"`
-	// TLS says what was wrong with the target's certificate when the
-	// connection failed in its TLS handshake ("" otherwise).
-	TLS TLSProblem `json:"tls_problem,omitempty"`
+	// Time is the virtual time of the record: of the attempt, the
+	// event's fate, the restart, the disable; the run's start (run,
+	// handshake records) or end (effects, end records).
+	Time time.Time
+	// Event is the event's dedup id (attempt, attack, handshake, disable,
+	// event and effects records); an attack's is its own, which the
+	// provider never sends, so any side effect on it is the attack's.
+	Event string
+	// Seq is the event's index in the workload, from 0 (same records; -1
+	// for a handshake).
+	Seq int
 	// Tenant names the event's sender as its provider does (a shop's
 	// domain, a Connect account, an installation id) in a run of several
 	// tenants: attempt, attack, event and disable records; "" for one.
-	Tenant string `json:"tenant,omitempty"`
-	// Signal says what the answer meant beyond its outcome, by the policy's
-	// status rules: retries stopped (X-Slack-No-Retry: 1), the endpoint
-	// disabled (410), the next attempt delayed by Retry-After, or a failure
-	// the provider does not retry (Twilio's rp).
-	Signal string `json:"signal,omitempty"`
+	Tenant string
+	// Error is the transport error (attempt and attack records), why a
+	// restart failed (restart records), or the effects oracle's failure
+	// after "effects oracle: " (end records).
+	Error string
+	// Attempt is the attempt's number, from 1 (attempt records); the
+	// attempt an attack was sent beside (attack records, 0 for the
+	// provider's probe) or that disabled a tenant (disable records).
+	Attempt int
+	// At is the virtual time since the event's first attempt (attempt
+	// and event records).
+	At time.Duration
+	// Fault names the faults injected into the attempt (attempt records),
+	// or those that decided an event's fate with no attempt sent (event
+	// records); "" when none.
+	Fault string
+	// Restart counts the handler's restarts, from 1 (restart records).
+	Restart int
 
-	// Attack records: the attack's type ("bad-signature", "tampered-body",
-	// "missing-signature", "stale-timestamp", "replayed"), how a tampered
-	// body was changed ("value", "spacing"), and what was done, in words.
-	Attack       string `json:"attack,omitempty"`
-	AttackChange string `json:"attack_change,omitempty"`
-	AttackDetail string `json:"attack_detail,omitempty"`
-	// Probe says the attack was the provider's own invalid-signature probe,
-	// which removes the endpoint unless it is answered with ProbeExpect.
-	Probe       bool `json:"probe,omitempty"`
-	ProbeExpect int  `json:"probe_expect,omitempty"`
+	Answer
+	AttemptFacts
+	AttackFacts
+	HandshakeFacts
+	EventFacts
+	EffectsFacts
+	Disabling
+	RunFacts
+	EndFacts
+}
+
+// Answer is what the provider and the handler saw of one request:
+// attempt, attack and handshake records.
+type Answer struct {
+	// Status is the HTTP status the provider saw, 0 when none.
+	Status int
+	// HandlerStatus is what the handler really answered, 0 when it did
+	// not answer (or was never reached).
+	HandlerStatus int
+	// Reached says whether the request reached the handler.
+	Reached bool
+	// Latency is the real time from the request being written to the end
+	// of the answer (connecting excluded: that is the network's time, not
+	// the handler's), measured in this run, to the microsecond.
+	Latency time.Duration
+}
+
+// AttemptFacts are the fields of attempt records.
+type AttemptFacts struct {
+	// Outcome is how the provider classified the attempt.
+	Outcome Outcome
+	// AddedLatency is virtual latency a fault added on top, to the
+	// microsecond.
+	AddedLatency time.Duration
+	// Object names what the event is about; events about one object were
+	// created in Seq order.
+	Object string
+	// Copy is 1 for the second of two identical requests the provider
+	// sent at once for one attempt (the duplicate fault), 0 otherwise.
+	Copy int
+	// Subscription is, for an attempt the provider sent through several
+	// subscriptions at once (the fan-out fault), which one sent this
+	// request, from 0; such requests share the event's dedup id.
+	Subscription int
+	// Manual says the attempt was a resend by hand after the schedule
+	// ended.
+	Manual bool
+	// Outage says an injected outage (a fault of type outage) applied to
+	// the attempt.
+	Outage bool
+	// TLS says what was wrong with the target's certificate when the
+	// connection failed in its TLS handshake ("" otherwise).
+	TLS TLSProblem
+	// Signal says what the answer meant beyond its outcome, by the
+	// policy's status rules: retries stopped (X-Slack-No-Retry: 1), the
+	// endpoint disabled (410), the next attempt delayed by Retry-After, or
+	// a failure the provider does not retry (Twilio's rp).
+	Signal string
+}
+
+// AttackFacts are the fields of attack records: a request the handler
+// must reject, sent beside an attempt (a signature attack from the
+// scenario), or (Probe) the provider's own invalid-signature probe. With
+// NotApplicable set nothing was sent: the record says once per run why
+// the provider's scheme makes the attack pointless.
+type AttackFacts struct {
+	// Attack is the attack's type ("bad-signature", "tampered-body",
+	// "missing-signature", "stale-timestamp", "replayed"), AttackChange
+	// how a tampered body was changed ("value", "spacing"), AttackDetail
+	// what was done, in words.
+	Attack       string
+	AttackChange string
+	AttackDetail string
+	// Probe says the attack was the provider's own invalid-signature
+	// probe, which removes the endpoint unless it is answered with
+	// ProbeExpect.
+	Probe       bool
+	ProbeExpect int
 	// NotApplicable says why the attack was not sent at all.
-	NotApplicable string `json:"not_applicable,omitempty"`
+	NotApplicable string
 	// Undetectable says why no signature check can catch the attack (a
-	// replay where nothing signed is time-bound): a 2xx is then no failure,
-	// only a side effect is.
-	Undetectable string `json:"undetectable,omitempty"`
-	// OriginalStatus is, for a replay, the handler's answer to the original
-	// request (0 when it did not answer).
-	OriginalStatus int `json:"original_status,omitempty"`
+	// replay where nothing signed is time-bound): a 2xx is then no
+	// failure, only a side effect is.
+	Undetectable string
+	// OriginalStatus is, for a replay, the handler's answer to the
+	// original request (0 when it did not answer).
+	OriginalStatus int
+}
 
-	// Handshake records (KindHandshake).
-	Handshake        string `json:"handshake,omitempty"`
-	HandshakeExpect  string `json:"handshake_expect,omitempty"`
-	HandshakeProblem string `json:"handshake_problem,omitempty"`
+// HandshakeFacts are the fields of handshake records: the provider's
+// handshake when the endpoint is set up, before any event (Slack's
+// url_verification, Zoom's endpoint.url_validation, Discord's PING). An
+// endpoint whose handshake failed is never enabled.
+type HandshakeFacts struct {
+	// Handshake names it, HandshakeExpect says the answer the provider
+	// accepts, and HandshakeProblem, when set, why the answer was not it.
+	Handshake        string
+	HandshakeExpect  string
+	HandshakeProblem string
+}
 
-	// Fate is an event's fate (event records).
-	Fate string `json:"fate,omitempty"`
-	// Effects is how many times the handler processed the event during
-	// the run, and EffectsBefore how many times before it, by the oracle
-	// (effects records).
-	Effects       int `json:"effects,omitempty"`
-	EffectsBefore int `json:"effects_before,omitempty"`
+// EventFacts are the fields of event records, which close an event.
+type EventFacts struct {
+	// Fate is the event's fate once nothing more will be sent.
+	Fate string
+	// Attempts is the number of attempts made.
+	Attempts int
+}
 
-	// Run records: the run's context. RunID is the run id mixed into
-	// every dedup id of the run (see Config.RunID).
-	RunID  string `json:"run_id,omitempty"`
-	Target string `json:"target,omitempty"`
+// EffectsFacts are the fields of effects records: how often the handler
+// processed an event, as the effects oracle told after the run.
+type EffectsFacts struct {
+	// Effects is how many times during the run, EffectsBefore how many
+	// times before it.
+	Effects       int
+	EffectsBefore int
+}
+
+// Disabling says what disabled an endpoint: disable records (a tenant's
+// subscription, in a run of several) and end records (the endpoint).
+type Disabling struct {
+	// DisabledBy says what disabled it, in words; DisabledCause which
+	// kind of thing it was.
+	DisabledBy    string
+	DisabledCause DisableCause
+}
+
+// RunFacts are the fields of run records: the run's context and the
+// policy's figures.
+type RunFacts struct {
+	// RunID is the run id mixed into every dedup id of the run (see
+	// Config.RunID).
+	RunID  string
+	Target string
 	// Events is the number of events the run was to deliver; 0 when it
 	// took real deliveries as they came (Config.Incoming), whose number
 	// is then that of its event records.
-	Events     int     `json:"events,omitempty"`
-	Summary    string  `json:"policy_summary,omitempty"`
-	MaxAttempt int     `json:"max_attempts,omitempty"`
-	WindowS    float64 `json:"window_seconds,omitempty"`
-	TimeoutS   float64 `json:"timeout_seconds,omitempty"`
-	ManualS    float64 `json:"manual_redelivery_seconds,omitempty"`
-	DisableN   int     `json:"disable_consecutive_failures,omitempty"`
-	DisableS   float64 `json:"disable_within_seconds,omitempty"`
+	Events int
+	// Summary is the policy's schedule in words.
+	Summary    string
+	MaxAttempt int
+	// Window is the span of the policy's schedule, from the first attempt
+	// to the last; Timeout how long the provider waits for an answer;
+	// ManualRedelivery how long after an event it can be resent by hand.
+	Window           time.Duration
+	Timeout          time.Duration
+	ManualRedelivery time.Duration
 	// DisableRule is the policy's endpoint-disable rule in words;
-	// DisableRate, DisableMinAttempts and DisableForS its other forms'
-	// figures (policies.DisableRule), besides DisableN and DisableS.
-	DisableRule        string  `json:"disable_rule,omitempty"`
-	DisableRate        float64 `json:"disable_failure_rate,omitempty"`
-	DisableMinAttempts int     `json:"disable_min_attempts,omitempty"`
-	DisableForS        float64 `json:"disable_failing_for_seconds,omitempty"`
-	DedupField         string  `json:"dedup_field,omitempty"`
+	// DisableN, DisableWithin, DisableRate, DisableMinAttempts and
+	// DisableFailingFor its figures (policies.DisableRule).
+	DisableN           int
+	DisableWithin      time.Duration
+	DisableRule        string
+	DisableRate        float64
+	DisableMinAttempts int
+	DisableFailingFor  time.Duration
+	DedupField         string
 	// DedupDeliveryField names the id each subscription's delivery of an
 	// event has of its own, where the provider gives one
 	// (policies.FanOut): a key that stops retries but not fan-out.
-	DedupDeliveryField string `json:"dedup_delivery_field,omitempty"`
-	// EventType is the type of the events the run delivers (run records).
-	EventType string `json:"event_type,omitempty"`
-	// OutagesS are the scenario's outage windows, [from, to] in seconds
-	// since the start of the run, whole whether or not attempts met them
-	// (run records).
-	OutagesS [][2]float64 `json:"outage_windows_seconds,omitempty"`
-	// PausesS are the spans in which the provider had disabled the
-	// endpoint for a while (a disable rule's backoff), [from, to] in
-	// seconds since the start of the run (end records).
-	PausesS [][2]float64 `json:"pause_windows_seconds,omitempty"`
-	// AdvisedToleranceS is, for a scheme that signs a timestamp but whose
+	DedupDeliveryField string
+	// EventType is the type of the events the run delivers.
+	EventType string
+	// Outages are the scenario's outage windows, [from, to] since the
+	// start of the run, whole whether or not attempts met them.
+	Outages [][2]time.Duration
+	// AdvisedTolerance is, for a scheme that signs a timestamp but whose
 	// provider documents no bound on its age (Discord, Zoom), the bound
-	// that is good practice, in seconds: advice, never a requirement.
-	AdvisedToleranceS float64 `json:"advised_tolerance_seconds,omitempty"`
-	// ScheduleS is when each attempt happens, in seconds from the first,
-	// if every earlier one failed: the policy's worked schedule, so a saved
-	// stream can state the worst case without the policy.
-	ScheduleS []float64 `json:"schedule_offsets_seconds,omitempty"`
-	// Start is the virtual time the run started at (run records).
-	Start *time.Time `json:"start,omitempty"`
+	// that is good practice: advice, never a requirement.
+	AdvisedTolerance time.Duration
+	// Schedule is when each attempt happens, from the first, if every
+	// earlier one failed: the policy's worked schedule, so a saved stream
+	// can state the worst case without the policy.
+	Schedule []time.Duration
+	// Start is the virtual time the run started at.
+	Start *time.Time
 	// WallStart is the real (wall-clock) time the run started, read from
-	// Config.WallClock when the run record is written (run records); nil
-	// in streams written before it was recorded.
-	WallStart *time.Time `json:"wall_start,omitempty"`
-
+	// Config.WallClock when the run record is written; nil in streams
+	// written before it was recorded.
+	WallStart *time.Time
 	// Tenants is the number of senders the run's events came from, 0 for
 	// one; Shard and Shards say which shard (from 0) of how many a
-	// sharded run is, Shards 0 for a whole run (run records).
-	Tenants int `json:"tenants,omitempty"`
-	Shard   int `json:"shard,omitempty"`
-	Shards  int `json:"shards,omitempty"`
+	// sharded run is, Shards 0 for a whole run.
+	Tenants int
+	Shard   int
+	Shards  int
+	// DefaultScenario says nobody chose the scenario: it is the
+	// command's default.
+	DefaultScenario bool
+	// DryRun says the run only modelled the handler and sent nothing.
+	DryRun bool
+}
 
-	// DefaultScenario says nobody chose the scenario: it is the command's
-	// default (run records).
-	DefaultScenario bool `json:"default_scenario,omitempty"`
-	// DryRun says the run only modelled the handler and sent nothing (run
-	// records).
-	DryRun bool `json:"dry_run,omitempty"`
-
-	// End records.
-	Interrupted bool       `json:"interrupted,omitempty"`
-	DisabledAt  *time.Time `json:"disabled_at,omitempty"`
-	// DisabledBy says what disabled the endpoint, in words; DisabledCause
-	// says which kind of thing it was.
-	DisabledBy    string       `json:"disabled_by,omitempty"`
-	DisabledCause DisableCause `json:"disabled_cause,omitempty"`
-	EffectsKnown  bool         `json:"effects_known,omitempty"`
+// EndFacts are the fields of end records, which close a run.
+type EndFacts struct {
+	Interrupted bool
+	// DisabledAt is when the endpoint was disabled, nil when it was not
+	// (Disabling says by what).
+	DisabledAt *time.Time
+	// Pauses are the spans in which the provider had disabled the
+	// endpoint for a while (a disable rule's backoff), [from, to] since
+	// the start of the run.
+	Pauses       [][2]time.Duration
+	EffectsKnown bool
 	// EffectsProblem is what was wrong with the effects oracle's answer
 	// when it did not answer as expected (EffectsError.Problem); Error
 	// says the same after "effects oracle: ".
-	EffectsProblem string `json:"effects_problem,omitempty"`
+	EffectsProblem string
 	// HandlersRunning counts the in-process handler calls still running
-	// when the effects were read and the run ended: calls the provider cut
-	// off that did not return within one more timeout. The effects, and so
-	// the verdict, may miss theirs.
-	HandlersRunning int `json:"handlers_running,omitempty"`
+	// when the effects were read and the run ended: calls the provider
+	// cut off that did not return within one more timeout. The effects,
+	// and so the verdict, may miss theirs.
+	HandlersRunning int
 	// EffectsUnsettled says the effects may miss the handler's late work:
 	// requests had reached it and got no answer, and the oracle's answer
 	// was still changing (or could not be read again, or the run was
 	// interrupted) when retrysim stopped reading it.
-	EffectsUnsettled bool `json:"effects_unsettled,omitempty"`
-	// SettleS is the real time, in seconds, the engine read the effects
-	// oracle of a handler behind a URL for, after the last attempt, until
-	// its answer settled or SettleLimitS (Config.Settle) passed; both are 0
+	EffectsUnsettled bool
+	// SettleWait is the real time the engine read the effects oracle of
+	// a handler behind a URL for, after the last attempt, until its
+	// answer settled or SettleLimit (Config.Settle) passed; both are 0
 	// when the oracle was read once, when the handler's work was done.
-	SettleS      float64 `json:"settle_seconds,omitempty"`
-	SettleLimitS float64 `json:"settle_limit_seconds,omitempty"`
+	SettleWait  time.Duration
+	SettleLimit time.Duration
 	// EffectsPending is the work the oracle still reported queued when
 	// retrysim stopped reading it, unsettled (EffectsUnsettled); 0 when it
 	// reported none, or reports no pending work.
-	EffectsPending int `json:"effects_pending,omitempty"`
-	// SettledOnQuietS is the quiet window, in seconds, the effects settled
-	// on when the oracle reports no pending work and the handler was seen
-	// working after it answered (ack-first): the verdict rests on that
-	// quiet alone. 0 otherwise.
-	SettledOnQuietS float64 `json:"settled_on_quiet_seconds,omitempty"`
+	EffectsPending int
+	// SettledOnQuiet is the quiet window the effects settled on when the
+	// oracle reports no pending work and the handler was seen working
+	// after it answered (ack-first): the verdict rests on that quiet
+	// alone. 0 otherwise.
+	SettledOnQuiet time.Duration
 }

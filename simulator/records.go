@@ -27,25 +27,25 @@ func (e *engine) runRecord() Record {
 	}
 	r.EventType = e.eventTypes()
 	for _, w := range e.cfg.Scenario.Outages() {
-		r.OutagesS = append(r.OutagesS, [2]float64{w.From.Seconds(), w.To.Seconds()})
+		r.Outages = append(r.Outages, [2]time.Duration{w.From, w.To})
 	}
 	if s, ok := policies.SchemeOf(e.wire); ok {
-		r.AdvisedToleranceS = s.AdvisedTolerance.Seconds()
+		r.AdvisedTolerance = s.AdvisedTolerance
 	}
 	r.MaxAttempt = p.MaxAttempts()
-	r.WindowS = p.Window().Seconds()
-	r.TimeoutS = p.Timeout.D().Seconds()
-	r.ManualS = p.ManualRedelivery.D().Seconds()
-	r.ScheduleS = make([]float64, p.MaxAttempts())
-	for n := range r.ScheduleS {
-		r.ScheduleS[n] = p.Offset(n + 1).Seconds()
+	r.Window = p.Window()
+	r.Timeout = p.Timeout.D()
+	r.ManualRedelivery = p.ManualRedelivery.D()
+	r.Schedule = make([]time.Duration, p.MaxAttempts())
+	for n := range r.Schedule {
+		r.Schedule[n] = p.Offset(n + 1)
 	}
 	if p.Disable != nil {
 		r.DisableN = p.Disable.ConsecutiveFailures
-		r.DisableS = p.Disable.Within.D().Seconds()
+		r.DisableWithin = p.Disable.Within.D()
 		r.DisableRule = p.Disable.String()
 		r.DisableRate, r.DisableMinAttempts = p.Disable.FailureRate, p.Disable.MinAttempts
-		r.DisableForS = p.Disable.FailingFor.D().Seconds()
+		r.DisableFailingFor = p.Disable.FailingFor.D()
 	}
 	start := e.cfg.Start
 	r.Start = &start
@@ -60,22 +60,23 @@ func (e *engine) runRecord() Record {
 // for the second request of a duplicated attempt; manual says it was a
 // manual redelivery.
 func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
-	// A Record is large (840 bytes): zeroing one and copying it to the
+	// A Record is large (952 bytes): zeroing one and copying it to the
 	// sink for each attempt was a fifth of a model run. e.att holds only
 	// attempts, and every field an attempt has is set here (the base's
-	// ones too; tests check both), so nothing of the last attempt is left.
+	// ones, the shared ones, Answer and AttemptFacts; tests check), so
+	// nothing of the last attempt is left.
 	r := &e.att
 	b := &e.base
 	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
-	r.Event, r.Seq, r.N, r.Time = st.id(), d.event(), d.n(), at
-	r.Object, r.Copy, r.Manual, r.Subscription = st.object(), copyIndex, manual, o.sub
-	r.AtSeconds = (d.offset() - st.first).Seconds()
-	r.Outcome, r.Status, r.HandlerStatus, r.Reached = o.outcome, o.status, o.handlerStatus, o.reached
-	r.LatencyMS = float64(o.latency.Microseconds()) / 1000
-	r.AddedLatencyMS = float64(o.added.Microseconds()) / 1000
-	r.Fault, r.Error, r.TLS, r.Outage = o.fault, o.err, o.tls, o.outage
-	r.Signal = signal
-	r.Tenant = e.tenantLabel(d.event())
+	r.Event, r.Seq, r.Attempt, r.Time = st.id(), d.event(), d.n(), at
+	r.At, r.Fault, r.Error, r.Tenant = d.offset()-st.first, o.fault, o.err, e.tenantLabel(d.event())
+	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
+		Latency: o.latency.Truncate(time.Microsecond)}
+	r.AttemptFacts = AttemptFacts{
+		Outcome: o.outcome, AddedLatency: o.added.Truncate(time.Microsecond),
+		Object: st.object(), Copy: copyIndex, Subscription: o.sub, Manual: manual,
+		Outage: o.outage, TLS: o.tls, Signal: signal,
+	}
 	if err := e.sink(r); err != nil {
 		return err
 	}

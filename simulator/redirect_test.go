@@ -123,7 +123,7 @@ func TestFollowedRedirectKeepsThePost(t *testing.T) {
 			}
 			for _, r := range recs {
 				if r.Kind == KindAttempt && (r.Outcome != Delivered || r.Status != 200) {
-					t.Errorf("attempt %d of %s: %s %d (%s), want delivered 200", r.N, r.Event, r.Outcome, r.Status, r.Error)
+					t.Errorf("attempt %d of %s: %s %d (%s), want delivered 200", r.Attempt, r.Event, r.Outcome, r.Status, r.Error)
 				}
 			}
 		})
@@ -172,10 +172,10 @@ func TestRedirectLoopEndsAsTooManyRedirects(t *testing.T) {
 					continue
 				}
 				if r.Outcome != Redirect || r.Status != status {
-					t.Errorf("attempt %d: %s %d, want redirect %d", r.N, r.Outcome, r.Status, status)
+					t.Errorf("attempt %d: %s %d, want redirect %d", r.Attempt, r.Outcome, r.Status, status)
 				}
 				if !strings.Contains(r.Error, "redirect") {
-					t.Errorf("attempt %d: error %q does not say the redirects ran out", r.N, r.Error)
+					t.Errorf("attempt %d: error %q does not say the redirects ran out", r.Attempt, r.Error)
 				}
 			}
 			for i, r := range seen {
@@ -216,7 +216,7 @@ func TestRedirectThatCannotBeFollowed(t *testing.T) {
 			continue
 		}
 		if r.Outcome != Redirect || !strings.Contains(r.Error, "cannot follow") || strings.Contains(r.Error, "too many") {
-			t.Errorf("attempt %d: %s %q, want a redirect that says it cannot be followed", r.N, r.Outcome, r.Error)
+			t.Errorf("attempt %d: %s %q, want a redirect that says it cannot be followed", r.Attempt, r.Outcome, r.Error)
 		}
 	}
 }

@@ -1,12 +1,5 @@
 package simulator
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/retrysim/retrysim/policies"
-)
-
 // Statuses of a ReplayCheck: CheckUnverified when there was no oracle to
 // check the writes with ("unknown").
 const (
@@ -15,14 +8,76 @@ const (
 	CheckUnverified = "unknown"
 )
 
-// ReplayCheck is one thing a careful engineer checks by hand after sending
-// the same delivery again: did the first call write, did the others answer
-// 2xx, did they leave the data alone.
+// ReplayCheckKind names one thing a careful engineer checks by hand after
+// sending the same delivery again.
+type ReplayCheckKind string
+
+// The checks of a replay, in the order an engineer makes them.
+const (
+	// CheckFirstCall: the first call answered 2xx and wrote what it should
+	// (once, or nothing for an event processed before the replay).
+	CheckFirstCall ReplayCheckKind = "first_call"
+	// CheckLaterAnswers: every later call answered 2xx.
+	CheckLaterAnswers ReplayCheckKind = "later_answers"
+	// CheckLaterWrites: no later call wrote.
+	CheckLaterWrites ReplayCheckKind = "later_writes"
+	// CheckOverlapAnswers: every one of overlapping (concurrent) calls
+	// answered 2xx.
+	CheckOverlapAnswers ReplayCheckKind = "overlap_answers"
+	// CheckOverlapWrites: the overlapping calls wrote what one call should.
+	CheckOverlapWrites ReplayCheckKind = "overlap_writes"
+)
+
+// ReplayCheck is one check of a replay, as a value: what was checked, how
+// it came out, and the figures it rests on. report words it.
 type ReplayCheck struct {
+	Kind ReplayCheckKind
 	// Status is CheckPass, CheckFail or CheckUnverified (no oracle).
-	Status string `json:"status"`
-	// What says what was checked and what was seen, in words.
-	What string `json:"what"`
+	Status string
+	// Sends are the numbers of the calls the check found at fault: those
+	// that did not answer 2xx (the answers checks) or that wrote (the
+	// later writes check); the first call's check names none.
+	Sends []int
+	// Writes is what the calls checked wrote in all, -1 when unknown.
+	Writes int
+}
+
+// ReplayReason says why a replay's verdict is what it is.
+type ReplayReason string
+
+// The reasons of a replay's verdict.
+const (
+	// ReplayWroteOnce: IDEMPOTENT, one write in all.
+	ReplayWroteOnce ReplayReason = "wrote_once"
+	// ReplayProcessedBefore: IDEMPOTENT, no write for an event the handler
+	// had processed before the replay.
+	ReplayProcessedBefore ReplayReason = "processed_before"
+	// ReplayWroteMore: NOT IDEMPOTENT, more writes than one.
+	ReplayWroteMore ReplayReason = "wrote_more"
+	// ReplayOracleFailed: UNKNOWN, the effects oracle failed
+	// (ReplayResult.EffectsError).
+	ReplayOracleFailed ReplayReason = "oracle_failed"
+	// ReplayNoOracle: UNKNOWN, there was no effects oracle.
+	ReplayNoOracle ReplayReason = "no_oracle"
+	// ReplayHandlersRunning: UNKNOWN, handler calls cut off by the timeout
+	// were still running, so a write may be missing.
+	ReplayHandlersRunning ReplayReason = "handlers_running"
+	// ReplayUnsettled: UNKNOWN, the oracle's answer was still changing
+	// when retrysim stopped reading it.
+	ReplayUnsettled ReplayReason = "unsettled"
+	// ReplayNeverProcessed: UNKNOWN, the handler never processed the
+	// event.
+	ReplayNeverProcessed ReplayReason = "never_processed"
+)
+
+// ReplayJudgement is a replay's idempotency verdict as a value: the
+// verdict, why, and the figures its words need.
+type ReplayJudgement struct {
+	Verdict Verdict
+	Reason  ReplayReason
+	// Writes is what the handler wrote during the replay (-1 unknown);
+	// Sends how many calls were made.
+	Writes, Sends int
 }
 
 // Writes is how many times the handler processed the event during the
@@ -43,214 +98,106 @@ func (r *ReplayResult) ExpectedWrites() int {
 	return 1
 }
 
-// Verdict is VerdictIdempotent when the handler wrote what it should (once
-// in all, or not at all for an event it already had), VerdictNotIdempotent
-// when it wrote more, and VerdictNone without an oracle, when the
-// handler never processed the event, or when a write of a cut-off handler
-// may still be missing from the count.
-func (r *ReplayResult) Verdict() Verdict {
+// Judge decides the replay's verdict: IDEMPOTENT when the handler wrote
+// what it should (once in all, or not at all for an event it already had),
+// NOT IDEMPOTENT when it wrote more, and UNKNOWN without an oracle, when a
+// write of a cut-off handler may still be missing from the count, or when
+// the handler never processed the event.
+func (r *ReplayResult) Judge() ReplayJudgement {
 	w := r.Writes()
+	j := ReplayJudgement{Verdict: VerdictNone, Writes: w, Sends: len(r.Sends)}
 	switch {
+	case w < 0 && r.EffectsError != "":
+		j.Reason = ReplayOracleFailed
 	case w < 0:
-		return VerdictNone
+		j.Reason = ReplayNoOracle
 	case w > r.ExpectedWrites():
-		return VerdictNotIdempotent
-	case w == 0 && r.Before == 0:
-		return VerdictNone
-	case r.HandlersRunning > 0 || r.EffectsUnsettled:
-		return VerdictNone // a write may still be missing from the count
-	}
-	return VerdictIdempotent
-}
-
-// VerdictLine says the verdict in one line, with what to do when it is
-// unknown, and how long the effects took to settle; it names settings the
-// Go way (see SpellVerdictLine).
-func (r *ReplayResult) VerdictLine() string { return r.SpellVerdictLine(nil) }
-
-// SpellVerdictLine is VerdictLine naming settings as sp spells them.
-func (r *ReplayResult) SpellVerdictLine(sp Spelling) string {
-	line := r.verdictLine(sp)
-	switch {
-	case r.SettleS == 0 || !r.EffectsKnown:
-	case r.EffectsUnsettled:
-		line += fmt.Sprintf(" (effects read for %.1fs after the last send)", r.SettleS)
-	default:
-		line += fmt.Sprintf(" (effects settled %.1fs after the last send)", r.SettleS)
-	}
-	return line
-}
-
-func (r *ReplayResult) verdictLine(sp Spelling) string {
-	n := len(r.Sends)
-	switch r.Verdict() {
-	case VerdictIdempotent:
-		if r.Before > 0 {
-			return fmt.Sprintf("IDEMPOTENT: no write for %d %s of %s, which had been processed before", n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
-		}
-		return fmt.Sprintf("IDEMPOTENT: one write for %d %s of %s", n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
-	case VerdictNotIdempotent:
-		w := r.Writes()
-		return fmt.Sprintf("NOT IDEMPOTENT: %d writes for %d %s of one event (%s)", w, n, policies.Plural(n, "delivery", "deliveries"), r.DedupID)
-	}
-	switch {
-	case r.EffectsError != "":
-		return "UNKNOWN: the effects oracle failed (" + r.EffectsError + ")"
-	case !r.EffectsKnown:
-		return `UNKNOWN: retrysim cannot see your handler's writes; serve {"<dedup id>": <times processed>} and pass ` + sp.Of(SettingEffects) + ` for a verdict`
+		j.Verdict, j.Reason = VerdictNotIdempotent, ReplayWroteMore
 	case r.HandlersRunning > 0:
-		return fmt.Sprintf("UNKNOWN: %d handler call(s) cut off by the %s timeout were still running one timeout later, so their writes may be missing; make your handler finish (or give up on its request's context) within the timeout",
-			r.HandlersRunning, r.Policy)
+		j.Reason = ReplayHandlersRunning
 	case r.EffectsUnsettled:
-		return fmt.Sprintf("UNKNOWN: the effects oracle was still changing when retrysim stopped waiting (your handler may still have been at work, or was cut off by the %s timeout), so a write may be missing",
-			r.Policy)
+		j.Reason = ReplayUnsettled
+	case w == 0 && r.Before == 0:
+		j.Reason = ReplayNeverProcessed
+	case r.Before > 0:
+		j.Verdict, j.Reason = VerdictIdempotent, ReplayProcessedBefore
+	default:
+		j.Verdict, j.Reason = VerdictIdempotent, ReplayWroteOnce
 	}
-	return "UNKNOWN: the handler never processed the event; see its answers above"
+	return j
 }
 
-// Checks lists the checks, in the order an engineer makes them, naming
-// settings the Go way (see SpellChecks).
-func (r *ReplayResult) Checks() []ReplayCheck { return r.SpellChecks(nil) }
+// Verdict is the verdict of Judge.
+func (r *ReplayResult) Verdict() Verdict { return r.Judge().Verdict }
 
-// SpellChecks is Checks naming settings as sp spells them.
-func (r *ReplayResult) SpellChecks(sp Spelling) []ReplayCheck {
+// Checks lists the checks, in the order an engineer makes them.
+func (r *ReplayResult) Checks() []ReplayCheck {
 	if len(r.Sends) == 0 {
 		return nil
 	}
 	if r.Concurrent {
-		return r.concurrentChecks(sp)
+		return r.concurrentChecks()
 	}
-	var out []ReplayCheck
 	first := &r.Sends[0]
-	want := r.ExpectedWrites()
-	c := ReplayCheck{Status: CheckPass}
-	c.What = fmt.Sprintf("call 1 answered %s and %s", answerWords(first), wroteWords(first.Writes))
+	c := ReplayCheck{Kind: CheckFirstCall, Status: CheckPass, Writes: first.Writes}
 	switch {
 	case !first.OK():
 		c.Status = CheckFail
-		c.What += refusalHint(first)
 	case first.Writes < 0:
 		c.Status = CheckUnverified
-	case first.Writes != want:
+	case first.Writes != r.ExpectedWrites():
 		c.Status = CheckFail
 	}
-	if r.Before > 0 {
-		c.What += fmt.Sprintf(" (the event had been processed %s before the replay, so no call should write)", times(r.Before))
-	}
-	out = append(out, c)
+	out := []ReplayCheck{c}
 	if len(r.Sends) == 1 {
 		return out
 	}
 	rest := r.Sends[1:]
-	span := fmt.Sprintf("calls 2–%d", len(r.Sends))
-	if len(r.Sends) == 2 {
-		span = "call 2"
+	answers := ReplayCheck{Kind: CheckLaterAnswers, Status: CheckPass, Sends: not2xx(rest), Writes: -1}
+	if len(answers.Sends) > 0 {
+		answers.Status = CheckFail
 	}
-	var bad []string
-	for i := range rest {
-		if !rest[i].OK() {
-			bad = append(bad, fmt.Sprintf("#%d %s", rest[i].N, answerWords(&rest[i])))
-		}
-	}
-	if len(bad) == 0 {
-		out = append(out, ReplayCheck{Status: CheckPass, What: span + " answered 2xx"})
-	} else {
-		who := fmt.Sprintf("%d of %s", len(bad), span)
-		if len(rest) == 1 {
-			who = span
-		}
-		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("%s did not answer 2xx: %s — a non-2xx answer to a duplicate makes the provider deliver it again", who, list(bad))})
-	}
-	writes, unknown := 0, false
-	var wrote []string
+	writes := ReplayCheck{Kind: CheckLaterWrites, Status: CheckPass}
 	for i := range rest {
 		switch w := rest[i].Writes; {
 		case w < 0:
-			unknown = true
+			writes.Status = CheckUnverified
 		case w > 0:
-			writes += w
-			wrote = append(wrote, fmt.Sprintf("#%d", rest[i].N))
+			writes.Writes += w
+			writes.Sends = append(writes.Sends, rest[i].N)
 		}
 	}
 	switch {
-	case unknown:
-		out = append(out, ReplayCheck{Status: CheckUnverified, What: span + ": writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
-	case writes == 0:
-		out = append(out, ReplayCheck{Status: CheckPass, What: span + " wrote nothing"})
-	default:
-		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("%s wrote %s: %s", span, times(writes), list(wrote))})
+	case writes.Status == CheckUnverified:
+		writes.Writes, writes.Sends = -1, nil
+	case writes.Writes > 0:
+		writes.Status = CheckFail
 	}
-	return out
+	return append(out, answers, writes)
 }
 
-func (r *ReplayResult) concurrentChecks(sp Spelling) []ReplayCheck {
-	n := len(r.Sends)
-	var bad []string
-	for i := range r.Sends {
-		if !r.Sends[i].OK() {
-			bad = append(bad, fmt.Sprintf("#%d %s", r.Sends[i].N, answerWords(&r.Sends[i])))
+func (r *ReplayResult) concurrentChecks() []ReplayCheck {
+	answers := ReplayCheck{Kind: CheckOverlapAnswers, Status: CheckPass, Sends: not2xx(r.Sends), Writes: -1}
+	if len(answers.Sends) > 0 {
+		answers.Status = CheckFail
+	}
+	writes := ReplayCheck{Kind: CheckOverlapWrites, Status: CheckPass, Writes: r.Writes()}
+	switch {
+	case writes.Writes < 0:
+		writes.Status = CheckUnverified
+	case writes.Writes != r.ExpectedWrites():
+		writes.Status = CheckFail
+	}
+	return []ReplayCheck{answers, writes}
+}
+
+// not2xx lists the numbers of the sends that did not answer 2xx.
+func not2xx(sends []ReplaySend) []int {
+	var out []int
+	for i := range sends {
+		if !sends[i].OK() {
+			out = append(out, sends[i].N)
 		}
 	}
-	var out []ReplayCheck
-	if len(bad) == 0 {
-		out = append(out, ReplayCheck{Status: CheckPass, What: fmt.Sprintf("all %d overlapping calls answered 2xx", n)})
-	} else {
-		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("%d of %d overlapping calls did not answer 2xx: %s", len(bad), n, list(bad))})
-	}
-	w, want := r.Writes(), r.ExpectedWrites()
-	switch {
-	case w < 0:
-		out = append(out, ReplayCheck{Status: CheckUnverified, What: "writes unknown (no effects oracle; pass " + sp.Of(SettingEffects) + ")"})
-	case w == want:
-		out = append(out, ReplayCheck{Status: CheckPass, What: fmt.Sprintf("the %d overlapping calls wrote %s in all", n, times(w))})
-	default:
-		out = append(out, ReplayCheck{Status: CheckFail, What: fmt.Sprintf("the %d overlapping calls wrote %s in all, not %s", n, times(w), times(want))})
-	}
 	return out
-}
-
-func answerWords(s *ReplaySend) string {
-	switch {
-	case s.Status != 0:
-		return fmt.Sprint(s.Status)
-	case s.Error != "":
-		return "nothing (" + s.Error + ")"
-	}
-	return "nothing"
-}
-
-func wroteWords(w int) string {
-	switch {
-	case w < 0:
-		return "its writes are unknown"
-	case w == 0:
-		return "wrote nothing"
-	}
-	return "wrote " + times(w)
-}
-
-func refusalHint(s *ReplaySend) string {
-	if s.Status == 401 || s.Status == 403 {
-		return ": the handler refused it; is the signature stale or made with another secret? Re-sign with the provider's secret"
-	}
-	return ""
-}
-
-func times(n int) string {
-	switch n {
-	case 0:
-		return "nothing"
-	case 1:
-		return "once"
-	case 2:
-		return "twice"
-	}
-	return fmt.Sprintf("%d times", n)
-}
-
-func list(items []string) string {
-	if len(items) > 6 {
-		return strings.Join(items[:6], ", ") + fmt.Sprintf(", and %d more", len(items)-6)
-	}
-	return strings.Join(items, ", ")
 }

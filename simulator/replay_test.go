@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
@@ -143,8 +144,8 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 			t.Errorf("send %d virtual time +%gs, want +%gs", s.N, got, want[i])
 		}
 	}
-	if res.Verdict() != simulator.VerdictNone || !strings.Contains(res.VerdictLine(), "Config.Effects") {
-		t.Errorf("without an oracle: verdict %s, %q; want unknown, naming Config.Effects", res.Verdict(), res.VerdictLine())
+	if res.Judge().Reason != simulator.ReplayNoOracle || !strings.Contains(report.ReplayVerdictLine(res, nil), "Config.Effects") {
+		t.Errorf("without an oracle: verdict %s, %q; want unknown, naming Config.Effects", res.Verdict(), report.ReplayVerdictLine(res, nil))
 	}
 }
 
@@ -235,7 +236,7 @@ func TestReplayWithoutSecretKeepsTheCapturedSignature(t *testing.T) {
 	if res.Resigned || res.Sends[0].Status != 401 {
 		t.Fatalf("resigned %v, first status %d; want the captured signature refused with 401", res.Resigned, res.Sends[0].Status)
 	}
-	checks := res.Checks()
+	checks := report.ReplayChecks(res, nil)
 	if checks[0].Status != simulator.CheckFail || !strings.Contains(checks[0].What, "Re-sign") {
 		t.Errorf("first check %+v, want a failure suggesting re-signing", checks[0])
 	}
@@ -390,7 +391,7 @@ func TestReplayCreditsALateWriteToItsSend(t *testing.T) {
 			res.Sends[0].Status, res.Sends[0].Writes, res.Sends[1].Status, res.Sends[1].Writes, res.Sends[2].Status, res.Sends[2].Writes)
 	}
 	if res.Verdict() != simulator.VerdictIdempotent || res.HandlersRunning != 0 {
-		t.Errorf("verdict %s with %d handler calls running, want idempotent with none: %s", res.Verdict(), res.HandlersRunning, res.VerdictLine())
+		t.Errorf("verdict %s with %d handler calls running, want idempotent with none: %s", res.Verdict(), res.HandlersRunning, report.ReplayVerdictLine(res, nil))
 	}
 }
 
@@ -438,7 +439,7 @@ func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
 			res.Sends[0].Status, res.Sends[0].Writes, res.Sends[1].Status, res.Sends[1].Writes)
 	}
 	if res.Verdict() != simulator.VerdictIdempotent || res.EffectsUnsettled {
-		t.Errorf("verdict %s (unsettled %v), want idempotent and settled: %s", res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
+		t.Errorf("verdict %s (unsettled %v), want idempotent and settled: %s", res.Verdict(), res.EffectsUnsettled, report.ReplayVerdictLine(res, nil))
 	}
 }
 
@@ -475,9 +476,9 @@ func TestReplayWaitsForAnAckFirstHandler(t *testing.T) {
 	}
 	if res.Writes() != 3 || res.Verdict() != simulator.VerdictNotIdempotent || res.EffectsUnsettled {
 		t.Errorf("%d writes, verdict %s (unsettled %v); want every send's late write counted, not idempotent: %s",
-			res.Writes(), res.Verdict(), res.EffectsUnsettled, res.VerdictLine())
+			res.Writes(), res.Verdict(), res.EffectsUnsettled, report.ReplayVerdictLine(res, nil))
 	}
-	if res.SettleS < 0.3 || !strings.Contains(res.VerdictLine(), "effects settled") {
-		t.Errorf("the oracle was read for %gs after the last send, want at least the quiet period, and said: %s", res.SettleS, res.VerdictLine())
+	if res.SettleS < 0.3 || !strings.Contains(report.ReplayVerdictLine(res, nil), "effects settled") {
+		t.Errorf("the oracle was read for %gs after the last send, want at least the quiet period, and said: %s", res.SettleS, report.ReplayVerdictLine(res, nil))
 	}
 }

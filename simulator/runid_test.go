@@ -31,7 +31,7 @@ func TestRunIDChangesIdsOnly(t *testing.T) {
 			case KindRun:
 				rec = r
 			case KindAttempt:
-				timeline = append(timeline, attempt{r.Seq, r.N, r.Time.String(), r.Outcome, r.Fault})
+				timeline = append(timeline, attempt{r.Seq, r.Attempt, r.Time.String(), r.Outcome, r.Fault})
 				ids = append(ids, r.Event)
 			case KindAttack:
 				if r.Event != "" {

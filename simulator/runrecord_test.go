@@ -23,8 +23,8 @@ func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
 		t.Errorf("event type %q, want stripe's default %q", run.EventType, want)
 	}
 	// outage: from 10 minutes into the run for 2 hours.
-	if len(run.OutagesS) != 1 || run.OutagesS[0] != [2]float64{600, 7800} {
-		t.Errorf("outage windows %v, want [[600 7800]]", run.OutagesS)
+	if len(run.Outages) != 1 || run.Outages[0] != [2]time.Duration{10 * time.Minute, 130 * time.Minute} {
+		t.Errorf("outage windows %v, want [[10m 2h10m]]", run.Outages)
 	}
 }
 
@@ -34,23 +34,23 @@ func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
 func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
 	recs, _ := collect(t, Config{Policy: mustPolicy(t, "svix"), Scenario: scenariotest.Lookup(t, "outage-6h"), DryRun: true, Events: 3})
 	run, end := recs[0], recs[len(recs)-1]
-	if run.DisableForS != 5*86400 || run.DisableN != 0 {
-		t.Errorf("svix's rule: failing for %gs, %d in a row; want 5 days, none", run.DisableForS, run.DisableN)
+	if run.DisableFailingFor != 5*24*time.Hour || run.DisableN != 0 {
+		t.Errorf("svix's rule: failing for %s, %d in a row; want 5 days, none", run.DisableFailingFor, run.DisableN)
 	}
 	met, inWindow := 0, 0
 	for _, r := range recs {
 		if r.Kind != KindAttempt {
 			continue
 		}
-		at := r.Time.Sub(*run.Start).Seconds()
-		in := len(run.OutagesS) > 0 && at >= run.OutagesS[0][0] && at < run.OutagesS[0][1]
+		at := r.Time.Sub(*run.Start)
+		in := len(run.Outages) > 0 && at >= run.Outages[0][0] && at < run.Outages[0][1]
 		if in {
 			inWindow++
 		}
 		if r.Outage {
 			met++
 			if !in || r.Outcome != ConnectionFailed {
-				t.Errorf("attempt at +%gs (%s) met an outage outside its window %v", at, r.Outcome, run.OutagesS)
+				t.Errorf("attempt at +%s (%s) met an outage outside its window %v", at, r.Outcome, run.Outages)
 			}
 		}
 	}

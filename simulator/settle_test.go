@@ -250,8 +250,8 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			if res.EffectsUnsettled != tc.unsettled || end.EffectsUnsettled != tc.unsettled {
 				t.Errorf("effects unsettled %v (end record: %v), want %v", res.EffectsUnsettled, end.EffectsUnsettled, tc.unsettled)
 			}
-			if end.SettleS != tc.wantWait.Seconds() || end.SettleLimitS != limit.Seconds() {
-				t.Errorf("end record says %gs waited of %gs, want %gs of %gs", end.SettleS, end.SettleLimitS, tc.wantWait.Seconds(), limit.Seconds())
+			if end.SettleWait != tc.wantWait || end.SettleLimit != limit {
+				t.Errorf("end record says %s waited of %s, want %s of %s", end.SettleWait, end.SettleLimit, tc.wantWait, limit)
 			}
 		})
 	}

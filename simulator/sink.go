@@ -28,7 +28,7 @@ func (e *engine) sink(r *Record) error {
 // deepCopy copies r with what its slices and pointers refer to.
 func deepCopy(r *Record) Record {
 	c := *r
-	c.OutagesS, c.ScheduleS = slices.Clone(r.OutagesS), slices.Clone(r.ScheduleS)
+	c.Outages, c.Schedule, c.Pauses = slices.Clone(r.Outages), slices.Clone(r.Schedule), slices.Clone(r.Pauses)
 	if r.Start != nil {
 		t := *r.Start
 		c.Start = &t

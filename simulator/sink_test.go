@@ -34,7 +34,7 @@ func TestSinksThatBreakTheLoanAreCaught(t *testing.T) {
 		change     func(r *Record)
 	}{
 		{"a field", KindAttempt, func(r *Record) { r.Fault = "edited" }},
-		{"what a slice holds", KindRun, func(r *Record) { r.ScheduleS[1] = 0 }},
+		{"what a slice holds", KindRun, func(r *Record) { r.Schedule[1] = 0 }},
 		{"what a pointer points to", KindRun, func(r *Record) { *r.Start = r.Start.Add(1) }},
 	} {
 		t.Run("changed "+tc.name, func(t *testing.T) {

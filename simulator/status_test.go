@@ -140,8 +140,8 @@ func TestTwilioRetryPolicy(t *testing.T) {
 	if res.Attempts != 12 {
 		t.Errorf("rc=3 rp=all with 500s: %d attempts, want 12", res.Attempts)
 	}
-	if recs[0].TimeoutS != 5 {
-		t.Errorf("tt=5000: run record timeout %gs", recs[0].TimeoutS)
+	if recs[0].Timeout != 5*time.Second {
+		t.Errorf("tt=5000: run record timeout %s", recs[0].Timeout)
 	}
 	if len(bad) > 0 {
 		t.Errorf("signature over the URL without the fragment failed: %v", bad)

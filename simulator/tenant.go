@@ -131,7 +131,7 @@ func (e *engine) disableTenant(d *due, id string, at time.Time, by string, cause
 	e.res.TenantsDisabled++
 	r := &e.out
 	*r = e.base
-	r.Kind, r.Time, r.Seq, r.N, r.Event = KindDisable, at, d.event(), d.n(), id
+	r.Kind, r.Time, r.Seq, r.Attempt, r.Event = KindDisable, at, d.event(), d.n(), id
 	r.Tenant, r.DisabledBy, r.DisabledCause = e.tenantLabel(d.event()), by, cause
 	return e.emitOut()
 }
@@ -153,8 +153,8 @@ func (e *engine) lose(d *due) error {
 	ev := d.event()
 	if st := e.live.get(ev); st != nil {
 		fate := FateDisabled
-		if st.settled != 0 {
-			fate = settledFates[st.settled]
+		if st.scheduleFate != 0 {
+			fate = scheduleFates[st.scheduleFate]
 		} else {
 			e.res.Lost++
 		}

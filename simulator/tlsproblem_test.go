@@ -46,7 +46,7 @@ func TestTLSFailuresSayWhatFailed(t *testing.T) {
 			}
 			for _, r := range recs {
 				if r.Kind == simulator.KindAttempt && r.TLS != tc.want {
-					t.Fatalf("attempt %d: TLS problem %q (%s), want %q", r.N, r.TLS, r.Error, tc.want)
+					t.Fatalf("attempt %d: TLS problem %q (%s), want %q", r.Attempt, r.TLS, r.Error, tc.want)
 				}
 			}
 			runs, err := report.Summarize(recs)

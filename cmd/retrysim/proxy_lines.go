@@ -56,6 +56,6 @@ func (l *eventLines) add(r *simulator.Record) {
 		}
 		// The id and the type are the sender's: escaped before they reach
 		// a terminal, or make a line of their own.
-		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", report.EscapeText(r.Event), report.EscapeText(typ), r.N, policies.Plural(r.N, "attempt", "attempts"), r.Fate, dups)
+		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", report.EscapeText(r.Event), report.EscapeText(typ), r.Attempts, policies.Plural(r.Attempts, "attempt", "attempts"), r.Fate, dups)
 	}
 }

@@ -23,11 +23,11 @@ func TestProxyLineCountsDuplicatesAsTheReport(t *testing.T) {
 	var out bytes.Buffer
 	lines := newEventLines(&out, proxy.NewIntake(pol, "whsec_test", &out))
 	for i, status := range []int{401, 200, 200} {
-		lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Seq: 0, N: i + 1, Reached: true, HandlerStatus: status})
+		lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Seq: 0, Attempt: i + 1, Answer: simulator.Answer{Reached: true, HandlerStatus: status}})
 	}
-	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_1", Seq: 0, N: 3, Fate: simulator.FateDelivered})
-	lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Seq: 1, N: 1, Reached: true, HandlerStatus: 403})
-	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_2", Seq: 1, N: 1, Fate: simulator.FateStopped})
+	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_1", Seq: 0, EventFacts: simulator.EventFacts{Attempts: 3, Fate: simulator.FateDelivered}})
+	lines.add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Seq: 1, Attempt: 1, Answer: simulator.Answer{Reached: true, HandlerStatus: 403}})
+	lines.add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_2", Seq: 1, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateStopped}})
 	got := out.String()
 	for _, want := range []string{"evt_1 (type not given) · 3 attempts · delivered · 1 duplicate reached your handler\n", "evt_2 (type not given) · 1 attempt · stopped · no duplicate\n"} {
 		if !strings.Contains(got, want) {

@@ -168,7 +168,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
 	}
 	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {
-		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, res.SpellVerdictLine(advice.Flag))}
+		return &exitError{code: exitGate, err: fmt.Errorf("gate %s did not pass: %s", report.GateDuplicateEffects, report.ReplayVerdictLine(res, advice.Flag))}
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func (r *resultsSink) exitNow() {
 		return
 	}
 	for _, o := range r.open {
-		r.jw.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: o.Provider, Policy: o.Policy, Scenario: o.Scenario, Seed: o.Seed, Interrupted: true})
+		r.jw.Add(&simulator.Record{Kind: simulator.KindEnd, Provider: o.Provider, Policy: o.Policy, Scenario: o.Scenario, Seed: o.Seed, EndFacts: simulator.EndFacts{Interrupted: true}})
 	}
 	r.open = nil
 	r.finish()

@@ -74,7 +74,7 @@ func signedOnce(t *testing.T, header string, records []simulator.Record, arrival
 			if attempts[r.Event] == nil {
 				attempts[r.Event] = map[int]bool{}
 			}
-			attempts[r.Event][r.N] = true
+			attempts[r.Event][r.Attempt] = true
 		}
 	}
 	sigs := map[string]map[string]bool{}

@@ -73,7 +73,7 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			}
 			retried := 0
 			for _, r := range records {
-				if r.Kind == simulator.KindAttempt && r.N > 1 && r.Reached {
+				if r.Kind == simulator.KindAttempt && r.Attempt > 1 && r.Reached {
 					retried++
 				}
 			}
@@ -145,7 +145,7 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 			for _, r := range records {
 				switch {
 				case r.Kind == simulator.KindAttempt && r.HandlerStatus != ok:
-					t.Errorf("attempt %d of %s: the official verifier answered %d", r.N, r.Event, r.HandlerStatus)
+					t.Errorf("attempt %d of %s: the official verifier answered %d", r.Attempt, r.Event, r.HandlerStatus)
 				case r.Kind != simulator.KindAttack || r.NotApplicable != "":
 				case r.Undetectable != "":
 					sent++

@@ -91,16 +91,17 @@ func (d *Records) text(v string) string {
 // first field that changes.
 func (d *Records) fields(r *simulator.Record) *simulator.Record {
 	out := r
-	field := func(i int) reflect.Value {
+	field := func(i []int) reflect.Value {
 		if out == r {
 			d.spare = *r
 			out = &d.spare
 		}
-		return reflect.ValueOf(out).Elem().Field(i)
+		return reflect.ValueOf(out).Elem().FieldByIndex(i)
 	}
 	v := reflect.ValueOf(r).Elem()
-	for i := range v.NumField() {
-		f := v.Field(i)
+	for _, sf := range recordFields {
+		i := sf.Index
+		f := v.FieldByIndex(i)
 		switch f.Kind() {
 		case reflect.String:
 			if c := d.text(f.String()); c != f.String() {
@@ -123,6 +124,18 @@ func (d *Records) fields(r *simulator.Record) *simulator.Record {
 	}
 	return out
 }
+
+// recordFields are the record's fields, those of its embedded structs
+// (each kind's) included, the structs themselves left out.
+var recordFields = func() []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[simulator.Record]()) {
+		if !f.Anonymous {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
 
 // knownClean is the last few texts found to need no change, replaced in
 // turn. Comparing a text with one of them costs a comparison of lengths,

@@ -34,7 +34,7 @@ func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
 	if got == &clean || strings.Contains(got.Error, secret) || !strings.Contains(got.Error, Marker) {
 		t.Fatalf("a secret added during the run is not redacted from text seen before: %q", got.Error)
 	}
-	other := simulator.Record{Kind: simulator.KindAttempt, Fault: secret, Signal: "x " + secret}
+	other := simulator.Record{Kind: simulator.KindAttempt, Fault: secret, AttemptFacts: simulator.AttemptFacts{Signal: "x " + secret}}
 	got = d.Redact(&other)
 	if strings.Contains(got.Fault, secret) || strings.Contains(got.Signal, secret) {
 		t.Fatalf("a field other than the error keeps the secret: %+v", got)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
@@ -92,7 +93,7 @@ func TestMemoryHandlerForgetsOnRestart(t *testing.T) {
 	base, kill := startHandler(t, db)
 	first := replay(base)
 	if first.Verdict() != simulator.VerdictIdempotent || first.Writes() != 1 {
-		t.Fatalf("while the process lives: %s", first.VerdictLine())
+		t.Fatalf("while the process lives: %s", report.ReplayVerdictLine(first, nil))
 	}
 	kill()
 
@@ -102,6 +103,6 @@ func TestMemoryHandlerForgetsOnRestart(t *testing.T) {
 		t.Fatalf("after the restart the ledger shows %d credits for the event, want the 1 from before", second.Before)
 	}
 	if second.Writes() != 1 || second.After != 2 || second.Verdict() != simulator.VerdictNotIdempotent {
-		t.Errorf("after the restart: %d writes, %d credits in all; want the event credited a second time (%s)", second.Writes(), second.After, second.VerdictLine())
+		t.Errorf("after the restart: %d writes, %d credits in all; want the event credited a second time (%s)", second.Writes(), second.After, report.ReplayVerdictLine(second, nil))
 	}
 }

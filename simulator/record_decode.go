@@ -1,4 +1,4 @@
-package report
+package simulator
 
 import (
 	"bytes"
@@ -8,23 +8,21 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/retrysim/retrysim/simulator"
 )
 
-// recordDecoder decodes one line of a results stream into a
-// simulator.Record, four to five times faster than encoding/json, with the
-// same result. It reads the JSON that JSONLWriter writes: one flat object,
-// keys spelled as the record's tags, values of the fields' own types. A
+// RecordDecoder decodes one line of a results stream into a Record, four
+// to five times faster than encoding/json, with the same result. It reads
+// the JSON that Record.MarshalJSON writes: one flat object, keys spelled
+// as recordJSON's tags, values of the fields' own types. A
 // line it does not read that way (a key it does not know or spelled in
 // another case, a null, an escape in a key, a number an int cannot hold,
 // a syntax error) it leaves to encoding/json whole, so that what a line
 // decodes to, and the error a bad line gets, are encoding/json's.
 //
-// Its table of fields is made from the record's JSON tags, so a field
-// added to the record is read without a word here, as long as it is of a
+// Its table of fields is made from recordJSON's tags, so a field added to
+// the stream is read without a word here, as long as it is of a
 // type the table knows (TestDecoderKnowsEveryField).
-type recordDecoder struct {
+type RecordDecoder struct {
 	fields map[string]fieldDecoder
 	// order is the fields in the record's order, the order JSONLWriter
 	// writes them in: the next key is looked for there first, from the
@@ -34,6 +32,8 @@ type recordDecoder struct {
 	// outcomes, faults and errors of a stream repeat from one record to
 	// the next, and a repeat is not allocated again.
 	last []string
+	// w is the line as the stream spells it, before it becomes a Record.
+	w recordJSON
 }
 
 type namedField struct {
@@ -66,9 +66,10 @@ var (
 	spanType = reflect.TypeFor[[2]float64]()
 )
 
-func newRecordDecoder() *recordDecoder {
-	t := reflect.TypeFor[simulator.Record]()
-	d := &recordDecoder{fields: map[string]fieldDecoder{}, last: make([]string, t.NumField())}
+// NewRecordDecoder returns a decoder of results stream lines.
+func NewRecordDecoder() *RecordDecoder {
+	t := reflect.TypeFor[recordJSON]()
+	d := &RecordDecoder{fields: map[string]fieldDecoder{}, last: make([]string, t.NumField())}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -111,21 +112,22 @@ func typeOf(t reflect.Type) fieldType {
 	return 0
 }
 
-// decode sets rec from line, which JSON Lines' framing left without its
+// Decode sets rec from line, which JSON Lines' framing left without its
 // newline; it returns encoding/json's error for a line that is not a
 // record.
-func (d *recordDecoder) decode(line []byte, rec *simulator.Record) error {
-	*rec = simulator.Record{}
-	if d.fast(line, rec) {
+func (d *RecordDecoder) Decode(line []byte, rec *Record) error {
+	d.w = recordJSON{}
+	if d.fast(line, &d.w) {
+		d.w.toRecord(rec)
 		return nil
 	}
-	*rec = simulator.Record{}
+	*rec = Record{}
 	return json.Unmarshal(line, rec)
 }
 
 // fast decodes line into rec the quick way, and reports false for a line
 // it leaves to encoding/json.
-func (d *recordDecoder) fast(b []byte, rec *simulator.Record) bool {
+func (d *RecordDecoder) fast(b []byte, rec *recordJSON) bool {
 	v := reflect.ValueOf(rec).Elem()
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -177,7 +179,7 @@ func (d *recordDecoder) fast(b []byte, rec *simulator.Record) bool {
 
 // field is key's field: looked for in order from *next on (a comparison
 // of lengths for most), then in the map.
-func (d *recordDecoder) field(key []byte, next *int) (fieldDecoder, bool) {
+func (d *RecordDecoder) field(key []byte, next *int) (fieldDecoder, bool) {
 	for j := *next; j < len(d.order); j++ {
 		if d.order[j].name == string(key) {
 			*next = j + 1
@@ -189,7 +191,7 @@ func (d *recordDecoder) field(key []byte, next *int) (fieldDecoder, bool) {
 }
 
 // value reads the value at b[i:] into field, and returns where it ends.
-func (d *recordDecoder) value(b []byte, i int, f fieldDecoder, field reflect.Value) (int, bool) {
+func (d *RecordDecoder) value(b []byte, i int, f fieldDecoder, field reflect.Value) (int, bool) {
 	switch f.typ {
 	case fieldString:
 		s, end, ok := d.text(b, i, f.index)
@@ -281,7 +283,7 @@ func (d *recordDecoder) value(b []byte, i int, f fieldDecoder, field reflect.Val
 
 // text reads the string at b[i:], the same as the last one read into field
 // index when it is.
-func (d *recordDecoder) text(b []byte, i, index int) (string, int, bool) {
+func (d *RecordDecoder) text(b []byte, i, index int) (string, int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return "", 0, false
 	}
