@@ -55,7 +55,7 @@ func flagValues(c *cobra.Command) map[string]func() []string {
 		"fail-on":  func() []string { return strings.Split(report.GateNames(), ", ") },
 		"demo":     demo.ModeNames,
 		"mode":     demo.ModeNames,
-		"by":       func() []string { return []string{report.ByEvent} },
+		"by":       func() []string { return []string{report.ByEvent, report.ByTenant} },
 	}
 	if c.Name() != "policies" { // there --chart names a file
 		v["chart"] = func() []string { return report.Charts() }
