@@ -142,13 +142,7 @@ func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, de
 			}
 		}
 	}
-	note(o, v)
-	if o.dup != nil {
-		var dv verdict
-		e.judge(o.dup, &dv)
-		nx.dupSignal = dv.signal
-		note(o.dup, &dv)
-	}
+	note(o, v) // (no duplicated request: fan-out and duplicate exclude each other)
 	for i := range o.fan {
 		var fv verdict
 		e.judge(&o.fan[i], &fv)
