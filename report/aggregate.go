@@ -334,9 +334,15 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	case ArrivalDuplicate:
 		r.duplicate(ev, rec)
 	}
+	ev.subs |= subscriptionBit(rec.Subscription)
 	ev.arrivals++
-	ev.lastReached = rec.Outcome
-	ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
+	if ev.subs&^1 == 0 || rec.Outcome.Failed() {
+		// Under fan-out, only a subscription whose delivery failed is
+		// retried: its retry's cause is the last failed arrival (the
+		// event's, not that subscription's: per event, one is kept).
+		ev.lastReached = rec.Outcome
+		ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
+	}
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
 		r.afterKey.add(after)
@@ -360,7 +366,9 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 	switch {
 	case rec.Copy > 0:
 		r.CopyArrivals++
-	case rec.Subscription > 0:
+	case ev.subs&subscriptionBit(rec.Subscription) == 0:
+		// The event's first arrival through this subscription: another
+		// subscription's delivery, where a later one is its own retry.
 		r.FanOutArrivals++
 	case rec.Manual:
 		r.ManualArrivals++
@@ -370,6 +378,10 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 		r.Causes[ev.lastReached]++
 	}
 }
+
+// subscriptionBit is a subscription as a bit of eventAgg.subs (a stream
+// naming more subscriptions than a run can have wraps around).
+func subscriptionBit(sub int) uint16 { return 1 << (uint(sub) % 16) }
 
 func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 	r.reorder.resolve(rec.Seq)
@@ -473,6 +485,7 @@ type eventAgg struct {
 	need              time.Duration // latest arrival after the key
 	arrivals          int32
 	hasKey            bool
+	subs              uint16 // the subscriptions (fan-out) an arrival came through, a bit each
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
 	prevReached       bool           // the event's last attempt reached the handler

@@ -142,3 +142,58 @@ func TestFanOutVerdictNamesTheKey(t *testing.T) {
 		})
 	}
 }
+
+// Under fan-out, a handler that fails one subscription's delivery (chosen
+// by its X-Shopify-Webhook-Id) gets that delivery's retries: the report
+// counts one fan-out arrival per event (the other subscription's first
+// delivery) and the failing delivery's retries as retries of a failed
+// answer, not as fan-out.
+func TestFanOutRetriesAreRetries(t *testing.T) {
+	sc, err := scenarios.Lookup("fan-out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policies.Lookup("shopify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.Disable = nil // the failures would disable the endpoint: retries are what this is about
+	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
+	var mu sync.Mutex
+	retries := 0 // requests after a failing delivery's first
+	seen := map[string]bool{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		webhook := r.Header.Get("X-Shopify-Webhook-Id")
+		mu.Lock()
+		if seen[webhook] {
+			retries++
+		}
+		seen[webhook] = true
+		mu.Unlock()
+		if failing(webhook) {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	})
+	const events = 12
+	var recs []simulator.Record
+	if _, err := simulator.Run(context.Background(), simulator.Config{
+		Policy: pol, Scenario: sc, Handler: h, Events: events, Over: time.Hour, Seed: 1, RunID: "test", Secret: fanOutSecret,
+		Sink: simulator.Collect(&recs),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := report.Summarize(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sums[0]
+	if retries == 0 {
+		t.Fatal("no subscription's delivery was retried (pick another seed)")
+	}
+	if r.FanOutArrivals != events {
+		t.Errorf("%d fan-out arrivals, want %d (one per event)", r.FanOutArrivals, events)
+	}
+	if got := r.Causes[simulator.HTTPError]; got != retries {
+		t.Errorf("%d duplicate arrivals after a failed answer, want the %d retries the handler saw", got, retries)
+	}
+}

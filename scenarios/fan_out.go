@@ -14,9 +14,10 @@ import (
 // X-GitHub-Delivery and two X-GitHub-Hook-IDs. None of them is a retry,
 // and no failure is needed: a handler that keys its dedup on the
 // subscription's own id processes the event once per subscription. Each
-// attempt (retries too) is sent through every subscription; the provider
-// retries while every subscription's delivery failed (one subscription's
-// own retries after another's success are not modelled).
+// subscription's delivery is retried on its own, with the event's id and
+// its own delivery id, until it succeeds or the schedule ends: a retry goes
+// through the subscriptions whose deliveries failed, and the event is
+// delivered if any subscription's delivery was.
 //
 //	type: fan-out
 //	subscriptions: 2

@@ -50,6 +50,10 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		if o.paused {
 			nx.fate = FatePaused
 		}
+		if st.subDelivered {
+			// Another subscription's delivery of the event succeeded.
+			*nx = next{delivered: 1, fate: FateDelivered}
+		}
 		st.stage = stageDone
 		return
 	}
@@ -60,6 +64,10 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	if more && v.retryAfter > delay {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
+	}
+	if st.subs != 0 || len(o.fan) > 0 {
+		e.decideFanned(d, st, o, &v, delay, more, nx)
+		return
 	}
 	// Every field of nx, one by one (the unkeyed next above fails to
 	// compile when one is added): a composite literal is built aside and copied
@@ -74,11 +82,6 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		e.judge(o.dup, &dv)
 		nx.dupSignal = dv.signal
 		nx.failed = nx.failed && o.dup.outcome.Failed()
-	}
-	for i := range o.fan {
-		// Another subscription's delivery: the event is delivered if any
-		// subscription's was (see scenarios' fan-out).
-		nx.failed = nx.failed && o.fan[i].outcome.Failed()
 	}
 	switch {
 	case nx.manual:
@@ -112,6 +115,69 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 	}
 }
 
+// decideFanned is decide for an attempt sent through several
+// subscriptions (fan-out), whose answer o (the first subscription's, the
+// others' in o.fan) was judged as v, with the schedule's next delay and
+// whether it has a next attempt. Each subscription's delivery is retried
+// on its own schedule until it succeeds, is stopped by its answer, or the
+// schedule ends; the others' are over. As the schedule depends only on the
+// attempt's number, the retries of the subscriptions still failing are due
+// together: they stay one attempt of the event, which is sent through those
+// subscriptions alone, after the longest Retry-After any of them was given.
+// The event ends when every subscription's delivery has, delivered if any
+// subscription's was.
+func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
+	n := d.n()
+	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate != 0}
+	var again uint16 // the subscriptions whose deliveries are retried
+	failed := true   // every request of the attempt failed
+	note := func(r *outcome, rv *verdict) {
+		switch {
+		case !r.outcome.Failed():
+			failed = false
+		case !rv.stop:
+			again |= 1 << r.sub
+			if more {
+				delay = max(delay, rv.retryAfter)
+			}
+		}
+	}
+	note(o, v) // (no duplicated request: fan-out and duplicate exclude each other)
+	for i := range o.fan {
+		var fv verdict
+		e.judge(&o.fan[i], &fv)
+		note(&o.fan[i], &fv)
+	}
+	nx.failed = failed
+	st.subDelivered = st.subDelivered || !failed
+	st.subs = 0
+	switch {
+	case nx.manual:
+		// After a manual redelivery (through every subscription), as
+		// decide has it.
+		nx.fate = scheduleFates[st.scheduleFate]
+		if !failed && nx.fate != FateDelivered {
+			nx.lost, nx.delivered = -1, 1
+			nx.fate = FateDelivered
+		}
+	case again != 0 && more:
+		st.subs = again
+		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
+	case st.subDelivered:
+		nx.delivered = 1
+		nx.fate = e.scheduleOver(d, st, FateDelivered)
+	case v.stop && !v.noRetry:
+		nx.lost = 1
+		nx.fate = FateStopped
+	default:
+		nx.lost = 1
+		nx.fate = e.scheduleOver(d, st, FateExhausted)
+	}
+	if nx.fate != "" {
+		st.stage = stageDone
+	}
+}
+
 // commit records attempt d of the event st as decided and reports whether
 // the endpoint is now disabled.
 func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
@@ -120,6 +186,7 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 		return false, nil
 	}
 	if o.providerDropped || o.paused {
+		e.res.Delivered += nx.delivered
 		e.res.Lost += nx.lost
 		return false, e.endWith(d.event(), nx.fate, at, o.fault)
 	}
@@ -253,6 +320,10 @@ func (e *engine) drain(fate string, all bool) error {
 		if code := e.live.get(ev).scheduleFate; code != 0 {
 			// Its schedule had ended; only a manual resend was still to come.
 			f = scheduleFates[code]
+		} else if e.live.get(ev).subDelivered {
+			// One subscription's delivery succeeded; others' were retried.
+			f = FateDelivered
+			e.res.Delivered++
 		} else if fate == FateDisabled {
 			e.res.Lost++
 		}

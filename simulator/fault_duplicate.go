@@ -14,7 +14,9 @@ import (
 type duplicated struct{ noEffect }
 
 func (duplicated) send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
-	if !act.Duplicate {
+	if !act.Duplicate || st.subs != 0 {
+		// A retry of some subscriptions' deliveries (fan-out) goes
+		// through each of them once.
 		return false
 	}
 	*o = e.sendTwice(ctx, d, st, act, signedAt, *o)

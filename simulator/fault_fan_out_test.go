@@ -1,6 +1,9 @@
 package simulator
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +29,85 @@ func TestFannedOutAttempt(t *testing.T) {
 	for id, s := range subs {
 		if len(s) != 3 || s[0] != 0 || s[1] != 1 || s[2] != 2 {
 			t.Errorf("event %s: subscriptions %v, want [0 1 2]", id, s)
+		}
+	}
+}
+
+// Each subscription's delivery is retried on its own: a handler that
+// fails one subscription's delivery (chosen by its X-Shopify-Webhook-Id)
+// gets that delivery's every retry, with its webhook id and the event's
+// id, and never the other subscription's delivery again; the event is
+// delivered, through the subscription that succeeded.
+func TestFannedOutRetriesOneSubscription(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[[2]string]int{} // (event id, webhook id) → requests
+	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		webhook := r.Header.Get("X-Shopify-Webhook-Id")
+		mu.Lock()
+		seen[[2]string{r.Header.Get("X-Shopify-Event-Id"), webhook}]++
+		mu.Unlock()
+		if failing(webhook) {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p := mustPolicy(t, "shopify")
+	p.Disable = nil // the failures would disable the endpoint: retries are what this is about
+	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}]\n")
+	const events = 12
+	recs, res := collect(t, Config{Policy: p, Scenario: sc, Events: events, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
+
+	// What the handler saw, per event: its subscriptions' deliveries.
+	perEvent := map[string][]string{}
+	for k := range seen {
+		perEvent[k[0]] = append(perEvent[k[0]], k[1])
+	}
+	mixed, delivered := 0, 0
+	for ev, webhooks := range perEvent {
+		if len(webhooks) != 2 {
+			t.Fatalf("event %s came with webhook ids %v, want 2", ev, webhooks)
+		}
+		fails := 0
+		for _, wh := range webhooks {
+			want := 1
+			if failing(wh) {
+				want = p.MaxAttempts() // every attempt of the schedule
+				fails++
+			}
+			if got := seen[[2]string{ev, wh}]; got != want {
+				t.Errorf("event %s, webhook %s (failing: %v): %d requests, want %d", ev, wh, failing(wh), got, want)
+			}
+		}
+		if fails == 1 {
+			mixed++
+		}
+		if fails < 2 {
+			delivered++
+		}
+	}
+	if len(perEvent) != events || mixed == 0 {
+		t.Fatalf("%d events, %d with one subscription failing; want %d events, some mixed (pick another seed)", len(perEvent), mixed, events)
+	}
+	if res.Delivered != delivered || res.Lost != events-delivered {
+		t.Errorf("delivered %d, lost %d; want %d delivered (an event is delivered if one subscription's delivery was), %d lost", res.Delivered, res.Lost, delivered, events-delivered)
+	}
+	// The records say which subscription each request went through: one
+	// subscription's once, or on the whole schedule when it failed.
+	bySub := map[string][2]int{} // event → attempts per subscription
+	for _, r := range attempts(recs) {
+		c := bySub[r.Event]
+		c[r.Subscription]++
+		bySub[r.Event] = c
+	}
+	for ev, c := range bySub {
+		for _, n := range c {
+			if n != 1 && n != p.MaxAttempts() {
+				t.Errorf("event %s: attempts per subscription %v, want 1 or %d each", ev, c, p.MaxAttempts())
+			}
+		}
+		if c[0]+c[1] != seen[[2]string{ev, perEvent[ev][0]}]+seen[[2]string{ev, perEvent[ev][1]}] {
+			t.Errorf("event %s: attempts per subscription %v, not the requests the handler saw", ev, c)
 		}
 	}
 }

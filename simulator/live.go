@@ -31,6 +31,15 @@ type eventState struct {
 	// in scheduleFates) when a manual redelivery is still to come: its
 	// next attempt is that one. 0 while the schedule runs.
 	scheduleFate uint8
+	// subs are, for an event sent through several subscriptions
+	// (fan-out), the subscriptions whose deliveries are still retried, a
+	// bit each; 0 before its first fanned-out attempt, between a finished
+	// schedule and a manual redelivery, and without fan-out.
+	// subDelivered says one subscription's delivery succeeded: the event
+	// is delivered whatever the others' come to. (Both sit in what was
+	// padding: an event in flight costs no more for them.)
+	subs         uint16
+	subDelivered bool
 	// req is what building a request needs; nil in a dry run, which sends
 	// nothing.
 	req *requestState

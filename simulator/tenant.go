@@ -153,9 +153,14 @@ func (e *engine) lose(d *due) error {
 	ev := d.event()
 	if st := e.live.get(ev); st != nil {
 		fate := FateDisabled
-		if st.scheduleFate != 0 {
+		switch {
+		case st.scheduleFate != 0:
 			fate = scheduleFates[st.scheduleFate]
-		} else {
+		case st.subDelivered:
+			// One subscription's delivery succeeded before the disable.
+			fate = FateDelivered
+			e.res.Delivered++
+		default:
 			e.res.Lost++
 		}
 		return e.end(ev, fate, at)
