@@ -107,8 +107,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &runAgg{live: map[int]*eventAgg{}, reorder: newReorders(), spool: a.spool}
-		run.Outcomes, run.Causes, run.Unreached, run.HandlerStatuses = map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[int]int{}
+		run = &runAgg{live: map[int]*eventAgg{}, reorder: newReorders(), spool: a.spool, outcomeIdx: newOutcomeIndex()}
 		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -199,6 +198,11 @@ type runAgg struct {
 	// keyed holds a hash of each event the handler answered 2xx, for
 	// matching the oracle's ids.
 	keyed []uint64
+	// The counts behind Outcomes, Unreached, Causes and HandlerStatuses,
+	// which conclude builds from them.
+	outcomeIdx                  outcomeIndex
+	outcomes, unreached, causes outcomeCounts
+	statuses                    statusCounts
 }
 
 // conclude returns the run's facts as of now: a copy that nothing the
@@ -208,7 +212,8 @@ func (r *runAgg) conclude() *Summary {
 	s.Incomplete = !r.ended
 	s.ReorderedPairs = r.reorder.pairs
 	s.Schedule, s.LostToDisableIDs = slices.Clone(s.Schedule), slices.Clone(s.LostToDisableIDs)
-	s.HandlerStatuses, s.Outcomes, s.Causes, s.Unreached = maps.Clone(s.HandlerStatuses), maps.Clone(s.Outcomes), maps.Clone(s.Causes), maps.Clone(s.Unreached)
+	s.HandlerStatuses, s.Outcomes = r.statuses.facts(), r.outcomes.facts(r.outcomeIdx)
+	s.Causes, s.Unreached = r.causes.facts(r.outcomeIdx), r.unreached.facts(r.outcomeIdx)
 	s.Effects, s.effectsBefore = maps.Clone(s.Effects), maps.Clone(s.effectsBefore)
 	s.Outages, s.OutageWindows, s.Pauses, s.Restarts = slices.Clone(s.Outages), slices.Clone(s.OutageWindows), slices.Clone(s.Pauses), slices.Clone(s.Restarts)
 	s.Disables, s.lostBy = slices.Clone(s.Disables), maps.Clone(s.lostBy)
@@ -281,13 +286,13 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		}
 	}
 	r.Attempts++
-	r.Outcomes[rec.Outcome]++
+	r.outcomes.add(r.outcomeIdx, rec.Outcome)
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
 	if rec.Attempt > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if !rec.Reached {
-		r.Unreached[rec.Outcome]++
+		r.unreached.add(r.outcomeIdx, rec.Outcome)
 	}
 	if ev != nil {
 		ev.prevReached = rec.Reached
@@ -318,7 +323,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	if rec.HandlerStatus != 0 {
 		r.latencies.add(rec.Latency)
 		r.HandlerTime += rec.Latency
-		r.HandlerStatuses[rec.HandlerStatus]++
+		r.statuses.add(rec.HandlerStatus)
 	}
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
@@ -367,7 +372,7 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 	case ev.lastLateInjected:
 		r.InjectedLateArrivals++
 	default:
-		r.Causes[ev.lastReached]++
+		r.causes.add(r.outcomeIdx, ev.lastReached)
 	}
 }
 
