@@ -26,7 +26,7 @@ type reorders struct {
 	objects map[string]*arrivals // by object; the pointer, so the key is never rewritten
 	// open are the events seen, about an object, that have not ended:
 	// their object and whether they have arrived.
-	open map[int]openEvent
+	open openEvents
 }
 
 // arrivals are the first arrivals kept for one object, and how many of
@@ -37,14 +37,86 @@ type arrivals struct {
 	pending int
 }
 
-// openEvent is an event in flight about an object.
+// openEvent is an event in flight about an object; the zero value is
+// an event not in flight.
 type openEvent struct {
 	object  *arrivals
 	arrived bool
 }
 
+// openEvents are the events in flight by sequence number, in pages of
+// consecutive numbers. Every attempt looks its event up, and attempts
+// come mostly in sequence order (every event follows one schedule), so
+// one page serves many in a row; a map with an entry per event, a
+// million in a long run against a black hole, cost a cache miss per
+// attempt and half the run's CPU. A page goes when its last event ends,
+// so the memory still follows the events in flight, at worst a page for
+// each.
+type openEvents struct {
+	pages map[int]*openPage // by sequence number / openPageSize
+	// last is the page of the last lookup, and lastKey its key.
+	last    *openPage
+	lastKey int
+}
+
+// openPageSize is how many consecutive sequence numbers share a page:
+// 1 KiB of openEvent.
+const openPageSize = 64
+
+type openPage struct {
+	events [openPageSize]openEvent
+	n      int // events in flight on the page
+}
+
+// page returns the page of seq, nil if none, and seq's place on it.
+func (o *openEvents) page(seq int) (*openPage, int) {
+	key, i := seq/openPageSize, seq%openPageSize
+	if i < 0 { // below zero, as a corrupt stream may hold
+		key, i = key-1, i+openPageSize
+	}
+	if o.last == nil || key != o.lastKey {
+		o.last, o.lastKey = o.pages[key], key
+	}
+	return o.last, i
+}
+
+// get returns event seq, the zero openEvent if it is not in flight.
+func (o *openEvents) get(seq int) openEvent {
+	if p, i := o.page(seq); p != nil {
+		return p.events[i]
+	}
+	return openEvent{}
+}
+
+// put sets event seq, which e.object says is in flight.
+func (o *openEvents) put(seq int, e openEvent) {
+	p, i := o.page(seq)
+	if p == nil {
+		p = &openPage{}
+		o.pages[o.lastKey] = p
+		o.last = p
+	}
+	if p.events[i].object == nil {
+		p.n++
+	}
+	p.events[i] = e
+}
+
+// delete notes that event seq is no longer in flight.
+func (o *openEvents) delete(seq int) {
+	p, i := o.page(seq)
+	if p == nil || p.events[i].object == nil {
+		return
+	}
+	p.events[i] = openEvent{}
+	if p.n--; p.n == 0 {
+		delete(o.pages, o.lastKey)
+		o.last = nil
+	}
+}
+
 func newReorders() reorders {
-	return reorders{objects: map[string]*arrivals{}, open: map[int]openEvent{}}
+	return reorders{objects: map[string]*arrivals{}, open: openEvents{pages: map[int]*openPage{}}}
 }
 
 // seen notes an attempt of event seq, about object.
@@ -52,7 +124,7 @@ func (o *reorders) seen(seq int, object string) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if _, ok := o.open[seq]; ok {
+	if o.open.get(seq).object != nil {
 		return
 	}
 	a := o.objects[object]
@@ -61,7 +133,7 @@ func (o *reorders) seen(seq int, object string) {
 		o.objects[a.object] = a
 	}
 	a.pending++
-	o.open[seq] = openEvent{object: a}
+	o.open.put(seq, openEvent{object: a})
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
@@ -70,7 +142,7 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		return
 	}
 	o.seen(seq, object)
-	e := o.open[seq]
+	e := o.open.get(seq)
 	if e.arrived {
 		return
 	}
@@ -82,17 +154,17 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		}
 	}
 	a.list = append(a.list, fa)
-	o.open[seq] = openEvent{object: a, arrived: true}
+	o.open.put(seq, openEvent{object: a, arrived: true})
 	o.settled(a)
 }
 
 // resolve notes that event seq has ended: it can no longer first arrive.
 func (o *reorders) resolve(seq int) {
-	e, ok := o.open[seq]
-	if !ok {
+	e := o.open.get(seq)
+	if e.object == nil {
 		return
 	}
-	delete(o.open, seq)
+	o.open.delete(seq)
 	if !e.arrived {
 		o.settled(e.object)
 	}
