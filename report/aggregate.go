@@ -107,7 +107,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &runAgg{live: map[int]*eventAgg{}, reorder: newReorders(), spool: a.spool, outcomeIdx: newOutcomeIndex()}
+		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(), spool: a.spool, outcomeIdx: newOutcomeIndex()}
 		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -170,7 +170,7 @@ type runAgg struct {
 	// reached the handler, and those whose timeline is kept. An event
 	// that never reached it needs nothing, so a run against a black hole
 	// keeps nothing per event.
-	live map[int]*eventAgg
+	live seqTable[*eventAgg]
 	// reorder counts the pairs of events about one object that first
 	// arrived out of order.
 	reorder  reorders
@@ -219,7 +219,7 @@ func (r *runAgg) conclude() *Summary {
 	s.Disables, s.lostBy = slices.Clone(s.Disables), maps.Clone(s.lostBy)
 	s.latencies, s.afterKey, s.eventNeed = r.latencies.frozen(), r.afterKey.frozen(), r.eventNeed.frozen()
 	s.openNeed = nil
-	for _, ev := range r.live {
+	for _, ev := range r.live.all() {
 		if ev.need > 0 {
 			s.openNeed = append(s.openNeed, ev.need)
 		}
@@ -269,10 +269,10 @@ func (r *runAgg) begin(rec *simulator.Record) {
 
 func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq, rec.Object)
-	ev := r.live[rec.Seq]
+	ev := r.live.get(rec.Seq)
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}
-		r.live[rec.Seq] = ev
+		r.live.put(rec.Seq, ev)
 		switch {
 		case keep < 0 || rec.Seq < keep:
 			r.hold(ev, rec)
@@ -403,12 +403,12 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 			r.LostNotRetried++
 		}
 	}
-	ev := r.live[rec.Seq]
+	ev := r.live.get(rec.Seq)
 	if ev != nil {
 		if ev.need > 0 {
 			r.eventNeed.add(ev.need)
 		}
-		delete(r.live, rec.Seq)
+		r.live.delete(rec.Seq)
 	}
 	return r.settle(ev, rec, keep)
 }

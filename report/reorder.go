@@ -26,7 +26,7 @@ type reorders struct {
 	objects map[string]*arrivals // by object; the pointer, so the key is never rewritten
 	// open are the events seen, about an object, that have not ended:
 	// their object and whether they have arrived.
-	open openEvents
+	open seqTable[openEvent]
 }
 
 // arrivals are the first arrivals kept for one object, and how many of
@@ -44,79 +44,8 @@ type openEvent struct {
 	arrived bool
 }
 
-// openEvents are the events in flight by sequence number, in pages of
-// consecutive numbers. Every attempt looks its event up, and attempts
-// come mostly in sequence order (every event follows one schedule), so
-// one page serves many in a row; a map with an entry per event, a
-// million in a long run against a black hole, cost a cache miss per
-// attempt and half the run's CPU. A page goes when its last event ends,
-// so the memory still follows the events in flight, at worst a page for
-// each.
-type openEvents struct {
-	pages map[int]*openPage // by sequence number / openPageSize
-	// last is the page of the last lookup, and lastKey its key.
-	last    *openPage
-	lastKey int
-}
-
-// openPageSize is how many consecutive sequence numbers share a page:
-// 1 KiB of openEvent.
-const openPageSize = 64
-
-type openPage struct {
-	events [openPageSize]openEvent
-	n      int // events in flight on the page
-}
-
-// page returns the page of seq, nil if none, and seq's place on it.
-func (o *openEvents) page(seq int) (*openPage, int) {
-	key, i := seq/openPageSize, seq%openPageSize
-	if i < 0 { // below zero, as a corrupt stream may hold
-		key, i = key-1, i+openPageSize
-	}
-	if o.last == nil || key != o.lastKey {
-		o.last, o.lastKey = o.pages[key], key
-	}
-	return o.last, i
-}
-
-// get returns event seq, the zero openEvent if it is not in flight.
-func (o *openEvents) get(seq int) openEvent {
-	if p, i := o.page(seq); p != nil {
-		return p.events[i]
-	}
-	return openEvent{}
-}
-
-// put sets event seq, which e.object says is in flight.
-func (o *openEvents) put(seq int, e openEvent) {
-	p, i := o.page(seq)
-	if p == nil {
-		p = &openPage{}
-		o.pages[o.lastKey] = p
-		o.last = p
-	}
-	if p.events[i].object == nil {
-		p.n++
-	}
-	p.events[i] = e
-}
-
-// delete notes that event seq is no longer in flight.
-func (o *openEvents) delete(seq int) {
-	p, i := o.page(seq)
-	if p == nil || p.events[i].object == nil {
-		return
-	}
-	p.events[i] = openEvent{}
-	if p.n--; p.n == 0 {
-		delete(o.pages, o.lastKey)
-		o.last = nil
-	}
-}
-
 func newReorders() reorders {
-	return reorders{objects: map[string]*arrivals{}, open: openEvents{pages: map[int]*openPage{}}}
+	return reorders{objects: map[string]*arrivals{}, open: newSeqTable[openEvent]()}
 }
 
 // seen notes an attempt of event seq, about object.
@@ -124,7 +53,7 @@ func (o *reorders) seen(seq int, object string) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if o.open.get(seq).object != nil {
+	if o.open.get(seq).object != nil { // seen before
 		return
 	}
 	a := o.objects[object]

@@ -27,8 +27,8 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	for seq := range 3 {
 		o.resolve(seq)
 	}
-	if len(o.objects) != 0 || inFlight(&o.open) != 0 {
-		t.Fatalf("kept %d objects and %d events after every event ended, want none", len(o.objects), inFlight(&o.open))
+	if len(o.objects) != 0 || o.open.len() != 0 {
+		t.Fatalf("kept %d objects and %d events after every event ended, want none", len(o.objects), o.open.len())
 	}
 	// An event that ends without arriving lets the newer ones go too.
 	o.seen(3, "cus_C")
@@ -56,23 +56,10 @@ func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 		o.arrive(seq, obj, int64(seq))
 		o.resolve(seq)
 	}
-	if len(o.objects) != 1 || inFlight(&o.open) != 1 || len(o.open.pages) != 1 {
+	if len(o.objects) != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
 		t.Fatalf("kept %d objects and %d events on %d pages; want the one in flight, on one page",
-			len(o.objects), inFlight(&o.open), len(o.open.pages))
+			len(o.objects), o.open.len(), len(o.open.pages))
 	}
-}
-
-// inFlight counts the events o follows.
-func inFlight(o *openEvents) int {
-	n := 0
-	for _, p := range o.pages {
-		for _, e := range p.events {
-			if e.object != nil {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // TestOpenEventsBelowZero: a corrupt stream's negative sequence numbers
@@ -82,8 +69,13 @@ func TestOpenEventsBelowZero(t *testing.T) {
 	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
 		o.seen(seq, "cus_A")
 	}
-	if n := inFlight(&o.open); n != 6 {
-		t.Fatalf("following %d events, want 6", n)
+	var seqs []int
+	for seq := range o.open.all() {
+		seqs = append(seqs, seq)
+	}
+	slices.Sort(seqs)
+	if want := []int{-65, -64, -1, 0, 63, 64}; !slices.Equal(seqs, want) {
+		t.Fatalf("following events %v, want %v", seqs, want)
 	}
 	o.arrive(64, "cus_A", 1)
 	o.arrive(-64, "cus_A", 2) // older, after: a pair
@@ -163,8 +155,8 @@ func TestReordersCountsEveryPair(t *testing.T) {
 		if o.pairs != want {
 			t.Fatalf("seed %d: %d pairs counted, %d in the stream", seed, o.pairs, want)
 		}
-		if len(o.objects) != 0 || inFlight(&o.open) != 0 {
-			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), inFlight(&o.open))
+		if len(o.objects) != 0 || o.open.len() != 0 {
+			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), o.open.len())
 		}
 	}
 }
