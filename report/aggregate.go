@@ -181,6 +181,10 @@ type runAgg struct {
 	// disableRuleWords are the disable rule in the run record's words,
 	// for streams that do not say what disabled the endpoint (upgraded).
 	disableRuleWords string
+	// lastFaults is the last attempt's faults, and lastOutage whether
+	// they include an outage (outageFault).
+	lastFaults string
+	lastOutage bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
 	// memory when there is no spool; with one, every attempt goes to it as
