@@ -107,8 +107,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &runAgg{live: map[int]*eventAgg{}, reorder: newReorders(), spool: a.spool}
-		run.Outcomes, run.Causes, run.Unreached, run.HandlerStatuses = map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[simulator.Outcome]int{}, map[int]int{}
+		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(), spool: a.spool, outcomeIdx: newOutcomeIndex()}
 		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -171,7 +170,7 @@ type runAgg struct {
 	// reached the handler, and those whose timeline is kept. An event
 	// that never reached it needs nothing, so a run against a black hole
 	// keeps nothing per event.
-	live map[int]*eventAgg
+	live seqTable[*eventAgg]
 	// reorder counts the pairs of events about one object that first
 	// arrived out of order.
 	reorder  reorders
@@ -182,6 +181,10 @@ type runAgg struct {
 	// disableRuleWords are the disable rule in the run record's words,
 	// for streams that do not say what disabled the endpoint (upgraded).
 	disableRuleWords string
+	// lastFaults is the last attempt's faults, and lastOutage whether
+	// they include an outage (outageFault).
+	lastFaults string
+	lastOutage bool
 
 	// The per-event timeline (see Timelines): kept holds the timelines in
 	// memory when there is no spool; with one, every attempt goes to it as
@@ -199,6 +202,11 @@ type runAgg struct {
 	// keyed holds a hash of each event the handler answered 2xx, for
 	// matching the oracle's ids.
 	keyed []uint64
+	// The counts behind Outcomes, Unreached, Causes and HandlerStatuses,
+	// which conclude builds from them.
+	outcomeIdx                  outcomeIndex
+	outcomes, unreached, causes outcomeCounts
+	statuses                    statusCounts
 }
 
 // conclude returns the run's facts as of now: a copy that nothing the
@@ -208,13 +216,14 @@ func (r *runAgg) conclude() *Summary {
 	s.Incomplete = !r.ended
 	s.ReorderedPairs = r.reorder.pairs
 	s.Schedule, s.LostToDisableIDs = slices.Clone(s.Schedule), slices.Clone(s.LostToDisableIDs)
-	s.HandlerStatuses, s.Outcomes, s.Causes, s.Unreached = maps.Clone(s.HandlerStatuses), maps.Clone(s.Outcomes), maps.Clone(s.Causes), maps.Clone(s.Unreached)
+	s.HandlerStatuses, s.Outcomes = r.statuses.facts(), r.outcomes.facts(r.outcomeIdx)
+	s.Causes, s.Unreached = r.causes.facts(r.outcomeIdx), r.unreached.facts(r.outcomeIdx)
 	s.Effects, s.effectsBefore = maps.Clone(s.Effects), maps.Clone(s.effectsBefore)
 	s.Outages, s.OutageWindows, s.Pauses, s.Restarts = slices.Clone(s.Outages), slices.Clone(s.OutageWindows), slices.Clone(s.Pauses), slices.Clone(s.Restarts)
 	s.Disables, s.lostBy = slices.Clone(s.Disables), maps.Clone(s.lostBy)
 	s.latencies, s.afterKey, s.eventNeed = r.latencies.frozen(), r.afterKey.frozen(), r.eventNeed.frozen()
 	s.openNeed = nil
-	for _, ev := range r.live {
+	for _, ev := range r.live.all() {
 		if ev.need > 0 {
 			s.openNeed = append(s.openNeed, ev.need)
 		}
@@ -264,10 +273,10 @@ func (r *runAgg) begin(rec *simulator.Record) {
 
 func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	r.reorder.seen(rec.Seq, rec.Object)
-	ev := r.live[rec.Seq]
+	ev := r.live.get(rec.Seq)
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}
-		r.live[rec.Seq] = ev
+		r.live.put(rec.Seq, ev)
 		switch {
 		case keep < 0 || rec.Seq < keep:
 			r.hold(ev, rec)
@@ -281,13 +290,13 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		}
 	}
 	r.Attempts++
-	r.Outcomes[rec.Outcome]++
+	r.outcomes.add(r.outcomeIdx, rec.Outcome)
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
 	if rec.Attempt > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if !rec.Reached {
-		r.Unreached[rec.Outcome]++
+		r.unreached.add(r.outcomeIdx, rec.Outcome)
 	}
 	if ev != nil {
 		ev.prevReached = rec.Reached
@@ -318,7 +327,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	if rec.HandlerStatus != 0 {
 		r.latencies.add(rec.Latency)
 		r.HandlerTime += rec.Latency
-		r.HandlerStatuses[rec.HandlerStatus]++
+		r.statuses.add(rec.HandlerStatus)
 	}
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
@@ -375,7 +384,7 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 	case ev.lastLateInjected:
 		r.InjectedLateArrivals++
 	default:
-		r.Causes[ev.lastReached]++
+		r.causes.add(r.outcomeIdx, ev.lastReached)
 	}
 }
 
@@ -410,12 +419,12 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 			r.LostNotRetried++
 		}
 	}
-	ev := r.live[rec.Seq]
+	ev := r.live.get(rec.Seq)
 	if ev != nil {
 		if ev.need > 0 {
 			r.eventNeed.add(ev.need)
 		}
-		delete(r.live, rec.Seq)
+		r.live.delete(rec.Seq)
 	}
 	return r.settle(ev, rec, keep)
 }

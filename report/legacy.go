@@ -32,7 +32,7 @@ func upgraded(rec *simulator.Record, run *runAgg, spare *simulator.Record) *simu
 		}
 	case simulator.KindAttempt:
 		// An outage was known by its fault's type.
-		if !rec.Outage && hasFault(rec.Fault, "outage") {
+		if !rec.Outage && run.outageFault(rec.Fault) {
 			copied().Outage = true
 		}
 	case simulator.KindEnd:
@@ -51,6 +51,19 @@ func upgraded(rec *simulator.Record, run *runAgg, spare *simulator.Record) *simu
 		}
 	}
 	return out
+}
+
+// outageFault reports whether faults include an outage, remembering the
+// last answer: a run's attempts carry a few fault strings, each millions
+// of times.
+func (r *runAgg) outageFault(faults string) bool {
+	if faults == "" {
+		return false
+	}
+	if faults != r.lastFaults {
+		r.lastFaults, r.lastOutage = strings.Clone(faults), hasFault(faults, "outage") // not the record's string, which may hold more
+	}
+	return r.lastOutage
 }
 
 // hasFault reports whether a record's faults ("a+b") include name.

@@ -26,7 +26,7 @@ type reorders struct {
 	objects map[string]*arrivals // by object; the pointer, so the key is never rewritten
 	// open are the events seen, about an object, that have not ended:
 	// their object and whether they have arrived.
-	open map[int]openEvent
+	open seqTable[openEvent]
 }
 
 // arrivals are the first arrivals kept for one object, and how many of
@@ -37,14 +37,15 @@ type arrivals struct {
 	pending int
 }
 
-// openEvent is an event in flight about an object.
+// openEvent is an event in flight about an object; the zero value is
+// an event not in flight.
 type openEvent struct {
 	object  *arrivals
 	arrived bool
 }
 
 func newReorders() reorders {
-	return reorders{objects: map[string]*arrivals{}, open: map[int]openEvent{}}
+	return reorders{objects: map[string]*arrivals{}, open: newSeqTable[openEvent]()}
 }
 
 // seen notes an attempt of event seq, about object.
@@ -52,7 +53,7 @@ func (o *reorders) seen(seq int, object string) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if _, ok := o.open[seq]; ok {
+	if o.open.get(seq).object != nil { // seen before
 		return
 	}
 	a := o.objects[object]
@@ -61,7 +62,7 @@ func (o *reorders) seen(seq int, object string) {
 		o.objects[a.object] = a
 	}
 	a.pending++
-	o.open[seq] = openEvent{object: a}
+	o.open.put(seq, openEvent{object: a})
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
@@ -70,7 +71,7 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		return
 	}
 	o.seen(seq, object)
-	e := o.open[seq]
+	e := o.open.get(seq)
 	if e.arrived {
 		return
 	}
@@ -82,17 +83,17 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		}
 	}
 	a.list = append(a.list, fa)
-	o.open[seq] = openEvent{object: a, arrived: true}
+	o.open.put(seq, openEvent{object: a, arrived: true})
 	o.settled(a)
 }
 
 // resolve notes that event seq has ended: it can no longer first arrive.
 func (o *reorders) resolve(seq int) {
-	e, ok := o.open[seq]
-	if !ok {
+	e := o.open.get(seq)
+	if e.object == nil {
 		return
 	}
-	delete(o.open, seq)
+	o.open.delete(seq)
 	if !e.arrived {
 		o.settled(e.object)
 	}

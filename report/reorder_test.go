@@ -27,8 +27,8 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	for seq := range 3 {
 		o.resolve(seq)
 	}
-	if len(o.objects) != 0 || len(o.open) != 0 {
-		t.Fatalf("kept %d objects and %d events after every event ended, want none", len(o.objects), len(o.open))
+	if len(o.objects) != 0 || o.open.len() != 0 {
+		t.Fatalf("kept %d objects and %d events after every event ended, want none", len(o.objects), o.open.len())
 	}
 	// An event that ends without arriving lets the newer ones go too.
 	o.seen(3, "cus_C")
@@ -56,8 +56,37 @@ func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 		o.arrive(seq, obj, int64(seq))
 		o.resolve(seq)
 	}
-	if len(o.objects) != 1 || len(o.open) != 1 {
-		t.Fatalf("kept %d objects and %d events; want the one in flight", len(o.objects), len(o.open))
+	if len(o.objects) != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
+		t.Fatalf("kept %d objects and %d events on %d pages; want the one in flight, on one page",
+			len(o.objects), o.open.len(), len(o.open.pages))
+	}
+}
+
+// TestOpenEventsBelowZero: a corrupt stream's negative sequence numbers
+// are followed apart from the others, and go when they end.
+func TestOpenEventsBelowZero(t *testing.T) {
+	o := newReorders()
+	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
+		o.seen(seq, "cus_A")
+	}
+	var seqs []int
+	for seq := range o.open.all() {
+		seqs = append(seqs, seq)
+	}
+	slices.Sort(seqs)
+	if want := []int{-65, -64, -1, 0, 63, 64}; !slices.Equal(seqs, want) {
+		t.Fatalf("following events %v, want %v", seqs, want)
+	}
+	o.arrive(64, "cus_A", 1)
+	o.arrive(-64, "cus_A", 2) // older, after: a pair
+	if o.pairs != 1 {
+		t.Fatalf("%d pairs, want 1", o.pairs)
+	}
+	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
+		o.resolve(seq)
+	}
+	if len(o.objects) != 0 || len(o.open.pages) != 0 {
+		t.Fatalf("kept %d objects and %d pages after every event ended, want none", len(o.objects), len(o.open.pages))
 	}
 }
 
@@ -126,8 +155,8 @@ func TestReordersCountsEveryPair(t *testing.T) {
 		if o.pairs != want {
 			t.Fatalf("seed %d: %d pairs counted, %d in the stream", seed, o.pairs, want)
 		}
-		if len(o.objects) != 0 || len(o.open) != 0 {
-			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), len(o.open))
+		if len(o.objects) != 0 || o.open.len() != 0 {
+			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), o.open.len())
 		}
 	}
 }

@@ -279,7 +279,7 @@ func (r *runAgg) compact() {
 // spooled, by Seq.
 func (r *runAgg) openIndex() []spoolEntry {
 	var out []spoolEntry
-	for seq, ev := range r.live {
+	for seq, ev := range r.live.all() {
 		if ev.spooled != nil && ev.spooled.last != 0 {
 			out = append(out, spoolEntry{seq: seq, last: ev.spooled.last})
 		}

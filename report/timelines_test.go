@@ -163,7 +163,7 @@ func TestSpoolHoldsOnlyEventsInFlight(t *testing.T) {
 				if err := a.Add(&r); err != nil {
 					t.Fatal(err)
 				}
-				peakLive = max(peakLive, len(a.runs[0].live))
+				peakLive = max(peakLive, a.runs[0].live.len())
 			}
 			r := a.Runs()[0]
 			if held := a.runs[0].peakHeld; held != tt.wantHeld {
