@@ -129,24 +129,35 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
 	n := d.n()
 	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate != 0}
-	var again uint16 // the subscriptions whose deliveries are retried
-	failed := true   // every request of the attempt failed
-	note := func(r *outcome, rv *verdict) {
+	var again uint16   // the subscriptions whose deliveries are retried
+	failed := true     // every request of the attempt failed
+	var reason Outcome // the first retried request's outcome (Slack's retry reason)
+	note := func(r *outcome, rv *verdict, subs uint16) {
 		switch {
 		case !r.outcome.Failed():
 			failed = false
 		case !rv.stop:
-			again |= 1 << r.sub
+			if again == 0 {
+				reason = r.outcome
+			}
+			again |= subs
 			if more {
 				delay = max(delay, rv.retryAfter)
 			}
 		}
 	}
-	note(o, v) // (no duplicated request: fan-out and duplicate exclude each other)
-	for i := range o.fan {
-		var fv verdict
-		e.judge(&o.fan[i], &fv)
-		note(&o.fan[i], &fv)
+	if len(o.fan) == 0 && st.subs != 1<<o.sub {
+		// Nothing was sent (an outage, a dropped request: the attempt
+		// ended before sendFanned): it failed for every subscription it
+		// was for, and those are all retried.
+		note(o, v, st.subs)
+	} else {
+		note(o, v, 1<<o.sub) // (no duplicated request: fan-out and duplicate exclude each other)
+		for i := range o.fan {
+			var fv verdict
+			e.judge(&o.fan[i], &fv)
+			note(&o.fan[i], &fv, 1<<o.fan[i].sub)
+		}
 	}
 	nx.failed = failed
 	st.subDelivered = st.subDelivered || !failed
@@ -162,6 +173,9 @@ func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, de
 		}
 	case again != 0 && more:
 		st.subs = again
+		if st.req != nil {
+			st.req.reason = slackReason(reason)
+		}
 		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
 	case st.subDelivered:
 		nx.delivered = 1

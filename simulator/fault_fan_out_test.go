@@ -111,3 +111,80 @@ func TestFannedOutRetriesOneSubscription(t *testing.T) {
 		}
 	}
 }
+
+// An attempt that is never sent (dropped before it left, an outage) fails
+// for every subscription it was for: those are retried, and a subscription
+// whose delivery already succeeded is not sent again. The retries keep the
+// reason of the request that failed (Slack's X-Slack-Retry-Reason).
+func TestFannedOutRetryDroppedBeforeSending(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[[2]string]int{} // (event id, webhook id) → requests
+	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		webhook := r.Header.Get("X-Shopify-Webhook-Id")
+		mu.Lock()
+		seen[[2]string{r.Header.Get("X-Shopify-Event-Id"), webhook}]++
+		mu.Unlock()
+		if failing(webhook) {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p := mustPolicy(t, "shopify")
+	p.Disable = nil
+	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}, {type: drop-request, attempts: [2]}]\n")
+	const events = 12
+	_, res := collect(t, Config{Policy: p, Scenario: sc, Events: events, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
+	mixed := 0
+	perEvent := map[string]int{}
+	for k, got := range seen {
+		perEvent[k[0]]++
+		want := 1
+		if failing(k[1]) {
+			want = p.MaxAttempts() - 1 // every attempt but the dropped second one
+		}
+		if got != want {
+			t.Errorf("event %s, webhook %s (failing: %v): %d requests, want %d", k[0], k[1], failing(k[1]), got, want)
+		}
+	}
+	for ev := range perEvent {
+		fails := 0
+		for k := range seen {
+			if k[0] == ev && failing(k[1]) {
+				fails++
+			}
+		}
+		if fails == 1 {
+			mixed++
+		}
+	}
+	if len(perEvent) != events || mixed == 0 {
+		t.Fatalf("%d events, %d with one subscription failing; want %d, some mixed", len(perEvent), mixed, events)
+	}
+	if res.Delivered+res.Lost != events {
+		t.Errorf("delivered %d + lost %d, want %d events", res.Delivered, res.Lost, events)
+	}
+}
+
+// Under fan-out, Slack's retries say why the last request failed, as
+// without it.
+func TestFannedOutRetryKeepsSlackReason(t *testing.T) {
+	var mu sync.Mutex
+	reasons := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reason := r.Header.Get("X-Slack-Retry-Reason"); reason != "" {
+			mu.Lock()
+			reasons[reason]++
+			mu.Unlock()
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	p := mustPolicy(t, "slack")
+	p.Disable = nil
+	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}]\n")
+	collect(t, Config{Policy: p, Scenario: sc, Events: 3, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
+	if len(reasons) != 1 || reasons["http_error"] == 0 {
+		t.Errorf("retry reasons %v, want http_error alone (the handler answered 500)", reasons)
+	}
+}
