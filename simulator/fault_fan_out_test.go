@@ -39,19 +39,7 @@ func TestFannedOutAttempt(t *testing.T) {
 // id, and never the other subscription's delivery again; the event is
 // delivered, through the subscription that succeeded.
 func TestFannedOutRetriesOneSubscription(t *testing.T) {
-	var mu sync.Mutex
-	seen := map[[2]string]int{} // (event id, webhook id) → requests
-	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		webhook := r.Header.Get("X-Shopify-Webhook-Id")
-		mu.Lock()
-		seen[[2]string{r.Header.Get("X-Shopify-Event-Id"), webhook}]++
-		mu.Unlock()
-		if failing(webhook) {
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv, seen := failingSomeWebhooks(t)
 	p := mustPolicy(t, "shopify")
 	p.Disable = nil // the failures would disable the endpoint: retries are what this is about
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}]\n")
@@ -117,19 +105,7 @@ func TestFannedOutRetriesOneSubscription(t *testing.T) {
 // whose delivery already succeeded is not sent again. The retries keep the
 // reason of the request that failed (Slack's X-Slack-Retry-Reason).
 func TestFannedOutRetryDroppedBeforeSending(t *testing.T) {
-	var mu sync.Mutex
-	seen := map[[2]string]int{} // (event id, webhook id) → requests
-	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		webhook := r.Header.Get("X-Shopify-Webhook-Id")
-		mu.Lock()
-		seen[[2]string{r.Header.Get("X-Shopify-Event-Id"), webhook}]++
-		mu.Unlock()
-		if failing(webhook) {
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv, seen := failingSomeWebhooks(t)
 	p := mustPolicy(t, "shopify")
 	p.Disable = nil
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}, {type: drop-request, attempts: [2]}]\n")
@@ -187,4 +163,29 @@ func TestFannedOutRetryKeepsSlackReason(t *testing.T) {
 	if len(reasons) != 1 || reasons["http_error"] == 0 {
 		t.Errorf("retry reasons %v, want http_error alone (the handler answered 500)", reasons)
 	}
+}
+
+// failing says whether failingSomeWebhooks's handler fails a Shopify
+// webhook id: by its last character, so about half of them.
+func failing(webhook string) bool { return webhook[len(webhook)-1] < '8' }
+
+// failingSomeWebhooks serves a Shopify handler that answers 500 to the
+// webhook ids failing picks and 200 to the others, and counts the requests
+// per (event id, webhook id) in seen, which the caller reads once the run
+// has returned.
+func failingSomeWebhooks(t *testing.T) (*httptest.Server, map[[2]string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	seen := map[[2]string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		webhook := r.Header.Get("X-Shopify-Webhook-Id")
+		mu.Lock()
+		seen[[2]string{r.Header.Get("X-Shopify-Event-Id"), webhook}]++
+		mu.Unlock()
+		if failing(webhook) {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, seen
 }
