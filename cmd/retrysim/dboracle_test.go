@@ -30,13 +30,7 @@ func TestDatabaseOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
 			}
 			defer srv.close()
 			base := strings.TrimSuffix(srv.URL, demo.WebhookPath+"stripe")
-			// --settle bounds the wait for the queue to drain, and both
-			// oracles report the work still pending, so a run ends as soon
-			// as the queue is empty: the long bound only matters on a
-			// machine slow enough (the race detector under load) that the
-			// worker is still busy after 20 s, where the HTTP oracle's run
-			// was UNKNOWN (unsettled) and the test failed.
-			common := []string{"run", "--provider", "stripe", "--url", srv.URL, "--events", "8", "--settle", "2m", "--fail-on", "duplicate-effects"}
+			common := []string{"run", "--provider", "stripe", "--url", srv.URL, "--events", "8", "--settle", "20s", "--fail-on", "duplicate-effects"}
 			oracles := map[string][]string{
 				"http":   {"--effects-url", base + demo.EffectsPath},
 				"sqlite": {"--effects-url", "sqlite:" + path, "--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id", "--pending-query", "SELECT count(*) FROM jobs"},

@@ -72,6 +72,12 @@ func startQueue(st *store, delay time.Duration, guarded bool) (*queue, error) {
 // the job in one transaction, and queues nothing for an id it has (dup);
 // the unguarded one queues every delivery.
 func (q *queue) enqueue(ctx context.Context, eventID string) (dup bool, err error) {
+	// q.mu before the connection, as in next and read: the store has one
+	// connection, and taking them in the other order here while read
+	// holds q.mu and waits for the connection deadlocks both until the
+	// reader's context ends.
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	tx, err := q.store.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -89,8 +95,6 @@ func (q *queue) enqueue(ctx context.Context, eventID string) (dup bool, err erro
 	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs(event_id) VALUES (?)`, eventID); err != nil {
 		return false, err
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	if err := tx.Commit(); err != nil {
 		return false, err
 	}
@@ -127,6 +131,8 @@ func (q *queue) work(ctx context.Context) {
 // worker credits an event once, whatever the queue holds: the credit and
 // the record that it was done share a transaction.
 func (q *queue) next(ctx context.Context) bool {
+	q.mu.Lock() // before the connection (see enqueue)
+	defer q.mu.Unlock()
 	tx, err := q.store.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false
@@ -154,8 +160,6 @@ func (q *queue) next(ctx context.Context) bool {
 			return false
 		}
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	if err := tx.Commit(); err != nil {
 		return false
 	}
@@ -168,7 +172,7 @@ func (q *queue) next(ctx context.Context) bool {
 }
 
 // read reads the effects and the jobs pending together: the worker
-// commits under q.mu, so no job is done between the two.
+// works each job under q.mu, so no job is done between the two.
 func (q *queue) read(ctx context.Context) (oracle.Reading, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
