@@ -90,7 +90,7 @@ var failClasses = []string{Fail3xx, Fail4xx, Fail5xx, FailConnect, FailRead, Fai
 // saw (0 when none) and whether the request reached the handler.
 func FailureClass(status int, reached bool) string {
 	switch {
-	case status >= 300 && status < 400:
+	case Is3xx(status):
 		return Fail3xx
 	case status >= 400 && status < 500:
 		return Fail4xx
@@ -106,6 +106,9 @@ func FailureClass(status int, reached bool) string {
 // Is2xx reports whether status is a 2xx answer: the one test every
 // package makes of a success status.
 func Is2xx(status int) bool { return status >= 200 && status < 300 }
+
+// Is3xx reports whether status is a redirect, which no provider follows.
+func Is3xx(status int) bool { return status >= 300 && status < 400 }
 
 // Succeeded reports whether the provider counts status as a delivery.
 func (p *Policy) Succeeded(status int) bool {

@@ -314,7 +314,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.End = rec.Time
 	r.outage(rec)
-	if rec.Outcome == simulator.Redirect || (rec.HandlerStatus >= 300 && rec.HandlerStatus < 400) {
+	if rec.Outcome == simulator.Redirect || policies.Is3xx(rec.HandlerStatus) {
 		r.HandlerRedirects++
 	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {

@@ -3,6 +3,8 @@ package simulator
 import (
 	"context"
 	"errors"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // An effects oracle counts everything its handler ever did: the runs
@@ -57,7 +59,7 @@ func (e *engine) noteEffects(r *Record) {
 // noteAttempt is noteEffects for an attempt record of event seq that got
 // handlerStatus from the handler.
 func (e *engine) noteAttempt(seq, handlerStatus int) {
-	if e.oracle == nil || handlerStatus < 200 || handlerStatus >= 300 {
+	if e.oracle == nil || !policies.Is2xx(handlerStatus) {
 		return
 	}
 	w := seq / 64

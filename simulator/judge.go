@@ -13,7 +13,7 @@ func classify(status int) Outcome {
 	switch {
 	case policies.Is2xx(status):
 		return Delivered
-	case status >= 300 && status < 400:
+	case policies.Is3xx(status):
 		return Redirect
 	default:
 		return HTTPError
