@@ -30,31 +30,21 @@ const maxListLen = 1000
 // Decode reads one scenario from YAML, strictly. It reports every problem at
 // once rather than stopping at the first. file names the source in errors.
 func Decode(file string, data []byte) (Scenario, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
-	}
-	d := decoder{file: file, builtin: builtin()}
-	n := &root
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	s := d.scenario(n, "", "")
-	if err := d.err(); err != nil {
-		return Scenario{}, err
-	}
-	s.source = data
-	return s, nil
+	return decodeWith(decoder{file: file, builtin: builtin()}, data)
 }
 
 // decodeBuiltin decodes a scenario of the built-in catalogue, which may not
 // include others (the catalogue is being read).
 func decodeBuiltin(file string, data []byte) (Scenario, error) {
+	return decodeWith(decoder{file: file}, data)
+}
+
+// decodeWith decodes one scenario's YAML with d.
+func decodeWith(d decoder, data []byte) (Scenario, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, file, trimYAMLErr(err))
+		return Scenario{}, fmt.Errorf("%w: %s: %s", ErrInvalid, d.file, trimYAMLErr(err))
 	}
-	d := decoder{file: file}
 	n := &root
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
