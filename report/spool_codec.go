@@ -83,6 +83,15 @@ type spoolEncoder struct {
 func (e *spoolEncoder) uint(v uint64)       { e.b = binary.AppendUvarint(e.b, v) }
 func (e *spoolEncoder) int(v int64)         { e.b = binary.AppendVarint(e.b, v) }
 func (e *spoolEncoder) dur(d time.Duration) { e.int(int64(d)) }
+
+// spans writes a count and that many [from, to) windows.
+func (e *spoolEncoder) spans(w [][2]time.Duration) {
+	e.uint(uint64(len(w)))
+	for _, s := range w {
+		e.dur(s[0])
+		e.dur(s[1])
+	}
+}
 func (e *spoolEncoder) float(f float64) {
 	e.uint(bits.ReverseBytes64(math.Float64bits(f)))
 }
@@ -241,16 +250,8 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.DedupField)
 		e.str(r.DedupDeliveryField)
 		e.str(r.EventType)
-		e.uint(uint64(len(r.Outages)))
-		for _, w := range r.Outages {
-			e.dur(w[0])
-			e.dur(w[1])
-		}
-		e.uint(uint64(len(r.Pauses)))
-		for _, w := range r.Pauses {
-			e.dur(w[0])
-			e.dur(w[1])
-		}
+		e.spans(r.Outages)
+		e.spans(r.Pauses)
 		if r.Schedule == nil {
 			e.uint(0)
 		} else {
@@ -337,6 +338,23 @@ func (d *spoolDecoder) int() int64 {
 }
 
 func (d *spoolDecoder) dur() time.Duration { return time.Duration(d.int()) }
+
+// spans reads what spoolEncoder.spans wrote: nil for none.
+func (d *spoolDecoder) spans() [][2]time.Duration {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	w := make([][2]time.Duration, n)
+	for i := range w {
+		w[i] = [2]time.Duration{d.dur(), d.dur()}
+	}
+	return w
+}
 
 func (d *spoolDecoder) float() float64 {
 	return math.Float64frombits(bits.ReverseBytes64(d.uint()))
@@ -460,26 +478,8 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.DedupField = d.str()
 		r.DedupDeliveryField = d.str()
 		r.EventType = d.str()
-		if n := d.uint(); n > 0 {
-			if n > uint64(len(d.b)) {
-				d.fail()
-				return
-			}
-			r.Outages = make([][2]time.Duration, n)
-			for i := range r.Outages {
-				r.Outages[i] = [2]time.Duration{d.dur(), d.dur()}
-			}
-		}
-		if n := d.uint(); n > 0 {
-			if n > uint64(len(d.b)) {
-				d.fail()
-				return
-			}
-			r.Pauses = make([][2]time.Duration, n)
-			for i := range r.Pauses {
-				r.Pauses[i] = [2]time.Duration{d.dur(), d.dur()}
-			}
-		}
+		r.Outages = d.spans()
+		r.Pauses = d.spans()
 		if n := d.uint(); n > 0 {
 			if n-1 > uint64(len(d.b)) {
 				d.fail()
