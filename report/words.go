@@ -40,7 +40,7 @@ func Settings() []simulator.Setting {
 	return []simulator.Setting{
 		simulator.SettingEffects, simulator.SettingAllowRemote, simulator.SettingURL, simulator.SettingPayloads, simulator.SettingSecret,
 		simulator.SettingTrustCA, simulator.SettingInsecure, simulator.SettingEvents,
-		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettle,
+		simulator.SettingOver, simulator.SettingSeed, simulator.SettingConcurrency, simulator.SettingSettleLimit,
 		simulator.SettingTimes, simulator.SettingMaxRPS,
 		simulator.SettingTenants, simulator.SettingShard, simulator.SettingRunID,
 		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,

@@ -137,7 +137,7 @@ func (w words) unknown(r *Summary, j Judgement) string {
 	case ReasonUnsettled:
 		if j.Pending > 0 {
 			return fmt.Sprintf("your handler still reported %s pending when retrysim stopped reading its effects, %s after the last attempt (the settle limit, or an interrupt), so the counts cannot be vouched for: give it longer (%s)",
-				counted(j.Pending, "job", "jobs"), secondsWords(r.SettleWait), w.of(simulator.SettingSettle))
+				counted(j.Pending, "job", "jobs"), secondsWords(r.SettleWait), w.of(simulator.SettingSettleLimit))
 		}
 		return fmt.Sprintf("your handler's effects were still changing when retrysim stopped reading them, %s after the last attempt (the settle limit, or an interrupt): it may still have been at work, so the counts cannot be vouched for",
 			secondsWords(r.SettleWait))

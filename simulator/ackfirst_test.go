@@ -141,7 +141,7 @@ func TestAckFirstSlowWorkerIsNeverFalselyIdempotent(t *testing.T) {
 				// One attempt in flight at a time, so they reach the handler
 				// in virtual-time order.
 				Over: time.Second, Concurrency: 1,
-				Settle: 5 * time.Minute, Sink: simulator.Collect(&recs),
+				SettleLimit: 5 * time.Minute, Sink: simulator.Collect(&recs),
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -112,7 +112,7 @@ func (e *engine) readRunEffects(ctx context.Context) (effectsRead, error) {
 		return effectsRead{settled: settled{m: r.Effects, pending: r.Pending, hasPending: r.HasPending}, exact: true}, err
 	}
 	accepted := e.acceptedIDs()
-	rule := settleRule{clock: e.cfg.WallClock, limit: e.cfg.Settle, quiet: e.cfg.SettleQuiet,
+	rule := settleRule{clock: e.cfg.WallClock, limit: e.cfg.SettleLimit, quiet: e.cfg.SettleQuiet,
 		covered: func(m map[string]int) bool {
 			for _, id := range accepted {
 				if m[id] <= 0 {
@@ -155,11 +155,11 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 	}
 	if !read.exact {
 		end.SettleWait = read.waited
-		end.SettleLimit = e.cfg.Settle
+		end.SettleLimit = e.cfg.SettleLimit
 		end.SettledOnQuiet = read.onQuiet
 		e.res.SettledOnQuiet = read.onQuiet
 	}
-	e.res.Settled = read.waited
+	e.res.SettleWait = read.waited
 	e.res.Effects = make(map[string]int, len(read.m))
 	emit := func(seq int, id string) error {
 		before, n := e.counts(read.m, id)

@@ -34,7 +34,7 @@ const (
 	MaxSettle      = policies.Day
 )
 
-// Defaults for the wait for a handler's effects to settle (Config.Settle,
+// Defaults for the wait for a handler's effects to settle (Config.SettleLimit,
 // Config.SettleQuiet).
 const (
 	DefaultSettle      = 30 * time.Second
@@ -177,13 +177,13 @@ type Config struct {
 	// Effects to read one that reports pending work (oracle.HTTP of an
 	// endpoint answering {"effects": {…}, "pending": N}, oracle.OpenSQL of
 	// the handler's database with a pending query). While it reports work
-	// pending, the engine keeps reading, up to Settle.
+	// pending, the engine keeps reading, up to SettleLimit.
 	Oracle oracle.Oracle
 	// EffectsExact says Effects answers only once the handler's work is
 	// done (a handler the caller runs, which waits for its own queue): it
 	// is read once at the end, with no quiet period.
 	EffectsExact bool
-	// Settle is the longest real time the engine waits, after the last
+	// SettleLimit is the longest real time the engine waits, after the last
 	// attempt, for a handler behind a URL to finish the work it took in:
 	// it reads the oracle until every event the handler accepted is
 	// reported and, when the oracle reports pending work, none is left,
@@ -192,11 +192,11 @@ type Config struct {
 	// DefaultSettle; an in-process Handler is waited for exactly instead.
 	// Pending work still reported at the limit leaves the effects
 	// unsettled: no IDEMPOTENT verdict.
-	Settle time.Duration
+	SettleLimit time.Duration
 	// SettleQuiet is the least time the answer of an oracle that reports
 	// no pending work must stay the same to count as settled; the window
 	// grows to twice the longest gap seen between two changes. 0 means
-	// DefaultSettleQuiet, or half of Settle when that is shorter.
+	// DefaultSettleQuiet, or half of SettleLimit when that is shorter.
 	SettleQuiet time.Duration
 	// Restart restarts the handler. The engine calls it at each of the
 	// scenario's restart moments, a barrier: every attempt due before the
@@ -227,7 +227,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	settleErr := settleWithDefaults(&cfg.Settle, &cfg.SettleQuiet)
+	settleErr := settleWithDefaults(&cfg.SettleLimit, &cfg.SettleQuiet)
 	var errs []error
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()

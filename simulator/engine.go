@@ -67,9 +67,9 @@ type Result struct {
 	// effects oracle was given and answered: its count after the run less
 	// its count before, for the ids processed during the run; else nil.
 	Effects map[string]int
-	// Settled is the real time spent reading the oracle of a handler behind
-	// a URL until its answer settled (see Config.Settle).
-	Settled time.Duration
+	// SettleWait is the real time spent reading the oracle of a handler behind
+	// a URL until its answer settled (see Config.SettleLimit).
+	SettleWait time.Duration
 	// HandlersRunning is how many in-process handler calls were still
 	// running when the effects were read and Run returned: calls the
 	// provider cut off that did not finish within one more timeout. Their

@@ -70,7 +70,7 @@ func CheckOver(d time.Duration) error { return spanLimit(SettingOver, d, MaxOver
 
 // CheckSettle checks the longest wait for the effects to settle: above 0,
 // at most MaxSettle.
-func CheckSettle(d time.Duration) error { return spanLimit(SettingSettle, d, MaxSettle) }
+func CheckSettle(d time.Duration) error { return spanLimit(SettingSettleLimit, d, MaxSettle) }
 
 // CheckMaxRPS checks a cap on requests per second: 0 (no cap) up to
 // MaxMaxRPS. NaN is refused too.

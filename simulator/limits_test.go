@@ -22,7 +22,7 @@ func TestLimits(t *testing.T) {
 		{"the longest spread", CheckOver(MaxOver), nil},
 		{"no spread", CheckOver(0), &LimitError{Setting: SettingOver, Value: "0s", Min: "0", Max: "366d", AboveMin: true}},
 		{"too long a spread", CheckOver(MaxOver + time.Second), &LimitError{Setting: SettingOver, Value: "8784h0m1s", Min: "0", Max: "366d", AboveMin: true}},
-		{"too long a settle", CheckSettle(MaxSettle + time.Second), &LimitError{Setting: SettingSettle, Value: "24h0m1s", Min: "0", Max: "1d", AboveMin: true}},
+		{"too long a settle", CheckSettle(MaxSettle + time.Second), &LimitError{Setting: SettingSettleLimit, Value: "24h0m1s", Min: "0", Max: "1d", AboveMin: true}},
 		{"no cap on the rate", CheckMaxRPS(0), nil},
 		{"a negative rate", CheckMaxRPS(-1), &LimitError{Setting: SettingMaxRPS, Value: "-1", Min: "0", Max: "1000000"}},
 		{"seed 0", CheckSeed(0), &LimitError{Setting: SettingSeed, Value: "0", Reserved: true}},
@@ -60,7 +60,7 @@ func TestConfigLimits(t *testing.T) {
 		{"negative over", func(c *Config) { c.Over = -time.Second }, SettingOver},
 		{"too long over", func(c *Config) { c.Over = MaxOver + 1 }, SettingOver},
 		{"too much concurrency", func(c *Config) { c.Concurrency = MaxConcurrency + 1 }, SettingConcurrency},
-		{"too long a settle", func(c *Config) { c.Settle = MaxSettle + 1 }, SettingSettle},
+		{"too long a settle", func(c *Config) { c.SettleLimit = MaxSettle + 1 }, SettingSettleLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := base

@@ -383,7 +383,7 @@ type EndFacts struct {
 	EffectsUnsettled bool
 	// SettleWait is the real time the engine read the effects oracle of
 	// a handler behind a URL for, after the last attempt, until its
-	// answer settled or SettleLimit (Config.Settle) passed; both are 0
+	// answer settled or SettleLimit (Config.SettleLimit) passed; both are 0
 	// when the oracle was read once, when the handler's work was done.
 	SettleWait  time.Duration
 	SettleLimit time.Duration

@@ -53,11 +53,11 @@ type ReplayConfig struct {
 	// EffectsExact says Effects answers only once the handler's work is
 	// done, as in Config: it is read once after the last send.
 	EffectsExact bool
-	// Settle and SettleQuiet bound the wait for a handler behind a URL to
+	// SettleLimit and SettleQuiet bound the wait for a handler behind a URL to
 	// finish its work after the last send, as in Config: the oracle is read
 	// until it has reported the event (when a send was accepted) and not
-	// changed for SettleQuiet, for at most Settle.
-	Settle, SettleQuiet time.Duration
+	// changed for SettleQuiet, for at most SettleLimit.
+	SettleLimit, SettleQuiet time.Duration
 	// Start is the virtual time of the first send; zero means DefaultStart.
 	Start time.Time
 	// WallClock gives signature timestamps and measures latency; nil means
@@ -187,7 +187,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if cfg.Times == 0 {
 		cfg.Times = DefaultReplayTimes
 	}
-	if err := settleWithDefaults(&cfg.Settle, &cfg.SettleQuiet); err != nil {
+	if err := settleWithDefaults(&cfg.SettleLimit, &cfg.SettleQuiet); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err := CheckReplayTimes(cfg.Times); err != nil {
@@ -494,13 +494,13 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 	switch calls := callsOf(r.client); {
 	case calls != nil:
 		r.res.HandlersRunning = max(r.res.HandlersRunning, waitForCalls(ctx, calls, r.cfg.WallClock, timeout))
-		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.SettleLimit)
 	case final && r.cfg.EffectsExact && r.cutOff.IsZero():
-		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.SettleLimit)
 	case final || !r.cutOff.IsZero():
 		rule := settleRule{clock: r.cfg.WallClock, limit: timeout, quiet: settleEvery(timeout), fixed: true}
 		if final && !r.cfg.EffectsExact {
-			rule.limit, rule.quiet, rule.fixed = r.cfg.Settle, r.cfg.SettleQuiet, false
+			rule.limit, rule.quiet, rule.fixed = r.cfg.SettleLimit, r.cfg.SettleQuiet, false
 			accepted := slices.ContainsFunc(r.res.Sends, func(s ReplaySend) bool { return s.OK() })
 			rule.covered = func(m map[string]int) bool { return !accepted || m[r.event.ID] > r.res.Before }
 		}
@@ -517,7 +517,7 @@ func (r *replay) count(ctx context.Context, final bool) (int, bool) {
 		}
 		r.cutOff = time.Time{}
 	default:
-		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.Settle)
+		m, err = queryOracle(ctx, r.cfg.Effects, r.cfg.SettleLimit)
 	}
 	if err != nil {
 		r.res.EffectsError = err.Error()

@@ -202,7 +202,7 @@ func TestReplayCheckThenAct(t *testing.T) {
 			res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 				Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Concurrent: concurrent,
 				Secret: demoSecret("stripe"), Effects: simulator.EffectsURL(srv.URL+demo.EffectsPath, nil),
-				Settle: 400 * time.Millisecond,
+				SettleLimit: 400 * time.Millisecond,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -429,7 +429,7 @@ func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
 	}
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 		Capture: mustCapture(t, "stripe.http"), Policy: pol, URL: srv.URL + "/webhooks/stripe", Times: 2, Effects: effects,
-		Settle: 400 * time.Millisecond,
+		SettleLimit: 400 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +469,7 @@ func TestReplayWaitsForAnAckFirstHandler(t *testing.T) {
 	}
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 		Capture: mustCapture(t, "stripe.http"), URL: srv.URL + "/webhooks/stripe", Times: 3, Effects: effects,
-		Settle: time.Second, SettleQuiet: 300 * time.Millisecond,
+		SettleLimit: time.Second, SettleQuiet: 300 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -37,8 +37,8 @@ const (
 	SettingSeed Setting = "Config.Seed"
 	// SettingConcurrency caps the requests in flight.
 	SettingConcurrency Setting = "Config.Concurrency"
-	// SettingSettle is how long the effects oracle may take to settle.
-	SettingSettle Setting = "Config.Settle"
+	// SettingSettleLimit is how long the effects oracle may take to settle.
+	SettingSettleLimit Setting = "Config.SettleLimit"
 	// SettingTimes is how many times a replay sends its delivery.
 	SettingTimes Setting = "ReplayConfig.Times"
 	// SettingMaxRPS caps the requests sent per second.

@@ -30,7 +30,7 @@ import (
 //     the handler and got no answer, one more provider timeout has passed
 //     since the last such cut-off (a call cut off has had one already; a
 //     second is where a slow handler ends and a hung one begins). It stops
-//     at Config.Settle: the effects are unsettled if they were still moving.
+//     at Config.SettleLimit: the effects are unsettled if they were still moving.
 //
 // Both waits are real time (the handler's own time, not the run's virtual
 // time) on Config.WallClock, and both end at once when ctx is cancelled.
@@ -224,7 +224,7 @@ func minTime(a, b time.Time) time.Time {
 
 // queryEffects reads the effects oracle once, within the settle limit.
 func (e *engine) queryEffects(ctx context.Context) (oracle.Reading, error) {
-	return readWithin(ctx, e.oracle.Read, e.cfg.Settle)
+	return readWithin(ctx, e.oracle.Read, e.cfg.SettleLimit)
 }
 
 // queryOracle reads a flat effects oracle once, within limit.

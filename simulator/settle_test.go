@@ -152,7 +152,7 @@ func TestInProcessHungHandlerIsReported(t *testing.T) {
 
 // Against a URL the oracle is read until every event the handler accepted
 // is reported and its answer has not changed for the quiet period (and,
-// after a cut-off, one more timeout has passed), for at most Settle; the
+// after a cut-off, one more timeout has passed), for at most SettleLimit; the
 // oracle's count before the run is taken off.
 func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 	const quiet, limit = 80 * time.Millisecond, 400 * time.Millisecond
@@ -230,7 +230,7 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			var recs []Record
 			res, err := Run(ctx, Config{
 				Policy: p, URL: srv.URL + "/webhooks", Effects: EffectsURL(srv.URL+"/effects", nil),
-				Events: 1, RunID: "settle", WallClock: wall, Sink: Collect(&recs), Settle: limit, SettleQuiet: quiet,
+				Events: 1, RunID: "settle", WallClock: wall, Sink: Collect(&recs), SettleLimit: limit, SettleQuiet: quiet,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -240,8 +240,8 @@ func TestURLOracleIsReadUntilItSettles(t *testing.T) {
 			if sent != id {
 				t.Fatalf("the run sent %s, want %s: the same run id gives the same ids", sent, id)
 			}
-			if res.Settled != tc.wantWait {
-				t.Errorf("waited %s for the effects, want %s", res.Settled, tc.wantWait)
+			if res.SettleWait != tc.wantWait {
+				t.Errorf("waited %s for the effects, want %s", res.SettleWait, tc.wantWait)
 			}
 			if len(res.Effects) != 1 || res.Effects[id] != tc.wantCount {
 				t.Errorf("effects %v, want only %s, at %d (the last read less the count before the run)", res.Effects, id, tc.wantCount)

@@ -153,7 +153,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Seed: f.seed,
 		Concurrency: f.concurrency, Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
-		URL: f.forwardTo, Incoming: in.Events(), EventType: p.eventTypes[pol.Name], RunID: p.runID, Settle: p.settle,
+		URL: f.forwardTo, Incoming: in.Events(), EventType: p.eventTypes[pol.Name], RunID: p.runID, SettleLimit: p.settle,
 		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
 	}
 	if f.effectsURL != "" {

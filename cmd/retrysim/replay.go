@@ -178,7 +178,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.ReplayConfig, mode demo.Mode, ttl time.Duration, err error) {
 	var errs []error
 	cfg = simulator.ReplayConfig{Times: f.times, Concurrent: f.concurrent, URL: f.url, AllowRemote: f.allowRemote}
-	if cfg.Settle, err = parseSettle(f.settle); err != nil {
+	if cfg.SettleLimit, err = parseSettle(f.settle); err != nil {
 		errs = append(errs, err)
 	}
 	if f.request == "" {

@@ -460,7 +460,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Events: f.events, Over: p.over, Seed: f.seed,
 		Concurrency: f.concurrency, Realtime: f.realtime, DryRun: f.dryRun, EventType: p.eventTypes[pol.Name],
-		Secret: secret, Payloads: p.payloads[pol.Name], Header: p.header, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, Settle: p.settle,
+		Secret: secret, Payloads: p.payloads[pol.Name], Header: p.header, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS, Handshake: true, RunID: p.runID, SettleLimit: p.settle,
 		Tenants: f.tenants, Shard: p.shard,
 	}
 	switch {

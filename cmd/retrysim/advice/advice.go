@@ -40,7 +40,7 @@ func Flag(s simulator.Setting) string {
 		return "--seed"
 	case simulator.SettingConcurrency:
 		return "--concurrency"
-	case simulator.SettingSettle:
+	case simulator.SettingSettleLimit:
 		return "--settle"
 	case simulator.SettingTimes:
 		return "--times"
