@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report"
 )
 

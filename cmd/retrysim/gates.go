@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/report/redact"
