@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 )
 
 // gateFlags are --fail-on and --ttl-configured, which run and report share:

@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
