@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -55,21 +54,6 @@ func junitFormat(of *outputFlags) (junit bool) {
 	}
 	of.format = report.FormatText
 	return true
-}
-
-// addConfiguredTTL adds the dedup TTL the handler uses (--ttl-configured)
-// to the TTL choices the report compares, in order, so the table shows what
-// that TTL lets through even without the ttl-too-short gate; and the
-// timeline chart draws it unless --ttl named others.
-func (o *output) addConfiguredTTL(ttl time.Duration) {
-	if ttl <= 0 {
-		return
-	}
-	given := len(o.ttls) > 0
-	o.ttls = report.WithTTLChoice(o.ttls, ttl)
-	if !given {
-		o.chart.TTL = ttl
-	}
 }
 
 // gateError is the exit-1 error when a gate did not pass, naming each one

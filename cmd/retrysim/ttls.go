@@ -13,16 +13,6 @@ func ttlChoicesUsage() string {
 	return "dedup TTL choices to compare, comma-separated (default " + report.FormatTTLs(report.DefaultTTLs()) + ")"
 }
 
-// parseTTLs reads --ttl: dedup TTL choices, comma-separated, by the rules
-// of report.ParseTTLs.
-func parseTTLs(s string) ([]time.Duration, error) {
-	ds, err := report.ParseTTLs(s)
-	if err != nil {
-		return nil, fmt.Errorf("--ttl: %w", err)
-	}
-	return ds, nil
-}
-
 // parseTTL reads a flag that takes one dedup TTL (--demo-ttl, demo's
 // --ttl, --ttl-configured): a positive duration.
 func parseTTL(flag, s string) (time.Duration, error) {

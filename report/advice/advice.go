@@ -66,6 +66,16 @@ func Flag(s simulator.Setting) string {
 		return "--captures"
 	case report.SettingDryRun:
 		return "--dry-run"
+	case report.SettingFormat:
+		return "--format"
+	case report.SettingOut:
+		return "--out"
+	case report.SettingChart:
+		return "--chart"
+	case report.SettingBy:
+		return "--by"
+	case report.SettingTTLs:
+		return "--ttl"
 	}
 	return string(s)
 }
