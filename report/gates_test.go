@@ -186,3 +186,22 @@ func TestGatePlanRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestGatesFailed: the exit sentence names each failed gate with its run,
+// and says nothing when all passed.
+func TestGatesFailed(t *testing.T) {
+	s := newRecStream(1)
+	s.attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted)
+	runs, err := report.Summarize(s.end(nil, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := report.CheckGates(runs, []report.Gate{report.GateLostEvents, report.GateRedirects}, report.GateOptions{})
+	got := report.GatesFailed(res)
+	if want := "1 of 2 gate checks did not pass: lost-events (stripe: fail)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := report.GatesFailed(res[1:]); got != "" {
+		t.Errorf("all passed, yet %q", got)
+	}
+}

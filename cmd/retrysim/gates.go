@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -57,15 +57,10 @@ func junitFormat(of *outputFlags) (junit bool) {
 }
 
 // gateError is the exit-1 error when a gate did not pass, naming each one
-// with its run; nil when every gate passed.
+// with its run (report.GatesFailed); nil when every gate passed.
 func gateError(results []report.GateResult) error {
-	failed := report.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
+	if msg := report.GatesFailed(results); msg != "" {
+		return &exitError{code: exitGate, err: errors.New(msg)}
 	}
-	names := make([]string, len(failed))
-	for i, g := range failed {
-		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
-	}
-	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
+	return nil
 }
