@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/pflag"
 
@@ -22,27 +21,10 @@ func (g *gateFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&g.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 }
 
-// parse reads the gates and the configured TTL, reporting every problem;
+// parse reads the gates and the configured TTL (report.GateRequest);
 // junit says --format junit was asked for, which needs a gate to report.
 func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []error) {
-	var errs []error
-	opts := report.GateOptions{Spelling: advice.Flag}
-	gates, err := report.ParseGates(g.failOn)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
-	}
-	if g.ttlConfig != "" {
-		if d, err := parseTTL("ttl-configured", g.ttlConfig); err != nil {
-			errs = append(errs, err)
-		} else {
-			opts.TTLConfigured = d
-		}
-	}
-	errs = append(errs, report.GatePlan{NoTTL: g.ttlConfig == ""}.Refusals(gates, advice.Flag)...)
-	if junit && len(gates) == 0 {
-		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", report.GateNames()))
-	}
-	return gates, opts, errs
+	return report.GateRequest{Names: g.failOn, TTLConfigured: g.ttlConfig}.Parse(junit, advice.Flag)
 }
 
 // junitFormat handles --format junit, which run and report write to stdout
