@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,7 +13,7 @@ import (
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/report/output"
-	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/report/results"
 )
 
 // outputFlags are the flags that say how a report is written; run and
@@ -120,14 +118,11 @@ Examples:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := resultPaths(args)
+			paths, err := results.Paths(args)
 			if err != nil {
 				return badInput(err)
 			}
-			if len(paths) > 1 {
-				return runReportShards(cmd, o, paths)
-			}
-			return runReport(cmd, o, paths[0])
+			return runReport(cmd, o, paths)
 		},
 	}
 	fl := cmd.Flags()
@@ -139,15 +134,9 @@ Examples:
 	return cmd
 }
 
-func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
-	return reportFrom(cmd, o, []string{path}, func(in []io.Reader, add func(*simulator.Record) error) error {
-		return report.ReadJSONL(in[0], add)
-	})
-}
-
-// reportFrom reads the results streams at paths with read and writes
-// their report.
-func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]io.Reader, func(*simulator.Record) error) error) (err error) {
+// runReport reads the results streams at paths (several: every shard of
+// one run) and writes their report.
+func runReport(cmd *cobra.Command, o *reportFlags, paths []string) (err error) {
 	path := strings.Join(paths, ", ")
 	st, err := loadConfig(cmd)
 	if err != nil {
@@ -164,26 +153,15 @@ func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]
 		named = append(named, outfile.Named{Flag: "results", Path: p})
 	}
 	errs = append(errs, outfile.CheckDistinct(outPaths(o.out), named)...)
-	var ins []io.Reader
-	for _, p := range paths {
-		if p == "-" {
-			ins = append(ins, cmd.InOrStdin())
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("results: %w", err))
-			continue
-		}
-		defer f.Close()
-		ins = append(ins, f)
-	}
+	streams, closeAll, openErrs := results.OpenAll(paths, cmd.InOrStdin())
+	defer closeAll()
+	errs = append(errs, openErrs...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
 	agg := report.NewAggregator(report.WithTimeline(out.Keep), report.WithTTLs(out.TTLs))
 	defer closeAggregator(agg, &err)
-	if err := read(ins, agg.Add); err != nil {
+	if err := results.Read(streams, agg.Add); err != nil {
 		return badInput(fmt.Errorf("results %s: %w", path, err))
 	}
 	runs := agg.Runs()
@@ -207,43 +185,4 @@ func closeAggregator(agg *report.Aggregator, err *error) {
 	if cerr := agg.Close(); cerr != nil && *err == nil {
 		*err = cerr
 	}
-}
-
-// runReportShards merges the shard streams at paths into their run's
-// report.
-func runReportShards(cmd *cobra.Command, o *reportFlags, paths []string) error {
-	return reportFrom(cmd, o, paths, func(ins []io.Reader, add func(*simulator.Record) error) error {
-		streams := make([]report.ShardStream, len(ins))
-		for i := range ins {
-			streams[i] = report.ShardStream{Name: paths[i], R: ins[i]}
-		}
-		return report.MergeShards(streams, add)
-	})
-}
-
-// resultPaths expands the report's arguments: a glob names every file it
-// matches, in order; "-" (stdin) stands alone.
-func resultPaths(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if a == "-" {
-			if len(args) > 1 {
-				return nil, errors.New("report: - (stdin) is one stream: it cannot be merged with others")
-			}
-			return args, nil
-		}
-		if _, err := os.Stat(a); err == nil || !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, fmt.Errorf("results %s: %w", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("results %s: no file matches", a)
-		}
-		out = append(out, m...)
-	}
-	return out, nil
 }
