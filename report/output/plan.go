@@ -170,6 +170,7 @@ type TerminalError struct {
 	sp     simulator.Spelling
 }
 
+// Error says what to do instead, in the caller's spelling.
 func (e *TerminalError) Error() string {
 	return fmt.Sprintf("%s %s writes a picture: name a file with %s FILE.%s, or redirect stdout", e.sp.Of(report.SettingFormat), e.Format, e.sp.Of(report.SettingOut), e.Format)
 }

@@ -19,9 +19,10 @@ import (
 // that run, proxy and report share, so that all three write the same for
 // the same records.
 type Request struct {
-	// Format is what goes to stdout: one of report.Formats. (A caller
-	// that writes JUnit asks for text here, and writes the gates with
-	// Plan.WriteJUnit.)
+	// Format is what goes to stdout: one of report.Formats. A caller that
+	// writes the gates as JUnit asks for text here and calls
+	// Plan.WriteJUnit; the check lists JUnit among the valid formats
+	// (ReportFormats), as the caller offers it.
 	Format string
 	// Files are the files the report is also written to, in the format
 	// each name says.
