@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
 )
 

@@ -186,3 +186,65 @@ func TestGatePlanRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestGatesFailed: the exit sentence names each failed gate with its run,
+// and says nothing when all passed.
+func TestGatesFailed(t *testing.T) {
+	s := newRecStream(1)
+	s.attempt(0, 1, 0, simulator.HTTPError, 500, true, ms).fate(0, simulator.FateExhausted)
+	runs, err := report.Summarize(s.end(nil, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := report.CheckGates(runs, []report.Gate{report.GateLostEvents, report.GateRedirects}, report.GateOptions{})
+	got := report.GatesFailed(res)
+	if want := "1 of 2 gate checks did not pass: lost-events (stripe: fail)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := report.GatesFailed(res[1:]); got != "" {
+		t.Errorf("all passed, yet %q", got)
+	}
+}
+
+// TestGateRequest: every problem is reported at once, each naming its
+// setting as the caller spells it; a good request gives the gates and
+// the TTL.
+func TestGateRequest(t *testing.T) {
+	sp := func(s simulator.Setting) string { return "<" + string(s) + ">" }
+	_, _, errs := report.GateRequest{Names: []string{"lost-events", "nope"}, TTLConfigured: "0h"}.Parse(false, sp)
+	if len(errs) != 2 || !strings.HasPrefix(errs[0].Error(), "<CheckGates>: ") ||
+		errs[1].Error() != "<GateOptions.TTLConfigured>: 0h is not a TTL (give a positive duration such as 24h)" {
+		t.Errorf("errors %v", errs)
+	}
+	_, _, errs = report.GateRequest{Names: []string{"ttl-too-short"}}.Parse(false, sp)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "<GateOptions.TTLConfigured>") {
+		t.Errorf("ttl-too-short without a TTL: %v", errs)
+	}
+	_, _, errs = report.GateRequest{}.Parse(true, sp)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "<output.Request.Format> junit reports the <CheckGates> gates: name at least one") {
+		t.Errorf("junit without a gate: %v", errs)
+	}
+	gates, opts, errs := report.GateRequest{Names: []string{"ttl-too-short"}, TTLConfigured: "36h"}.Parse(true, sp)
+	if len(errs) != 0 || len(gates) != 1 || opts.TTLConfigured != 36*time.Hour || opts.Spelling == nil {
+		t.Errorf("gates %v, options %+v, errors %v", gates, opts, errs)
+	}
+}
+
+// TestParseTTL: a positive duration, in any unit the policies use.
+func TestParseTTL(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		err  string
+	}{
+		{"24h", 24 * time.Hour, ""},
+		{"7d", 7 * 24 * time.Hour, ""},
+		{"0s", 0, "0s is not a TTL"},
+		{"soon", 0, `"soon" is not a TTL`},
+	} {
+		d, err := report.ParseTTL(c.in)
+		if d != c.want || (err == nil) != (c.err == "") || (err != nil && !strings.HasPrefix(err.Error(), c.err)) {
+			t.Errorf("ParseTTL(%q) = %s, %v; want %s, %q", c.in, d, err, c.want, c.err)
+		}
+	}
+}

@@ -46,3 +46,15 @@ func ParseTTLs(s string) ([]time.Duration, error) {
 	}
 	return out, nil
 }
+
+// ParseTTL reads one dedup TTL, such as "24h": a positive duration.
+func ParseTTL(s string) (time.Duration, error) {
+	d, err := policies.ParseDuration(s)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a TTL (give a positive duration such as 24h)", s)
+	case d <= 0:
+		return 0, fmt.Errorf("%s is not a TTL (give a positive duration such as 24h)", s)
+	}
+	return d, nil
+}

@@ -32,6 +32,19 @@ const (
 	// SettingDryRun models the handler and sends nothing (the engine's
 	// Config.DryRun), named when a gate cannot be checked on a dry run.
 	SettingDryRun simulator.Setting = "Config.DryRun"
+	// SettingFormat is the format a report is written in
+	// (output.Request.Format).
+	SettingFormat simulator.Setting = "output.Request.Format"
+	// SettingOut names the files a report is also written to, each in the
+	// format its name says (output.Request.Files).
+	SettingOut simulator.Setting = "output.Request.Files"
+	// SettingChart is the chart a picture draws (ChartOptions.Chart).
+	SettingChart simulator.Setting = "ChartOptions.Chart"
+	// SettingBy is what a timeline chart's rows are (ChartOptions.By).
+	SettingBy simulator.Setting = "ChartOptions.By"
+	// SettingTTLs are the dedup TTL choices a report compares
+	// (Report.TTLs).
+	SettingTTLs simulator.Setting = "Report.TTLs"
 )
 
 // Settings lists every setting the reports' advice may name, the engine's
@@ -45,6 +58,7 @@ func Settings() []simulator.Setting {
 		simulator.SettingTenants, simulator.SettingShard, simulator.SettingRunID,
 		simulator.SettingForgedScenario, simulator.SettingFlakyScenario,
 		SettingTTLConfigured, SettingVerbose, SettingGates, SettingDryRun,
+		SettingFormat, SettingOut, SettingChart, SettingBy, SettingTTLs,
 	}
 }
 

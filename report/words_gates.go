@@ -177,3 +177,19 @@ func (w words) ttlSeen(g *GateResult, opts GateOptions) string {
 	}
 	return msg + fmt.Sprintf("; recommend %s", dur(a.Recommended))
 }
+
+// GatesFailed says which of results did not pass, each gate with its
+// run's policy and status: "1 of 2 gate checks did not pass: lost-events
+// (stripe: fail)", what a command says as it exits for a failed gate; ""
+// when every gate passed.
+func GatesFailed(results []GateResult) string {
+	failed := FailedGates(results)
+	if len(failed) == 0 {
+		return ""
+	}
+	names := make([]string, len(failed))
+	for i, g := range failed {
+		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
+	}
+	return fmt.Sprintf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))
+}

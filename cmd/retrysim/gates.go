@@ -1,14 +1,12 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-	"time"
+	"errors"
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 )
 
 // gateFlags are --fail-on and --ttl-configured, which run and report share:
@@ -23,27 +21,10 @@ func (g *gateFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&g.ttlConfig, "ttl-configured", "", "the dedup TTL your handler uses, for the ttl-too-short gate (e.g. 24h)")
 }
 
-// parse reads the gates and the configured TTL, reporting every problem;
+// parse reads the gates and the configured TTL (report.GateRequest);
 // junit says --format junit was asked for, which needs a gate to report.
 func (g *gateFlags) parse(junit bool) ([]report.Gate, report.GateOptions, []error) {
-	var errs []error
-	opts := report.GateOptions{Spelling: advice.Flag}
-	gates, err := report.ParseGates(g.failOn)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
-	}
-	if g.ttlConfig != "" {
-		if d, err := parseTTL("ttl-configured", g.ttlConfig); err != nil {
-			errs = append(errs, err)
-		} else {
-			opts.TTLConfigured = d
-		}
-	}
-	errs = append(errs, report.GatePlan{NoTTL: g.ttlConfig == ""}.Refusals(gates, advice.Flag)...)
-	if junit && len(gates) == 0 {
-		errs = append(errs, fmt.Errorf("--format junit reports the --fail-on gates: name at least one (valid: %s)", report.GateNames()))
-	}
-	return gates, opts, errs
+	return report.GateRequest{Names: g.failOn, TTLConfigured: g.ttlConfig}.Parse(junit, advice.Flag)
 }
 
 // junitFormat handles --format junit, which run and report write to stdout
@@ -57,31 +38,11 @@ func junitFormat(of *outputFlags) (junit bool) {
 	return true
 }
 
-// addConfiguredTTL adds the dedup TTL the handler uses (--ttl-configured)
-// to the TTL choices the report compares, in order, so the table shows what
-// that TTL lets through even without the ttl-too-short gate; and the
-// timeline chart draws it unless --ttl named others.
-func (o *output) addConfiguredTTL(ttl time.Duration) {
-	if ttl <= 0 {
-		return
-	}
-	given := len(o.ttls) > 0
-	o.ttls = report.WithTTLChoice(o.ttls, ttl)
-	if !given {
-		o.chart.TTL = ttl
-	}
-}
-
 // gateError is the exit-1 error when a gate did not pass, naming each one
-// with its run; nil when every gate passed.
+// with its run (report.GatesFailed); nil when every gate passed.
 func gateError(results []report.GateResult) error {
-	failed := report.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
+	if msg := report.GatesFailed(results); msg != "" {
+		return &exitError{code: exitGate, err: errors.New(msg)}
 	}
-	names := make([]string, len(failed))
-	for i, g := range failed {
-		names[i] = fmt.Sprintf("%s (%s: %s)", g.Gate, g.Run.Policy, g.Status)
-	}
-	return &exitError{code: exitGate, err: fmt.Errorf("%d of %d gate checks did not pass: %s", len(failed), len(results), strings.Join(names, ", "))}
+	return nil
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/oracle"
 )

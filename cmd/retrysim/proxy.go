@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/proxy"
@@ -126,7 +126,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 			reportOut = stderr
 		}
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
+	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
 	defer closeAggregator(agg, &err)
 
 	opts := []proxy.Option{proxy.WithMax(f.maxEvents), proxy.WithCaptures(f.captures), proxy.WithSpelling(advice.Flag)}

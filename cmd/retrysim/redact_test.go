@@ -94,28 +94,6 @@ func TestPanicIsRedacted(t *testing.T) {
 	}
 }
 
-// TestTerminalSeenThroughRedactor: stdout and stderr are wrapped in a
-// redactor, which must not hide that they are a terminal (the progress
-// line and the picture-to-terminal check depend on it).
-func TestTerminalSeenThroughRedactor(t *testing.T) {
-	// isTerminal tells by the character-device bit, which the null device
-	// has too: a stand-in for a terminal that every machine has.
-	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dev.Close()
-	if !isTerminal(dev) {
-		t.Skip("the null device is not a character device here")
-	}
-	if !isTerminal((&redact.Set{}).Writer(dev)) {
-		t.Fatal("a terminal behind the redactor is not seen as one")
-	}
-	if isTerminal((&redact.Set{}).Writer(&bytes.Buffer{})) {
-		t.Fatal("a buffer behind the redactor is seen as a terminal")
-	}
-}
-
 // TestSecretsInErrorsAndLogs: a config file with an error elsewhere, an
 // input file that is not what it was given as, and Go's own log lines
 // never show a secret.

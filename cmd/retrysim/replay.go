@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"

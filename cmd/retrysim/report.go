@@ -4,22 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
-	"github.com/retrysim/retrysim/report/redact"
-	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/report/output"
+	"github.com/retrysim/retrysim/report/results"
 )
 
 // outputFlags are the flags that say how a report is written; run and
@@ -44,158 +38,31 @@ func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
 }
 
-// outFile is one --out file and the format its extension names.
-type outFile struct {
-	path, format string
+// validate checks the flags (see output.Request.Plan).
+func (o *outputFlags) validate() (*output.Plan, []error) {
+	return output.Request{
+		Format: o.format, Files: o.out, Chart: o.chart, By: o.by, LogTime: o.logTime,
+		TTLs: o.ttls, NoTimeline: o.noTimeline, Verbose: o.verbose,
+	}.Plan(advice.Flag)
 }
 
-// output is validated outputFlags.
-type output struct {
-	format  string    // what goes to stdout
-	files   []outFile // --out, in the order given
-	chart   report.ChartOptions
-	ttls    []time.Duration
-	keep    int
-	verbose bool
-	secrets *redact.Set // redacted from a report written to --out
-	notes   io.Writer   // where an output skipped is said (stderr)
-}
-
-// validate checks the flags. --format and --out never disagree: stdout
-// keeps --format, and each --out file takes the format its name says.
-func (o *outputFlags) validate() (*output, []error) {
-	var errs []error
-	out := &output{format: o.format, verbose: o.verbose}
-	// junit has become text by now (junitFormat).
-	if err := formatFlag(o.format, reportFormats()); err != nil {
-		errs = append(errs, err)
+// writeOutput writes rep as out plans, the gates as JUnit to stdout when
+// junit: a picture asked for a terminal is bad input (exit 2), an output
+// that could not be written a failed write (exit 3).
+func writeOutput(out *output.Plan, junit bool, stdout io.Writer, rep *report.Report) error {
+	write := out.Write
+	if junit {
+		write = out.WriteJUnit
 	}
-	var outErrs []error
-	out.files, outErrs = outFlag(o.out, "", nil)
-	errs = append(errs, outErrs...)
-	if !slices.Contains(report.Charts(), o.chart) {
-		errs = append(errs, fmt.Errorf("--chart: %q is not a chart (valid: %s)", o.chart, strings.Join(report.Charts(), ", ")))
+	err := write(stdout, rep)
+	var te *output.TerminalError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te):
+		return badInput(err)
 	}
-	switch o.by {
-	case report.ByEvent, report.ByTenant:
-	case report.ByProvider:
-		errs = append(errs, errors.New("--by provider: no longer drawn: one row per provider merged every event's marks into solid bars; compare providers with --chart storm (their attempts over time), or keep --by event: its rows are a sample of each provider's events with every kind of fate"))
-	default:
-		errs = append(errs, fmt.Errorf("--by: %q is not a row kind (valid: event, tenant)", o.by))
-	}
-	if o.ttls != "" {
-		var err error
-		if out.ttls, err = parseTTLs(o.ttls); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	out.chart = report.ChartOptions{Chart: o.chart, By: o.by, Log: o.logTime}
-	if len(out.ttls) > 0 {
-		// The timeline draws the first TTL asked about, so a team can see
-		// what its own choice lets through.
-		out.chart.TTL = out.ttls[0]
-	}
-	out.keep = report.Keep(out.format, false, o.noTimeline)
-	for _, f := range out.files {
-		if k := report.Keep(f.format, false, o.noTimeline); k < 0 || (out.keep >= 0 && k > out.keep) {
-			out.keep = k
-		}
-	}
-	return out, errs
-}
-
-// timeline is how many events' timelines the text shows.
-func (o *output) timeline() int {
-	if o.keep == 0 {
-		return 0
-	}
-	return report.DefaultTimeline
-}
-
-// write renders the report: every --out file in the format its extension
-// names, the pictures first so the Markdown and HTML can show them, then
-// the report in --format to stdout. Each output is written or fails on its
-// own: one that fails (a full disk) is named in the error, exit 3, and
-// the others are written all the same. A chart with nothing to draw (no
-// attempt was sent) is skipped with a note on o.notes, not a failure.
-func (o *output) write(stdout io.Writer, rep *report.Report) error {
-	rep.Verbose = o.verbose
-	var failed []error
-	for _, f := range o.files {
-		if !report.IsChart(f.format) {
-			continue
-		}
-		opts := o.chart
-		opts.Chart = chartFor(f.path, o.chart.Chart)
-		err := outfile.Write(f.path, func(w io.Writer) error { return report.WriteChart(w, rep, f.format, opts) })
-		switch {
-		case errors.Is(err, report.ErrNoData):
-			o.note("--out %s: not written: %v", f.path, err)
-			continue
-		case err != nil:
-			failed = append(failed, fmt.Errorf("--out %s: %w", f.path, err))
-			continue
-		}
-		if rep.Chart == "" {
-			rep.Chart = f.path
-		}
-		rep.ChartFiles = append(rep.ChartFiles, f.path)
-	}
-	for _, f := range o.files {
-		if report.IsChart(f.format) {
-			continue
-		}
-		if err := outfile.Write(f.path, func(w io.Writer) error {
-			rw := o.secrets.Writer(w)
-			if err := o.render(rw, rep, f.format); err != nil {
-				return err
-			}
-			return rw.Flush()
-		}); err != nil {
-			failed = append(failed, fmt.Errorf("--out %s: %w", f.path, err))
-		}
-	}
-	if stdout != nil {
-		if err := o.writeStdout(stdout, rep); err != nil {
-			var ee *exitError
-			if errors.As(err, &ee) {
-				return err // a picture for a terminal: bad input
-			}
-			failed = append(failed, fmt.Errorf("the report to stdout: %w", err))
-		}
-	}
-	if len(failed) > 0 {
-		return &exitError{code: exitWrite, err: errors.Join(failed...)}
-	}
-	return nil
-}
-
-// writeStdout writes the report in --format to stdout.
-func (o *output) writeStdout(stdout io.Writer, rep *report.Report) error {
-	if report.IsChart(o.format) {
-		if isTerminal(stdout) {
-			return badInput(fmt.Errorf("--format %s writes a picture: name a file with --out FILE.%s, or redirect stdout", o.format, o.format))
-		}
-		err := report.WriteChart(stdout, rep, o.format, o.chart)
-		if errors.Is(err, report.ErrNoData) {
-			o.note("--format %s: no picture written to stdout: %v", o.format, err)
-			return nil
-		}
-		return err
-	}
-	if o.format == report.FormatText {
-		rep.Width = terminalWidth(stdout)
-		defer func() { rep.Width = 0 }()
-	}
-	return report.Write(stdout, rep, o.format)
-}
-
-// note says on o.notes (stderr) what became of an output that was not
-// a failure.
-func (o *output) note(format string, args ...any) {
-	if o.notes != nil {
-		fmt.Fprintf(o.notes, "retrysim: "+format+"\n", args...)
-	}
+	return &exitError{code: exitWrite, err: err}
 }
 
 // outputsDone is how a command ends whose results stream was committed
@@ -211,74 +78,6 @@ func outputsDone(commitErr, err error) error {
 		commitErr = errors.Join(commitErr, err)
 	}
 	return &exitError{code: exitWrite, err: commitErr}
-}
-
-// chartFor is the chart a picture file draws: the one its name starts
-// with (storm.png, ttl-all.svg), so one run can draw each; else chart
-// (--chart).
-func chartFor(path, chart string) string {
-	base := strings.ToLower(filepath.Base(path))
-	for _, c := range report.Charts() {
-		if strings.HasPrefix(base, c) {
-			return c
-		}
-	}
-	return chart
-}
-
-// render writes one text format to a file: the HTML report draws the
-// charts of the chart options in it.
-func (o *output) render(w io.Writer, rep *report.Report, format string) error {
-	if format == report.FormatHTML {
-		return report.WriteHTML(w, rep, o.chart)
-	}
-	return report.Write(w, rep, format)
-}
-
-// writeJUnit writes the --out files, and the gates as JUnit XML to stdout,
-// for --format junit.
-func (o *output) writeJUnit(stdout io.Writer, rep *report.Report) error {
-	err := o.write(nil, rep)
-	if jerr := report.WriteJUnit(stdout, rep); jerr != nil {
-		err = &exitError{code: exitWrite, err: errors.Join(err, fmt.Errorf("the JUnit report to stdout: %w", jerr))}
-	}
-	return err
-}
-
-// terminalWidth is the width the text report wraps to on w: the
-// terminal's when w is one, else $COLUMNS when it is set (as shells and
-// CI runners do), else 0, the report's default.
-func terminalWidth(w io.Writer) int {
-	if r, ok := w.(*redact.Writer); ok {
-		w = r.Underlying()
-	}
-	if f, ok := w.(*os.File); ok && isTerminal(f) {
-		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= minWidth {
-			return width
-		}
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minWidth {
-		return n
-	}
-	return 0
-}
-
-// minWidth is the narrowest the text report wraps to: narrower, it would
-// be more indent than text.
-const minWidth = 40
-
-// isTerminal reports whether w is a terminal (a character device), without
-// a dependency: os.File.Stat tells.
-func isTerminal(w io.Writer) bool {
-	if r, ok := w.(*redact.Writer); ok {
-		w = r.Underlying() // the redactor in front of stdout and stderr
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // reportFlags are the report command's flags: how to write the report, and
@@ -319,18 +118,15 @@ Examples:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := resultPaths(args)
+			paths, err := results.Paths(args)
 			if err != nil {
 				return badInput(err)
 			}
-			if len(paths) > 1 {
-				return runReportShards(cmd, o, paths)
-			}
-			return runReport(cmd, o, paths[0])
+			return runReport(cmd, o, paths)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(reportFormats(), ", ")+" (junit reports the --fail-on gates)")
+	fl.StringVar(&o.format, "format", report.FormatText, "report format: "+strings.Join(output.ReportFormats(), ", ")+" (junit reports the --fail-on gates)")
 	fl.StringVar(&o.ttls, "ttl", "", ttlChoicesUsage())
 	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	o.outputFlags.add(fl)
@@ -338,15 +134,9 @@ Examples:
 	return cmd
 }
 
-func runReport(cmd *cobra.Command, o *reportFlags, path string) (err error) {
-	return reportFrom(cmd, o, []string{path}, func(in []io.Reader, add func(*simulator.Record) error) error {
-		return report.ReadJSONL(in[0], add)
-	})
-}
-
-// reportFrom reads the results streams at paths with read and writes
-// their report.
-func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]io.Reader, func(*simulator.Record) error) error) (err error) {
+// runReport reads the results streams at paths (several: every shard of
+// one run) and writes their report.
+func runReport(cmd *cobra.Command, o *reportFlags, paths []string) (err error) {
 	path := strings.Join(paths, ", ")
 	st, err := loadConfig(cmd)
 	if err != nil {
@@ -357,47 +147,32 @@ func reportFrom(cmd *cobra.Command, o *reportFlags, paths []string, read func([]
 	out, errs := of.validate()
 	gates, gateOpts, gateErrs := o.gateFlags.parse(junit)
 	errs = append(errs, gateErrs...)
-	out.addConfiguredTTL(gateOpts.TTLConfigured)
+	out.AddConfiguredTTL(gateOpts.TTLConfigured)
 	named := []outfile.Named{{Flag: "--config", Path: st.path}}
 	for _, p := range paths {
 		named = append(named, outfile.Named{Flag: "results", Path: p})
 	}
 	errs = append(errs, outfile.CheckDistinct(outPaths(o.out), named)...)
-	var ins []io.Reader
-	for _, p := range paths {
-		if p == "-" {
-			ins = append(ins, cmd.InOrStdin())
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("results: %w", err))
-			continue
-		}
-		defer f.Close()
-		ins = append(ins, f)
-	}
+	streams, closeAll, openErrs := results.OpenAll(paths, cmd.InOrStdin())
+	defer closeAll()
+	errs = append(errs, openErrs...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
-	agg := report.NewAggregator(report.WithTimeline(out.keep), report.WithTTLs(out.ttls))
+	agg := report.NewAggregator(report.WithTimeline(out.Keep), report.WithTTLs(out.TTLs))
 	defer closeAggregator(agg, &err)
-	if err := read(ins, agg.Add); err != nil {
+	if err := results.Read(streams, agg.Add); err != nil {
 		return badInput(fmt.Errorf("results %s: %w", path, err))
 	}
 	runs := agg.Runs()
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.ttls, Timeline: out.timeline(), Timeouts: st.catalogueTimeouts(), Spelling: advice.Flag}
+	rep := &report.Report{Runs: runs, TTLs: out.TTLs, Timeline: out.Timeline(), Timeouts: st.catalogueTimeouts(), Spelling: advice.Flag}
 	gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
-	out.notes = cmd.ErrOrStderr()
-	write := out.write
-	if junit {
-		write = out.writeJUnit
-	}
-	if err := write(cmd.OutOrStdout(), rep); err != nil {
+	out.Notes = cmd.ErrOrStderr()
+	if err := writeOutput(out, junit, cmd.OutOrStdout(), rep); err != nil {
 		return err
 	}
 	return gateError(rep.Gates)
@@ -410,43 +185,4 @@ func closeAggregator(agg *report.Aggregator, err *error) {
 	if cerr := agg.Close(); cerr != nil && *err == nil {
 		*err = cerr
 	}
-}
-
-// runReportShards merges the shard streams at paths into their run's
-// report.
-func runReportShards(cmd *cobra.Command, o *reportFlags, paths []string) error {
-	return reportFrom(cmd, o, paths, func(ins []io.Reader, add func(*simulator.Record) error) error {
-		streams := make([]report.ShardStream, len(ins))
-		for i := range ins {
-			streams[i] = report.ShardStream{Name: paths[i], R: ins[i]}
-		}
-		return report.MergeShards(streams, add)
-	})
-}
-
-// resultPaths expands the report's arguments: a glob names every file it
-// matches, in order; "-" (stdin) stands alone.
-func resultPaths(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if a == "-" {
-			if len(args) > 1 {
-				return nil, errors.New("report: - (stdin) is one stream: it cannot be merged with others")
-			}
-			return args, nil
-		}
-		if _, err := os.Stat(a); err == nil || !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, fmt.Errorf("results %s: %w", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("results %s: no file matches", a)
-		}
-		out = append(out, m...)
-	}
-	return out, nil
 }

@@ -13,10 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/output"
 	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
@@ -165,7 +166,7 @@ type plan struct {
 	// (--payload, --set); header is added to every request (--header).
 	payloads map[string]simulator.Payloads
 	header   http.Header
-	out      *output
+	out      *output.Plan
 	tls      *tls.Config
 	maxRPS   float64
 	// settings are the command's config file and environment.
@@ -289,7 +290,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, outfile.CheckDistinct(
 		append([]outfile.Named{{Flag: "--results", Path: f.results}}, outPaths(f.out)...),
 		[]outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}, {Flag: "--ca", Path: f.ca}})...)
-	p.out.addConfiguredTTL(p.gateOpts.TTLConfigured)
+	p.out.AddConfiguredTTL(p.gateOpts.TTLConfigured)
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
@@ -387,11 +388,11 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 			reportOut = cmd.ErrOrStderr()
 		}
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.keep), report.WithTTLs(p.out.ttls))
+	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
 	defer closeAggregator(agg, &err)
 	prog := &report.Progress{Over: p.over}
 	stopProgress, watch := func() {}, func(*simulator.Record) {}
-	if isTerminal(cmd.ErrOrStderr()) {
+	if output.IsTerminal(cmd.ErrOrStderr()) {
 		// Only a person watching a terminal gets the line, and only for runs
 		// that last: redirected stderr stays clean, and its records skip
 		// the progress's lock.
@@ -415,17 +416,11 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.ttls, Timeline: p.out.timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
+	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.TTLs, Timeline: p.out.Timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
 	p.gateOpts.Timeouts = rep.Timeouts
 	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
-	p.out.secrets, p.out.notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
-	var err error
-	if p.junit {
-		err = p.out.writeJUnit(reportOut, rep)
-	} else {
-		err = p.out.write(reportOut, rep)
-	}
-	if err != nil {
+	p.out.Secrets, p.out.Notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
+	if err := writeOutput(p.out, p.junit, reportOut, rep); err != nil {
 		return err
 	}
 	if runsCut(ctx, rep.Runs, len(p.policies)) {

@@ -161,17 +161,8 @@ func runExitNow() {
 	outfile.RemovePending()
 }
 
-// runsCut reports whether an interrupt cut the runs short: a run's end
-// record says so, or a run of the want the command named never started.
-// A signal that came once every run had ended (while the effects
-// settled, or the report was written) cut nothing: the command finishes
-// and its exit code is the gates', as the stream and the report say the
-// runs are complete.
+// runsCut reports whether an interrupt cut the runs short
+// (report.RunsCut), ctx saying whether the user interrupted.
 func runsCut(ctx context.Context, runs []*report.Summary, want int) bool {
-	for _, r := range runs {
-		if r.Interrupted {
-			return true
-		}
-	}
-	return interrupted(ctx) && len(runs) < want
+	return report.RunsCut(runs, want, interrupted(ctx))
 }

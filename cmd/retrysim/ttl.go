@@ -2,17 +2,16 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
+	"github.com/retrysim/retrysim/report/output"
+	"github.com/retrysim/retrysim/report/ttlmodel"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -26,19 +25,6 @@ type ttlFlags struct {
 	events    int
 	over      string
 	seed      uint64
-}
-
-// ttlProviders are the policies `retrysim ttl` compares by default: the
-// named defaults that retry (a policy that never sends twice needs no TTL).
-func ttlProviders() []string {
-	var out []string
-	cat := policies.Default()
-	for _, n := range policies.NamedDefaults() {
-		if p, err := cat.Lookup(n); err == nil && p.MaxAttempts() > 1 {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 func newTTLCmd() *cobra.Command {
@@ -63,7 +49,7 @@ Examples:
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTTL(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.providers, "provider", ttlProviders(), "provider policies to compare, comma-separated, or 'all'")
+	fl.StringSliceVar(&f.providers, "provider", ttlmodel.Providers(), "provider policies to compare, comma-separated, or 'all'")
 	fl.StringVar(&f.scenario, "scenario", scenarios.Default, "fault scenario: a built-in name (see 'retrysim scenarios') or a .yaml file")
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
 	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats(), ", "))
@@ -74,7 +60,7 @@ Examples:
 	return cmd
 }
 
-func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
+func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	st, err := loadConfig(cmd)
 	if err != nil {
 		return err
@@ -87,15 +73,15 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 	}
 	var ttls []time.Duration
 	if f.ttls != "" {
-		if ttls, err = parseTTLs(f.ttls); err != nil {
+		if ttls, err = output.ParseTTLs(f.ttls, advice.Flag); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	format := f.format
-	if err := formatFlag(format, report.TTLFormats()); err != nil {
+	if err := output.CheckFormat(format, report.TTLFormats(), advice.Flag); err != nil {
 		errs = append(errs, err)
 	}
-	files, outErrs := outFlag(f.out, "ttl", report.TTLFormats())
+	files, outErrs := output.Files(f.out, "ttl", report.TTLFormats(), advice.Flag)
 	errs = append(errs, outErrs...)
 	errs = append(errs, outfile.CheckDistinct(outPaths(f.out), []outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
@@ -112,63 +98,25 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) (err error) {
 		again: ", without the tables",
 	})
 	defer stop()
-	agg := report.NewAggregator(report.WithTimeline(0), report.WithTTLs(ttls))
-	defer closeAggregator(agg, &err)
 	prog := &report.Progress{Over: over}
 	stopProgress := func() {}
-	if isTerminal(cmd.ErrOrStderr()) {
+	if output.IsTerminal(cmd.ErrOrStderr()) {
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 	}
-	for _, pol := range pols {
-		cfg := simulator.Config{
-			Policy: pol, Scenario: sc, DefaultScenario: defaultScenario, Events: f.events, Over: over, Seed: f.seed, DryRun: true,
-			Sink: func(r *simulator.Record) error { prog.Add(r); return agg.Add(r) },
-		}
-		if _, err := simulator.Run(ctx, cfg); err != nil {
-			stopProgress()
-			if errors.Is(err, simulator.ErrConfig) {
-				return badInput(err)
-			}
-			return err
-		}
-		if ctx.Err() != nil {
-			break
-		}
+	model := ttlmodel.Model{
+		Policies: pols, Scenario: sc, DefaultScenario: defaultScenario,
+		Events: f.events, Over: over, Seed: f.seed, TTLs: ttls, Watch: prog.Add,
 	}
+	rep, err := model.Run(ctx)
 	stopProgress()
-	rep := &report.Report{Runs: agg.Runs(), TTLs: ttls, Spelling: advice.Flag}
-	// The charts first, so the Markdown can show them; then the tables.
-	// Each output is written or fails on its own.
-	var failed []error
-	for _, file := range files {
-		if !report.IsChart(file.format) {
-			continue
-		}
-		opts := report.ChartOptions{Chart: report.ChartTTL}
-		if err := outfile.Write(file.path, func(w io.Writer) error { return report.WriteChart(w, rep, file.format, opts) }); err != nil {
-			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
-			continue
-		}
-		if rep.Chart == "" {
-			rep.Chart = file.path
-		}
+	if errors.Is(err, simulator.ErrConfig) {
+		return badInput(err)
+	} else if err != nil {
+		return err
 	}
-	for _, file := range files {
-		if report.IsChart(file.format) {
-			continue
-		}
-		if err := outfile.Write(file.path, func(w io.Writer) error { return report.WriteTTL(w, rep, file.format) }); err != nil {
-			failed = append(failed, fmt.Errorf("--out %s: %w", file.path, err))
-		}
-	}
-	if format == report.FormatText {
-		rep.Width = terminalWidth(cmd.OutOrStdout())
-	}
-	if err := report.WriteTTL(cmd.OutOrStdout(), rep, format); err != nil {
-		failed = append(failed, fmt.Errorf("the tables to stdout: %w", err))
-	}
-	if len(failed) > 0 {
-		return &exitError{code: exitWrite, err: errors.Join(failed...)}
+	rep.Spelling = advice.Flag
+	if err := output.WriteTTL(cmd.OutOrStdout(), files, rep, format, advice.Flag); err != nil {
+		return &exitError{code: exitWrite, err: err}
 	}
 	if interrupted(ctx) {
 		// The tables above cover only the events modelled before the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 )
 
@@ -13,25 +12,12 @@ func ttlChoicesUsage() string {
 	return "dedup TTL choices to compare, comma-separated (default " + report.FormatTTLs(report.DefaultTTLs()) + ")"
 }
 
-// parseTTLs reads --ttl: dedup TTL choices, comma-separated, by the rules
-// of report.ParseTTLs.
-func parseTTLs(s string) ([]time.Duration, error) {
-	ds, err := report.ParseTTLs(s)
-	if err != nil {
-		return nil, fmt.Errorf("--ttl: %w", err)
-	}
-	return ds, nil
-}
-
 // parseTTL reads a flag that takes one dedup TTL (--demo-ttl, demo's
-// --ttl, --ttl-configured): a positive duration.
+// --ttl) by the rule of report.ParseTTL.
 func parseTTL(flag, s string) (time.Duration, error) {
-	d, err := policies.ParseDuration(s)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("--%s: %q is not a TTL (give a positive duration such as 24h)", flag, s)
-	case d <= 0:
-		return 0, fmt.Errorf("--%s: %s is not a TTL (give a positive duration such as 24h)", flag, s)
+	d, err := report.ParseTTL(s)
+	if err != nil {
+		return 0, fmt.Errorf("--%s: %w", flag, err)
 	}
 	return d, nil
 }

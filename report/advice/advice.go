@@ -1,9 +1,9 @@
 // Package advice turns the library's reasons into the retrysim command's
 // advice: report and simulator name a setting for what it is
 // (simulator.Setting) and the command spells it as the flag that sets it.
-// It is the one place below main that knows the flags' names, so that the
-// reports the command writes and the report package's golden files say the
-// same.
+// It is the one place in the module, beside cmd, that knows the flags'
+// names, so that the reports the command writes and the report package's
+// golden files say the same.
 package advice
 
 import (
@@ -66,6 +66,16 @@ func Flag(s simulator.Setting) string {
 		return "--captures"
 	case report.SettingDryRun:
 		return "--dry-run"
+	case report.SettingFormat:
+		return "--format"
+	case report.SettingOut:
+		return "--out"
+	case report.SettingChart:
+		return "--chart"
+	case report.SettingBy:
+		return "--by"
+	case report.SettingTTLs:
+		return "--ttl"
 	}
 	return string(s)
 }
