@@ -227,7 +227,9 @@ func (st *settings) loadSections(known map[string]bool) (map[string]int, error) 
 			}
 			st.catalogue = cat
 		case "secrets":
-			errs = append(errs, st.readFileSecrets(val)...)
+			fileSecrets, secretErrs := policies.DecodeSecrets(path, val)
+			maps.Copy(st.secrets, fileSecrets)
+			errs = append(errs, secretErrs...)
 		case "scenarios":
 			m, err := scenarios.DecodeMap(path, data, "scenarios")
 			if err != nil {
@@ -344,29 +346,6 @@ func (st *settings) scenario(name string) (scenarios.Scenario, error) {
 	return s, err
 }
 
-// readFileSecrets reads the file's "secrets:" section into st.secrets.
-func (st *settings) readFileSecrets(n *yaml.Node) []error {
-	path := st.path
-	if n.Kind != yaml.MappingNode {
-		return []error{fmt.Errorf("%s:%d: secrets: expected a map of provider: secret", path, n.Line)}
-	}
-	var errs []error
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		prov := strings.ToLower(strings.TrimSpace(k.Value))
-		if _, ok := policies.WireFor(prov); !ok {
-			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: unknown provider %q (valid: %s)", path, k.Line, k.Value, k.Value, strings.Join(policies.WireNames(), ", ")))
-			continue
-		}
-		if v.Kind != yaml.ScalarNode || v.Value == "" {
-			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: expected the secret as a string (value not shown)", path, v.Line, k.Value))
-			continue
-		}
-		st.secrets[prov] = v.Value
-	}
-	return errs
-}
-
 // secretEnv is the environment variable that holds provider's secret:
 // RETRYSIM_SECRET_STRIPE, RETRYSIM_SECRET_STANDARD_WEBHOOKS.
 func secretEnv(provider string) string {
@@ -423,9 +402,9 @@ func allFlagNames(root *cobra.Command) map[string]bool {
 // it, or refuse it with an error naming its own flag) when adjust is not
 // nil. Every problem is returned, in the order the names were given.
 func (st *settings) providerFlag(list []string, adjust func(policies.Policy) (policies.Policy, error)) ([]policies.Policy, []error) {
-	names, err := providerNames(list)
+	names, err := policies.ParseNames(list)
 	if err != nil {
-		return nil, []error{err}
+		return nil, []error{fmt.Errorf("--provider: %w", err)}
 	}
 	var pols []policies.Policy
 	var errs []error

@@ -37,7 +37,7 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 			continue
 		}
 		if o.Provider != "" && !runsProvider(p.policies, o.Provider) {
-			errs = append(errs, fmt.Errorf("--set %s: %s is not among the providers this run replays (%s)", s, o.Provider, strings.Join(policyNames(p.policies), ", ")))
+			errs = append(errs, fmt.Errorf("--set %s: %s is not among the providers this run replays (%s)", s, o.Provider, strings.Join(policies.Names(p.policies), ", ")))
 			continue
 		}
 		overrides = append(overrides, o)
@@ -47,12 +47,12 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 		src := payload.ParseSource(s)
 		switch {
 		case src.Provider == "" && len(p.policies) > 1:
-			errs = append(errs, fmt.Errorf("--payload %s: --provider names %d policies (%s): say whose payload it is, e.g. --payload %s=%s", s, len(p.policies), strings.Join(policyNames(p.policies), ", "), p.policies[0].Provider, s))
+			errs = append(errs, fmt.Errorf("--payload %s: --provider names %d policies (%s): say whose payload it is, e.g. --payload %s=%s", s, len(p.policies), strings.Join(policies.Names(p.policies), ", "), p.policies[0].Provider, s))
 			continue
 		case src.Provider == "" && len(p.policies) == 1:
 			src.Provider = p.policies[0].Provider
 		case !runsProvider(p.policies, src.Provider):
-			errs = append(errs, fmt.Errorf("--payload %s: %s is not among the providers this run replays (%s): add --provider %s", s, src.Provider, strings.Join(policyNames(p.policies), ", "), src.Provider))
+			errs = append(errs, fmt.Errorf("--payload %s: %s is not among the providers this run replays (%s): add --provider %s", s, src.Provider, strings.Join(policies.Names(p.policies), ", "), src.Provider))
 			continue
 		}
 		paths[src.Provider] = append(paths[src.Provider], src.Path)
@@ -60,7 +60,7 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 	if len(overrides) > 0 && len(p.policies) > 1 {
 		for _, o := range overrides {
 			if o.Provider == "" {
-				errs = append(errs, fmt.Errorf("--set %s: --provider names %d policies (%s): say whose field it is, e.g. --set %s:%s", o, len(p.policies), strings.Join(policyNames(p.policies), ", "), p.policies[0].Provider, o))
+				errs = append(errs, fmt.Errorf("--set %s: --provider names %d policies (%s): say whose field it is, e.g. --set %s:%s", o, len(p.policies), strings.Join(policies.Names(p.policies), ", "), p.policies[0].Provider, o))
 			}
 		}
 	}
