@@ -141,7 +141,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.URL)
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		cfg.Effects = simulator.EffectsOf(simulator.OracleAt(f.effectsURL, f.allowRemote))
 		cfg.EffectsExact = false
 	}
 	res, err := simulator.Replay(ctx, cfg)
