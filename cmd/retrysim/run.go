@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/payload"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/report/redact"
@@ -163,7 +164,7 @@ type plan struct {
 	eventTypes map[string]string
 	// payloads make the bodies of a policy's events, by policy name
 	// (--payload, --set); header is added to every request (--header).
-	payloads map[string]simulator.Payloads
+	payloads map[string]payload.Maker
 	header   http.Header
 	out      *output
 	tls      *tls.Config
