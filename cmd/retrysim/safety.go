@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -100,12 +99,9 @@ func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--ca: %w", err)
 	}
-	pool, err := x509.SystemCertPool()
+	cfg, err := simulator.TrustPEM(pem)
 	if err != nil {
-		pool = x509.NewCertPool()
+		return nil, fmt.Errorf("--ca: %s holds %w", caFile, err)
 	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("--ca: %s holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)", caFile)
-	}
-	return &tls.Config{RootCAs: pool}, nil
+	return cfg, nil
 }
