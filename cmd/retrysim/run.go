@@ -471,15 +471,6 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 	return cfg, cleanup, nil
 }
 
-// runSim runs one prepared policy.
-func runSim(ctx context.Context, cfg simulator.Config) error {
-	_, err := simulator.Run(ctx, cfg)
-	if errors.Is(err, simulator.ErrConfig) {
-		return badInput(err)
-	}
-	return err
-}
-
 // recordSink redacts each record of a run and sends it to the results
 // stream (when there is one), to watch, and to the aggregator the report
 // is made from.
