@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/oracle"
@@ -64,9 +63,7 @@ func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
 		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
 	}
 	if !src.Local && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, "--effects-url", "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote)...)
 	}
 	return errs
 }

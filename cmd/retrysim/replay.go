@@ -285,14 +285,10 @@ func notADelivery(f *replayFlags, c capture.Request) error {
 func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 	var errs []error
 	if f.url != "" {
-		if err := simulator.CheckTarget(cmd.Context(), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(cmd.Context(), "--url", f.url, f.allowRemote)...)
 	}
 	if f.effectsURL != "" {
-		if err := simulator.CheckTarget(cmd.Context(), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(cmd.Context(), "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	return badInput(errors.Join(errs...))
 }

@@ -240,15 +240,11 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		}
 	}
 	if f.url != "" && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, f.urlFlagName(), f.url, f.allowRemote)...)
 	}
 	errs = append(errs, f.validateOracle(ctx, p)...)
 	if f.effectsURL != "" && !f.dryRun && !p.oracle.db {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	var overErr error
 	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)

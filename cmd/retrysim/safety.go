@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrysim/retrysim/cmd/retrysim/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -82,6 +83,15 @@ func (f *runFlags) rateCap(ctx context.Context) float64 {
 // told to be).
 func isRemote(ctx context.Context, rawURL string) bool {
 	return simulator.CheckTargetWith(ctx, resolverOf(ctx), rawURL, false) != nil
+}
+
+// checkTarget refuses rawURL, given with flag, when it is not on this
+// machine and remote targets are not allowed, or is no URL to send to.
+func checkTarget(ctx context.Context, flag, rawURL string, allowRemote bool) []error {
+	if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), rawURL, allowRemote); err != nil {
+		return []error{fmt.Errorf("%s: %w", flag, advice.Target(err))}
+	}
+	return nil
 }
 
 // tlsConfig builds the TLS settings of --insecure and --ca: nil when neither
