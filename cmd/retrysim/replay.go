@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -183,10 +182,10 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	}
 	if f.request == "" {
 		errs = append(errs, errors.New("--request: name the captured delivery (a raw HTTP request file, a HAR file, or a curl command line)"))
-	} else if c, err := readCapture(f, stdin); err != nil {
+	} else if c, data, err := capture.Read(f.request, stdin, f.entry); err != nil {
 		errs = append(errs, fmt.Errorf("--request %s: %w", f.request, err))
 	} else {
-		cfg.Capture = c
+		cfg.Capture, f.captured = c, data
 	}
 	if f.provider != "" {
 		if cfg.Policy, err = st.policy(f.provider); err != nil {
@@ -224,36 +223,6 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 		return cfg, mode, ttl, badInput(errors.Join(errs...))
 	}
 	return cfg, mode, ttl, nil
-}
-
-// readCapture reads the capture file (or stdin for -); a curl command line
-// may name @files, read relative to the capture's directory.
-//
-// It keeps the bytes read in f.captured, for an error about the capture.
-func readCapture(f *replayFlags, stdin io.Reader) (capture.Request, error) {
-	var data []byte
-	var err error
-	path := f.request
-	dir := filepath.Dir(path)
-	if path == "-" {
-		data, err = readCapped("stdin", stdin, capture.MaxSize, "a captured request")
-		dir = "."
-	} else {
-		data, err = readCapped(path, nil, capture.MaxSize, "a captured request")
-	}
-	if err != nil {
-		return capture.Request{}, err
-	}
-	f.captured = data
-	return capture.Parse(data, capture.Options{
-		Entry: f.entry,
-		ReadFile: func(name string) ([]byte, error) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
-			}
-			return readCapped(name, nil, capture.MaxSize, "a request body")
-		},
-	})
 }
 
 // notADelivery explains a capture that is not a webhook delivery: a
