@@ -41,15 +41,3 @@ func Names(pols []Policy) []string {
 	}
 	return names
 }
-
-// Settable are the names of the catalogue's policies whose number of
-// retries can be set (Policy.WithRetries), in the catalogue's order.
-func (c *Catalogue) Settable() []string {
-	var out []string
-	for _, n := range c.Names() {
-		if p, _ := c.Lookup(n); p.Retries != nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}

@@ -31,15 +31,3 @@ func TestParseNames(t *testing.T) {
 		})
 	}
 }
-
-func TestSettable(t *testing.T) {
-	got := Default().Settable()
-	if !slices.Contains(got, "twilio") || slices.Contains(got, "stripe") {
-		t.Errorf("Settable() = %v: want twilio's, not stripe's", got)
-	}
-	for _, n := range got {
-		if p := mustLookup(t, n); p.Retries == nil {
-			t.Errorf("%s is listed, but its retries cannot be set", n)
-		}
-	}
-}
