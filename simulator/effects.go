@@ -3,7 +3,6 @@ package simulator
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/retrysim/retrysim/simulator/oracle"
 )
@@ -46,7 +45,7 @@ func EffectsURL(url string, client *http.Client) EffectsFunc {
 // work the handler reports: for Config.Oracle.
 func OracleURL(url string, client *http.Client) oracle.Oracle {
 	if client == nil {
-		client = guardedClient(clientOptions{timeout: 30 * time.Second, noKeepAlive: true, hosts: []string{hostOf(url)}})
+		return OracleAt(url, false)
 	}
 	return oracle.HTTP(url, client)
 }

@@ -24,7 +24,7 @@ import (
 const configFile = "retrysim.yaml"
 
 // configSections are the config keys that are not flags.
-var configSections = []string{"policies", "secrets", "scenarios"}
+func configSections() []string { return []string{"policies", "secrets", "scenarios"} }
 
 // settings is what one command invocation takes from the config file and
 // the environment besides its flags' values: the policy catalogue, the
@@ -82,21 +82,7 @@ func (st *settings) isSet(key string) bool { return st.v.IsSet(key) }
 func (st *settings) policy(name string) (policies.Policy, error) { return st.catalogue.Lookup(name) }
 
 // allPolicies is every policy of the catalogue, in its order.
-func (st *settings) allPolicies() []policies.Policy {
-	var all []policies.Policy
-	for _, n := range st.catalogue.Names() {
-		if p, err := st.policy(n); err == nil {
-			all = append(all, p)
-		}
-	}
-	return all
-}
-
-// fileScenario reports whether name is a scenario of the config file.
-func (st *settings) fileScenario(name string) bool {
-	_, ok := st.scenarios[name]
-	return ok
-}
+func (st *settings) allPolicies() []policies.Policy { return st.catalogue.All() }
 
 // loadConfig reads the config file (--config, or retrysim.yaml when present)
 // and RETRYSIM_* environment variables, and sets every flag of cmd that was
@@ -213,9 +199,9 @@ func (st *settings) loadSections(known map[string]bool) (map[string]int, error) 
 		key, val := top.Content[i], top.Content[i+1]
 		name := strings.ToLower(key.Value)
 		lines[name] = key.Line
-		if !known[name] && !slices.Contains(configSections, name) {
+		if !known[name] && !slices.Contains(configSections(), name) {
 			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (valid: the flags of any command, %s; or %s)",
-				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections, ", ")))
+				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections(), ", ")))
 			continue
 		}
 		switch key.Value {
@@ -227,7 +213,9 @@ func (st *settings) loadSections(known map[string]bool) (map[string]int, error) 
 			}
 			st.catalogue = cat
 		case "secrets":
-			errs = append(errs, st.readFileSecrets(val)...)
+			fileSecrets, secretErrs := policies.DecodeSecrets(path, val)
+			maps.Copy(st.secrets, fileSecrets)
+			errs = append(errs, secretErrs...)
 		case "scenarios":
 			m, err := scenarios.DecodeMap(path, data, "scenarios")
 			if err != nil {
@@ -247,34 +235,20 @@ func (st *settings) loadSections(known map[string]bool) (map[string]int, error) 
 // that takes one value is its elements joined by commas, as --ttl takes
 // them).
 func setFromConfig(f *pflag.Flag, raw any) error {
-	list, isList := raw.([]any)
-	_, slice := f.Value.(pflag.SliceValue)
-	switch {
-	case !isList:
-		if slice {
-			// Setting a slice flag appends from its second value on: start
-			// from empty so the value replaces the default.
-			if err := f.Value.(pflag.SliceValue).Replace(nil); err != nil {
-				return err
-			}
-		}
-		return setAll(f, []string{configText(raw)})
-	case slice:
-		if err := f.Value.(pflag.SliceValue).Replace(nil); err != nil {
+	vals := []string{configText(raw)}
+	if sv, ok := f.Value.(pflag.SliceValue); ok {
+		// Setting a slice flag appends from its second value on: start
+		// from empty so the value replaces the default.
+		if err := sv.Replace(nil); err != nil {
 			return err
 		}
-		vals := make([]string, len(list))
-		for i, e := range list {
-			vals[i] = configText(e)
+		if list, ok := raw.([]any); ok {
+			vals = vals[:0]
+			for _, e := range list {
+				vals = append(vals, configText(e))
+			}
 		}
-		return setAll(f, vals)
-	default:
-		return f.Value.Set(configText(raw))
 	}
-}
-
-// setAll sets f once per value, as a flag given that many times.
-func setAll(f *pflag.Flag, vals []string) error {
 	for _, s := range vals {
 		if err := f.Value.Set(s); err != nil {
 			return err
@@ -344,29 +318,6 @@ func (st *settings) scenario(name string) (scenarios.Scenario, error) {
 	return s, err
 }
 
-// readFileSecrets reads the file's "secrets:" section into st.secrets.
-func (st *settings) readFileSecrets(n *yaml.Node) []error {
-	path := st.path
-	if n.Kind != yaml.MappingNode {
-		return []error{fmt.Errorf("%s:%d: secrets: expected a map of provider: secret", path, n.Line)}
-	}
-	var errs []error
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		prov := strings.ToLower(strings.TrimSpace(k.Value))
-		if _, ok := policies.WireFor(prov); !ok {
-			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: unknown provider %q (valid: %s)", path, k.Line, k.Value, k.Value, strings.Join(policies.WireNames(), ", ")))
-			continue
-		}
-		if v.Kind != yaml.ScalarNode || v.Value == "" {
-			errs = append(errs, fmt.Errorf("%s:%d: secrets.%s: expected the secret as a string (value not shown)", path, v.Line, k.Value))
-			continue
-		}
-		st.secrets[prov] = v.Value
-	}
-	return errs
-}
-
 // secretEnv is the environment variable that holds provider's secret:
 // RETRYSIM_SECRET_STRIPE, RETRYSIM_SECRET_STANDARD_WEBHOOKS.
 func secretEnv(provider string) string {
@@ -383,24 +334,19 @@ func (st *settings) secret(provider string) (string, bool) {
 	return v, ok
 }
 
-// configKeys are the config keys (and RETRYSIM_ variables) of the flags
-// whose key is not their name, by command: demo's --ttl is how long its
-// ttl handler keeps a key, as run's --demo-ttl is, and nothing like run's
-// --ttl, the TTL choices a report compares. The two share "demo-ttl".
-var configKeys = map[string]map[string]string{
-	"demo": {"ttl": "demo-ttl"},
-}
-
-// configKey is the config key of cmd's flag name.
+// configKey is the config key (and RETRYSIM_ variable) of cmd's flag
+// name: its name, but for demo's --ttl, which is how long its ttl handler
+// keeps a key, as run's --demo-ttl is, and nothing like run's --ttl, the
+// TTL choices a report compares. The two share "demo-ttl".
 func configKey(cmd *cobra.Command, name string) string {
-	if k, ok := configKeys[cmd.Name()][name]; ok {
-		return k
+	if cmd.Name() == "demo" && name == "ttl" {
+		return "demo-ttl"
 	}
 	return name
 }
 
 // allFlagNames is every config key of every command under root (a flag's
-// name, or its configKeys entry), but config and help.
+// name, or its configKey), but config and help.
 func allFlagNames(root *cobra.Command) map[string]bool {
 	names := map[string]bool{}
 	var walk func(c *cobra.Command)
@@ -423,9 +369,9 @@ func allFlagNames(root *cobra.Command) map[string]bool {
 // it, or refuse it with an error naming its own flag) when adjust is not
 // nil. Every problem is returned, in the order the names were given.
 func (st *settings) providerFlag(list []string, adjust func(policies.Policy) (policies.Policy, error)) ([]policies.Policy, []error) {
-	names, err := providerNames(list)
+	names, err := policies.ParseNames(list)
 	if err != nil {
-		return nil, []error{err}
+		return nil, []error{fmt.Errorf("--provider: %w", err)}
 	}
 	var pols []policies.Policy
 	var errs []error
@@ -449,7 +395,7 @@ func (st *settings) providerFlag(list []string, adjust func(policies.Policy) (po
 // read from when that is a YAML file of the user's rather than a scenario
 // of the config file or a built-in one, so that no output overwrites it.
 func (st *settings) scenarioFlag(name string) (sc scenarios.Scenario, file string, err error) {
-	if !st.fileScenario(name) && scenarios.IsFileName(name) {
+	if _, own := st.scenarios[name]; !own && scenarios.IsFileName(name) {
 		file = name
 	}
 	sc, err = st.scenario(name)

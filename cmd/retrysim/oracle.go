@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/oracle"
 )
@@ -65,9 +63,7 @@ func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
 		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
 	}
 	if !src.Local && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, "--effects-url", "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote)...)
 	}
 	return errs
 }
@@ -77,31 +73,16 @@ func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
 // 2) with one line saying what to fix. It returns what closes it.
 func openOracle(ctx context.Context, f *runFlags, p *plan, cfg *simulator.Config) (func(), error) {
 	cfg.SettleQuiet = p.oracle.settleQuiet
+	cfg.Effects, cfg.EffectsExact = nil, false
 	if !p.oracle.db {
-		host := ""
-		if u, err := url.Parse(f.effectsURL); err == nil {
-			host = u.Hostname()
-		}
-		// Like the deliveries, the oracle takes no proxy from the environment.
-		cfg.Oracle = simulator.OracleURL(f.effectsURL, simulator.NewClient(30*time.Second, f.allowRemote, host))
-		cfg.Effects, cfg.EffectsExact = nil, false
+		cfg.Oracle = simulator.OracleAt(f.effectsURL, f.allowRemote)
 		return func() {}, nil
 	}
-	src := p.oracle.src
-	o, err := oracle.OpenSQL(src, oracle.SQLOptions{
-		EffectsQuery: f.oracleFlags.effectsQuery, PendingQuery: f.oracleFlags.pendingQuery,
-		Dial: oracle.DialFunc(simulator.GuardedDial(10*time.Second, f.allowRemote, nil, src.Host)),
-	})
+	o, err := simulator.OpenDatabaseOracle(ctx, p.oracle.src, f.oracleFlags.effectsQuery, f.oracleFlags.pendingQuery, f.allowRemote, p.settle)
 	if err != nil {
 		return func() {}, badInput(oracleAdvice(err))
 	}
-	rctx, cancel := context.WithTimeout(ctx, p.settle)
-	defer cancel()
-	if _, err := o.Read(rctx); err != nil {
-		o.Close()
-		return func() {}, badInput(oracleAdvice(err))
-	}
-	cfg.Oracle, cfg.Effects, cfg.EffectsExact = o, nil, false
+	cfg.Oracle = o
 	return func() { o.Close() }, nil
 }
 

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/policies/payload"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -26,70 +24,13 @@ const (
 )
 
 // validatePayloads reads --payload, --set and --header into p: the bodies
-// of each policy's events and the headers added to every request.
+// of each policy's events (payload.ForRun) and the headers added to every
+// request.
 func (f *runFlags) validatePayloads(p *plan) []error {
 	var errs []error
-	var overrides []payload.Override
-	for i, s := range f.sets {
-		o, err := payload.ParseOverride(s)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--set #%d: %w", i+1, err))
-			continue
-		}
-		if o.Provider != "" && !runsProvider(p.policies, o.Provider) {
-			errs = append(errs, fmt.Errorf("--set %s: %s is not among the providers this run replays (%s)", s, o.Provider, strings.Join(policyNames(p.policies), ", ")))
-			continue
-		}
-		overrides = append(overrides, o)
-	}
-	paths := map[string][]string{} // by provider
-	for _, s := range f.payloads {
-		src := payload.ParseSource(s)
-		switch {
-		case src.Provider == "" && len(p.policies) > 1:
-			errs = append(errs, fmt.Errorf("--payload %s: --provider names %d policies (%s): say whose payload it is, e.g. --payload %s=%s", s, len(p.policies), strings.Join(policyNames(p.policies), ", "), p.policies[0].Provider, s))
-			continue
-		case src.Provider == "" && len(p.policies) == 1:
-			src.Provider = p.policies[0].Provider
-		case !runsProvider(p.policies, src.Provider):
-			errs = append(errs, fmt.Errorf("--payload %s: %s is not among the providers this run replays (%s): add --provider %s", s, src.Provider, strings.Join(policyNames(p.policies), ", "), src.Provider))
-			continue
-		}
-		paths[src.Provider] = append(paths[src.Provider], src.Path)
-	}
-	if len(overrides) > 0 && len(p.policies) > 1 {
-		for _, o := range overrides {
-			if o.Provider == "" {
-				errs = append(errs, fmt.Errorf("--set %s: --provider names %d policies (%s): say whose field it is, e.g. --set %s:%s", o, len(p.policies), strings.Join(policyNames(p.policies), ", "), p.policies[0].Provider, o))
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	p.payloads = map[string]simulator.Payloads{}
-	for _, pol := range p.policies {
-		wire := pol.Wire()
-		var src simulator.Payloads
-		var err error
-		flag := "--payload"
-		switch {
-		case len(paths[pol.Provider]) > 0:
-			var set *payload.Set
-			set, err = payload.Load(wire, paths[pol.Provider], p.eventTypes[pol.Name], overrides)
-			src = set
-		case slices.ContainsFunc(overrides, func(o payload.Override) bool { return o.Provider == "" || o.Provider == pol.Provider }):
-			var o *payload.Overridden
-			o, err = payload.NewOverridden(wire, p.eventTypes[pol.Name], overrides)
-			src, flag = o, "--set"
-		default:
-			continue
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s for %s: %w", flag, pol.Name, err))
-			continue
-		}
-		p.payloads[pol.Name] = src
+	p.payloads, errs = payload.ForRun(p.policies, p.eventTypes, f.payloads, f.sets)
+	for i, err := range errs {
+		errs[i] = payloadChoiceError(err)
 	}
 	if len(f.headers) > 0 {
 		p.header = http.Header{}
@@ -110,9 +51,30 @@ func (f *runFlags) validatePayloads(p *plan) []error {
 	return dedupErrors(errs)
 }
 
-// runsProvider says a run of pols replays provider's deliveries.
-func runsProvider(pols []policies.Policy, provider string) bool {
-	return slices.ContainsFunc(pols, func(p policies.Policy) bool { return p.Provider == provider })
+// payloadChoiceError says a problem with a --payload or --set value in the
+// flags' words.
+func payloadChoiceError(err error) error {
+	var ce *payload.ChoiceError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	flag, sep, what := "--payload", "=", "payload"
+	if ce.Given == payload.GivenOverride {
+		flag, sep, what = "--set", ":", "field"
+	}
+	run := strings.Join(ce.Policies, ", ")
+	switch ce.Problem {
+	case payload.NotInRun:
+		if ce.Given == payload.GivenOverride {
+			return fmt.Errorf("%s %s: %s is not among the providers this run replays (%s)", flag, ce.Value, ce.Provider, run)
+		}
+		return fmt.Errorf("%s %s: %s is not among the providers this run replays (%s): add --provider %s", flag, ce.Value, ce.Provider, run, ce.Provider)
+	case payload.Whose:
+		return fmt.Errorf("%s %s: --provider names %d policies (%s): say whose %s it is, e.g. %s %s%s%s", flag, ce.Value, len(ce.Policies), run, what, flag, ce.Provider, sep, ce.Value)
+	case payload.NotLoaded:
+		return fmt.Errorf("%s for %s: %w", flag, ce.Policy, ce.Err)
+	}
+	return fmt.Errorf("%s #%d: %w", flag, ce.Index, ce.Err)
 }
 
 // dedupErrors drops an error that says what an earlier one said (a header

@@ -134,40 +134,28 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		opts = append(opts, proxy.WithAck())
 	}
 	in := proxy.NewIntake(pol, secret, stderr, opts...)
-	srv := in.Server()
-	go srv.Serve(ln)
 	fmt.Fprintf(stderr, "retrysim proxy: listening on http://%s, forwarding %s deliveries to %s under %s (scenario %s); Ctrl-C ends it\n",
 		ln.Addr(), report.EscapeText(pol.Name), report.EscapeText(f.forwardTo), report.EscapeText(pol.Summary), report.EscapeText(p.scenario.Name))
 	if f.duration > 0 {
 		t := time.AfterFunc(f.duration, in.Close)
 		defer t.Stop()
 	}
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-ending:
-		}
-		in.Close()
-	}()
-
 	cfg := simulator.Config{
 		Policy: pol, Scenario: p.scenario, DefaultScenario: !f.given("scenario"), Seed: f.seed,
 		Concurrency: f.concurrency, Secret: secret, AllowRemote: f.allowRemote, TLS: p.tls, MaxRPS: p.maxRPS,
-		URL: f.forwardTo, Incoming: in.Events(), EventType: p.eventTypes[pol.Name], RunID: p.runID, SettleLimit: p.settle,
+		URL: f.forwardTo, EventType: p.eventTypes[pol.Name], RunID: p.runID, SettleLimit: p.settle,
 		TargetName: f.forwardTo + " (real deliveries from " + ln.Addr().String() + ")",
 	}
 	if f.effectsURL != "" {
 		closeOracle, err := openOracle(ctx, &f.runFlags, p, &cfg)
 		if err != nil {
+			ln.Close()
 			return err
 		}
 		defer closeOracle()
 	}
 	cfg.Sink = recordSink(secretsOf(ctx), results, agg, newEventLines(stderr, in).add)
-	_, runErr := simulator.Run(ctx, cfg)
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	srv.Shutdown(shutdown)
-	cancel()
+	runErr := in.Run(ctx, ln, cfg, ending)
 	if errors.Is(runErr, simulator.ErrConfig) {
 		return badInput(runErr)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -141,7 +140,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		target = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", mode, srv.URL)
 	}
 	if f.effectsURL != "" {
-		cfg.Effects = effectsFromURL(f.effectsURL, f.allowRemote)
+		cfg.Effects = simulator.EffectsOf(simulator.OracleAt(f.effectsURL, f.allowRemote))
 		cfg.EffectsExact = false
 	}
 	res, err := simulator.Replay(ctx, cfg)
@@ -183,10 +182,10 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	}
 	if f.request == "" {
 		errs = append(errs, errors.New("--request: name the captured delivery (a raw HTTP request file, a HAR file, or a curl command line)"))
-	} else if c, err := readCapture(f, stdin); err != nil {
+	} else if c, data, err := capture.Read(f.request, stdin, f.entry); err != nil {
 		errs = append(errs, fmt.Errorf("--request %s: %w", f.request, err))
 	} else {
-		cfg.Capture = c
+		cfg.Capture, f.captured = c, data
 	}
 	if f.provider != "" {
 		if cfg.Policy, err = st.policy(f.provider); err != nil {
@@ -226,36 +225,6 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	return cfg, mode, ttl, nil
 }
 
-// readCapture reads the capture file (or stdin for -); a curl command line
-// may name @files, read relative to the capture's directory.
-//
-// It keeps the bytes read in f.captured, for an error about the capture.
-func readCapture(f *replayFlags, stdin io.Reader) (capture.Request, error) {
-	var data []byte
-	var err error
-	path := f.request
-	dir := filepath.Dir(path)
-	if path == "-" {
-		data, err = readCapped("stdin", stdin, capture.MaxSize, "a captured request")
-		dir = "."
-	} else {
-		data, err = readCapped(path, nil, capture.MaxSize, "a captured request")
-	}
-	if err != nil {
-		return capture.Request{}, err
-	}
-	f.captured = data
-	return capture.Parse(data, capture.Options{
-		Entry: f.entry,
-		ReadFile: func(name string) ([]byte, error) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
-			}
-			return readCapped(name, nil, capture.MaxSize, "a request body")
-		},
-	})
-}
-
 // notADelivery explains a capture that is not a webhook delivery: a
 // request other than a POST that carries no provider's signature header
 // (a health check, a page load), and for a HAR file, which entries are
@@ -285,14 +254,10 @@ func notADelivery(f *replayFlags, c capture.Request) error {
 func checkReplayTargets(cmd *cobra.Command, f *replayFlags) error {
 	var errs []error
 	if f.url != "" {
-		if err := simulator.CheckTarget(cmd.Context(), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(cmd.Context(), "--url", f.url, f.allowRemote)...)
 	}
 	if f.effectsURL != "" {
-		if err := simulator.CheckTarget(cmd.Context(), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(cmd.Context(), "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	return badInput(errors.Join(errs...))
 }

@@ -38,7 +38,7 @@ func (f *retriesFlag) Type() string { return "int" }
 func retriesDefaults() string {
 	var out []string
 	cat := policies.Default()
-	for _, n := range retriesPolicies(cat) {
+	for _, n := range cat.Settable() {
 		if p, err := cat.Lookup(n); err == nil && p.Retries != nil {
 			out = append(out, fmt.Sprintf("%s %d", n, *p.Retries))
 		}

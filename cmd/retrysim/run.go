@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/payload"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
@@ -164,7 +165,7 @@ type plan struct {
 	eventTypes map[string]string
 	// payloads make the bodies of a policy's events, by policy name
 	// (--payload, --set); header is added to every request (--header).
-	payloads map[string]simulator.Payloads
+	payloads map[string]payload.Maker
 	header   http.Header
 	out      *output.Plan
 	tls      *tls.Config
@@ -202,7 +203,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		case !f.retries.set:
 			return pol, nil
 		case pol.Retries == nil:
-			return pol, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(retriesPolicies(st.catalogue), ", "))
+			return pol, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(st.catalogue.Settable(), ", "))
 		}
 		pol, err := pol.WithRetries(f.retries.n)
 		if err != nil {
@@ -240,15 +241,11 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		}
 	}
 	if f.url != "" && !f.dryRun {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.url, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.urlFlagName(), advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, f.urlFlagName(), f.url, f.allowRemote)...)
 	}
 	errs = append(errs, f.validateOracle(ctx, p)...)
 	if f.effectsURL != "" && !f.dryRun && !p.oracle.db {
-		if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), f.effectsURL, f.allowRemote); err != nil {
-			errs = append(errs, fmt.Errorf("--effects-url: %w", advice.Target(err)))
-		}
+		errs = append(errs, checkTarget(ctx, "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	var overErr error
 	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
@@ -306,62 +303,14 @@ func (f *runFlags) urlFlagName() string {
 	return "--" + f.urlFlag
 }
 
-// providerNames reads --provider: a comma-separated list of policy names,
-// or 'all' for the named defaults. An empty list or a name given twice is
-// an error (two runs of one policy would be reported as one).
-func providerNames(list []string) ([]string, error) {
-	if len(list) == 1 && strings.EqualFold(strings.TrimSpace(list[0]), "all") {
-		return policies.NamedDefaults(), nil
-	}
-	var names []string
-	seen := map[string]bool{}
-	for _, n := range list {
-		n = strings.ToLower(strings.TrimSpace(n))
-		if n == "" {
-			continue
-		}
-		if seen[n] {
-			return nil, fmt.Errorf("--provider: %q is named twice", n)
-		}
-		seen[n] = true
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return nil, errors.New("--provider: no provider named (give one or more, e.g. stripe,shopify, or 'all')")
-	}
-	return names, nil
-}
-
-// retriesPolicies are the policies of cat whose retries can be set.
-func retriesPolicies(cat *policies.Catalogue) []string {
-	var out []string
-	for _, n := range cat.Names() {
-		if p, _ := cat.Lookup(n); p.Retries != nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// parseSecrets reads provider=value pairs. Error messages never repeat the
-// value.
+// parseSecrets reads --secret's provider=value pairs
+// (policies.ParseSecrets). Error messages never repeat the value.
 func parseSecrets(pairs []string) (map[string]string, error) {
-	out := map[string]string{}
-	for i, s := range pairs {
-		prov, val, ok := strings.Cut(s, "=")
-		prov = strings.ToLower(strings.TrimSpace(prov))
-		if !ok || prov == "" || val == "" {
-			return nil, fmt.Errorf("--secret #%d: expected provider=value, e.g. stripe=whsec_…", i+1)
-		}
-		if _, known := policies.WireFor(prov); !known {
-			return nil, fmt.Errorf("--secret #%d: unknown provider %q (valid: %s)", i+1, prov, strings.Join(policies.WireNames(), ", "))
-		}
-		if err := policies.CheckSecret(prov, val); err != nil {
-			return nil, fmt.Errorf("--secret #%d: %w", i+1, err)
-		}
-		out[prov] = val
+	out, err := policies.ParseSecrets(pairs)
+	if pe := (*policies.SecretPairError)(nil); errors.As(err, &pe) {
+		return nil, fmt.Errorf("--secret #%d: %w", pe.Index, pe.Err)
 	}
-	return out, nil
+	return out, err
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) (err error) {
@@ -511,15 +460,6 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 		cleanup = func() { closeOracle(); stop() }
 	}
 	return cfg, cleanup, nil
-}
-
-// runSim runs one prepared policy.
-func runSim(ctx context.Context, cfg simulator.Config) error {
-	_, err := simulator.Run(ctx, cfg)
-	if errors.Is(err, simulator.ErrConfig) {
-		return badInput(err)
-	}
-	return err
 }
 
 // recordSink redacts each record of a run and sends it to the results

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
 
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -85,6 +85,15 @@ func isRemote(ctx context.Context, rawURL string) bool {
 	return simulator.CheckTargetWith(ctx, resolverOf(ctx), rawURL, false) != nil
 }
 
+// checkTarget refuses rawURL, given with flag, when it is not on this
+// machine and remote targets are not allowed, or is no URL to send to.
+func checkTarget(ctx context.Context, flag, rawURL string, allowRemote bool) []error {
+	if err := simulator.CheckTargetWith(ctx, resolverOf(ctx), rawURL, allowRemote); err != nil {
+		return []error{fmt.Errorf("%s: %w", flag, advice.Target(err))}
+	}
+	return nil
+}
+
 // tlsConfig builds the TLS settings of --insecure and --ca: nil when neither
 // is given.
 func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
@@ -100,12 +109,9 @@ func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--ca: %w", err)
 	}
-	pool, err := x509.SystemCertPool()
+	cfg, err := simulator.TrustPEM(pem)
 	if err != nil {
-		pool = x509.NewCertPool()
+		return nil, fmt.Errorf("--ca: %s holds %w", caFile, err)
 	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("--ca: %s holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)", caFile)
-	}
-	return &tls.Config{RootCAs: pool}, nil
+	return cfg, nil
 }

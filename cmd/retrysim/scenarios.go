@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,23 +31,14 @@ Examples:
 			if err != nil {
 				return err
 			}
-			user := st.scenarios
 			rows := [][]string{{"NAME", "FROM", "DESCRIPTION"}}
-			for _, n := range scenarios.Builtin() {
-				if _, shadowed := user[n]; shadowed {
+			for _, l := range scenarios.List(st.scenarios) {
+				if !l.Own {
+					rows = append(rows, []string{l.Name, "built-in", l.Description})
 					continue
 				}
-				s, _ := scenarios.Lookup(n)
-				rows = append(rows, []string{s.Name, "built-in", s.Description})
-			}
-			names := make([]string, 0, len(user))
-			for n := range user {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			for _, n := range names {
 				// A config file's text reaches the terminal escaped.
-				rows = append(rows, []string{report.EscapeText(n), report.EscapeText(st.path), report.EscapeText(user[n].Description)})
+				rows = append(rows, []string{report.EscapeText(l.Name), report.EscapeText(st.path), report.EscapeText(l.Description)})
 			}
 			if err := report.WriteTable(cmd.OutOrStdout(), rows, 0); err != nil {
 				return err
@@ -55,7 +46,7 @@ Examples:
 			if _, err := fmt.Fprintln(cmd.OutOrStdout()); err != nil {
 				return err
 			}
-			if err := report.WriteTable(cmd.OutOrStdout(), [][]string{{"fault types:", joinTypes()}}, 0); err != nil {
+			if err := report.WriteTable(cmd.OutOrStdout(), [][]string{{"fault types:", strings.Join(scenarios.Types(), ", ")}}, 0); err != nil {
 				return err
 			}
 			_, err = fmt.Fprintf(cmd.OutOrStdout(), "'retrysim scenarios show NAME' prints a scenario's YAML.\n")
@@ -77,11 +68,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if s, ok := st.scenarios[args[0]]; ok {
-				_, err := cmd.OutOrStdout().Write(s.YAML())
-				return err
-			}
-			src, err := scenarios.Source(args[0])
+			src, err := scenarios.SourceIn(args[0], st.scenarios)
 			if err != nil {
 				return badInput(err)
 			}
@@ -90,15 +77,4 @@ Examples:
 		},
 	})
 	return cmd
-}
-
-func joinTypes() string {
-	s := ""
-	for i, t := range scenarios.Types() {
-		if i > 0 {
-			s += ", "
-		}
-		s += t
-	}
-	return s
 }

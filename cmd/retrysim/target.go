@@ -1,10 +1,6 @@
 package main
 
 import (
-	"net/url"
-	"time"
-
-	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
 )
 
@@ -26,16 +22,4 @@ func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*d
 func (d *demoServer) close() {
 	defer d.unhook()
 	d.Close()
-}
-
-// effectsFromURL is the effects oracle for a user's handler: a GET that
-// answers {"<dedup id>": <times processed>}, on loopback unless remote
-// targets are allowed.
-func effectsFromURL(rawURL string, allowRemote bool) simulator.EffectsFunc {
-	host := ""
-	if u, err := url.Parse(rawURL); err == nil {
-		host = u.Hostname()
-	}
-	// Like the deliveries, the oracle takes no proxy from the environment.
-	return simulator.EffectsURL(rawURL, simulator.NewClient(30*time.Second, allowRemote, host))
 }
