@@ -18,7 +18,7 @@ import (
 // handlers, as real commands in the scripts' $PATH, so that --exec can start
 // them as processes and kill them.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBinary{m}, map[string]func(){
 		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memhandler": memHandlerMain,
 		"okhandler":  okHandlerMain,
@@ -31,10 +31,19 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// removingBinary runs the tests, then removes the binary they shared.
+type removingBinary struct{ m *testing.M }
+
+func (r removingBinary) Run() int {
+	defer removeBinary()
+	return r.m.Run()
+}
+
 // TestScripts runs the CLI scripts in testdata/script: what a user types and
 // what they see, exit codes included. $PORT1 and $PORT2 are free loopback
 // ports for handlers a script starts.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
