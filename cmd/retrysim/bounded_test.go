@@ -14,6 +14,7 @@ import (
 // refused with exit 2 after reading a little past its cap, where reading
 // it whole would run out of memory.
 func TestInputsAreBounded(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip(err)
 	}
@@ -32,6 +33,7 @@ func TestInputsAreBounded(t *testing.T) {
 		{"results stream", []string{"report", "/dev/zero"}, false, "line 1: longer than 16 MiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -v 3145728 && exec "$0" "$@"`, bin}, c.args...)...)
 			cmd.Dir = t.TempDir()
 			if c.stdin {

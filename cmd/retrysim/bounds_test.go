@@ -69,6 +69,7 @@ func TestBadInputExits2(t *testing.T) {
 // TestMillionEventsDryRun: the cap on --events is far above real use; a
 // million events in a dry run completes, in bounded memory.
 func TestMillionEventsDryRun(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	// The text report: the JSON one lists every event's attempts, so its
 	// memory grows with the run by design.

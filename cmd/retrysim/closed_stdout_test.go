@@ -14,6 +14,7 @@ import (
 // is a failed write (exit 3), not death by SIGPIPE (141), and the demo
 // handler's temporary database is removed all the same.
 func TestClosedStdoutIsAFailedWrite(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", "happy", "--events", "300", "--results", "-")

@@ -13,6 +13,7 @@ import (
 // said on stderr, and nothing is written there. Named with --config, or
 // given in the environment, they are taken. Through the built binary.
 func TestImplicitConfigWritesNowhere(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	conf := "events: 1\nresults: written.jsonl\nout: [written.md]\n"

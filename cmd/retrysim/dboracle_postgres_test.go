@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,7 +17,6 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/simulator/oracle/dbtest"
 )
 
 // A Postgres-backed handler (examples/handlers/postgres: ack first, one
@@ -31,17 +29,20 @@ func TestPostgresOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds examples/handlers/postgres")
 	}
-	pg, err := dbtest.StartPostgres()
-	if errors.Is(err, dbtest.ErrMissing) && !dbtest.Required() {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop()
+	t.Parallel()
+	// Build the handler while the server starts.
 	bin := filepath.Join(t.TempDir(), "pghandler")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/handlers/postgres").CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/handlers/postgres: %v\n%s", err, out)
+	built := make(chan struct{})
+	var out []byte
+	var buildErr error
+	go func() {
+		defer close(built)
+		out, buildErr = exec.Command("go", "build", "-o", bin, "../../examples/handlers/postgres").CombinedOutput()
+	}()
+	defer func() { <-built }() // before the temporary directory goes, on a skip too
+	pg := sharedPostgres(t)
+	if <-built; buildErr != nil {
+		t.Fatalf("go build examples/handlers/postgres: %v\n%s", buildErr, out)
 	}
 	admin, err := sql.Open("pgx", pg.AdminURL)
 	if err != nil {

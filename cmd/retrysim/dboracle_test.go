@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -21,8 +22,10 @@ import (
 // rerun against the same database, whose earlier rows the baseline takes
 // off.
 func TestDatabaseOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []demo.Mode{demo.QueueUnguarded, demo.Queue} {
 		t.Run(string(mode), func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(t.TempDir(), "app.db")
 			srv, err := startDemo(mode, "stripe", policies.GenerateSecret("stripe", 1), demo.WithDB(path))
 			if err != nil {
@@ -53,23 +56,47 @@ func TestDatabaseOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
 	}
 }
 
+// postgres is the PostgreSQL server this test binary's tests share,
+// started on first use and stopped when they end (see TestMain): starting
+// one takes seconds. Each test keeps to tables of its own.
+var postgres struct {
+	once sync.Once
+	srv  *dbtest.Server
+	err  error
+}
+
+// sharedPostgres returns the shared server, starting it on the first
+// call; it skips t when PostgreSQL is not installed, unless CI requires it.
+func sharedPostgres(t *testing.T) *dbtest.Server {
+	t.Helper()
+	postgres.once.Do(func() { postgres.srv, postgres.err = dbtest.StartPostgres() })
+	if errors.Is(postgres.err, dbtest.ErrMissing) && !dbtest.Required() {
+		t.Skip(postgres.err)
+	}
+	if postgres.err != nil {
+		t.Fatal(postgres.err)
+	}
+	return postgres.srv
+}
+
+// stopPostgres stops the shared server, if it was started.
+func stopPostgres() {
+	if postgres.srv != nil {
+		postgres.srv.Stop()
+	}
+}
+
 // A database oracle's password appears in no output, in any format, nor
 // in the one line that says the login was refused.
 func TestDatabasePasswordInNoOutput(t *testing.T) {
-	pg, err := dbtest.StartPostgres()
-	if errors.Is(err, dbtest.ErrMissing) && !dbtest.Required() {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop()
+	pg := sharedPostgres(t)
 	admin, err := sql.Open("pgx", pg.AdminURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	for _, q := range []string{"CREATE TABLE ledger (event_id text NOT NULL)", "GRANT SELECT ON ledger TO reader"} {
+	// A table of its own: the server is shared with the other tests.
+	for _, q := range []string{"CREATE TABLE password_ledger (event_id text NOT NULL)", "GRANT SELECT ON password_ledger TO reader"} {
 		if _, err := admin.Exec(q); err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +104,7 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 	dir := t.TempDir()
 	// The demo handler's effects are not in this database: the oracle
 	// knows none of them (UNKNOWN), so each run waits out --settle 1s.
-	oracleArgs := []string{"--effects-url", pg.ReaderURL, "--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id"}
+	oracleArgs := []string{"--effects-url", pg.ReaderURL, "--effects-query", "SELECT event_id, count(*) FROM password_ledger GROUP BY event_id"}
 	for _, format := range []string{"text", "json", "markdown", "csv", "junit"} {
 		args := append([]string{"run", "--provider", "stripe", "--events", "3", "--format", format, "--fail-on", "duplicate-effects", "--settle", "1s",
 			"--results", filepath.Join(dir, format+".jsonl"), "--out", filepath.Join(dir, format+".html"), "--out", filepath.Join(dir, format+".md")}, oracleArgs...)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,19 +18,48 @@ import (
 	"time"
 )
 
-// buildBinary builds retrysim into a temporary directory, for tests that
-// must send it signals.
+// built is the retrysim binary the tests that must send it signals share:
+// built once, on first use, and removed when the tests end (see TestMain).
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// buildBinary returns the retrysim binary, built on the first call, for
+// tests that must send it signals. Every caller runs the same binary, so
+// none may change it.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "retrysim")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "retrysim-test-bin")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "retrysim")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.path = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
+}
+
+// removeBinary removes the binary buildBinary built, if it did.
+func removeBinary() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 }
 
 // startBinary starts the built binary with args in a directory of its own

@@ -18,6 +18,7 @@ import (
 // the report has no INTERRUPTED line, and the exit code is the run's own,
 // not 130. Never both "complete" and 130.
 func TestSignalAfterLastAttemptKeepsTheExitCode(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	handler := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
 	defer handler.Close()

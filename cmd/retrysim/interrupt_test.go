@@ -38,8 +38,10 @@ func heldRunArgs(url, results string) []string {
 // an attempt is in flight: that attempt finishes, no new one starts, and the
 // report and the results file are complete and marked interrupted.
 func TestInterruptWritesPartialReport(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			results := filepath.Join(dir, "attempts.jsonl")
 			cmd, g, stderr, stdout := startHeldRun(t, results)
@@ -89,6 +91,7 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 // the results stream so far is kept, ending with an end record marked
 // interrupted, and no temporary file is left.
 func TestSecondInterruptExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	results := filepath.Join(dir, "attempts.jsonl")
 	cmd, _, stderr, stdout := startHeldRun(t, results)
@@ -154,6 +157,7 @@ func readResults(t *testing.T, path string) []simulator.Record {
 // TestDemoInterrupt: the demo handler writes no report and has no attempts
 // in flight; Ctrl-C says what it does do, and it stops cleanly.
 func TestDemoInterrupt(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, "demo", "--addr", "127.0.0.1:0")
 	cmd.Dir = t.TempDir()
@@ -191,6 +195,7 @@ func TestDemoInterrupt(t *testing.T) {
 // TestInterruptWhileWaitingForExec: Ctrl-C while --exec's handler is not
 // listening yet is an interrupt (130), not bad input.
 func TestInterruptWhileWaitingForExec(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	port, err := freePort()
 	if err != nil {

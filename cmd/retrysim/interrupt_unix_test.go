@@ -17,6 +17,7 @@ import (
 // run still finishes the attempt in flight and writes its report and
 // results. 20 times in a row: the two signals race.
 func TestSignalTwiceAtOnceIsOneInterrupt(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for i := range 20 {
 		dir := t.TempDir()

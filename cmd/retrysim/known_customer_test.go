@@ -166,6 +166,7 @@ const stripePayload = `{
 // --set) naming a customer it knows it processes every event, and the
 // verdict is right both ways: naive NOT IDEMPOTENT, guarded IDEMPOTENT.
 func TestPayloadNamingAKnownCustomer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "invoice_paid.json")
 	if err := os.WriteFile(file, []byte(stripePayload), 0o644); err != nil {
@@ -188,6 +189,7 @@ func TestPayloadNamingAKnownCustomer(t *testing.T) {
 		{"set/guarded", true, []string{"--set", "data.object.customer=" + knownCustomer}, "idempotent", exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := newCustomerHandler(t, tc.guarded, secret)
 			args := append([]string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "12",
 				"--url", srv.URL + "/webhooks/stripe", "--secret", "stripe=" + secret,

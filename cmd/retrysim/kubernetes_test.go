@@ -98,6 +98,7 @@ func podArgs(j *k8sJob, env map[string]string, dir string) []string {
 // merge Job's pod: its report is the report of the same run in one
 // process.
 func TestKubernetesJobsMergeToTheWholeRun(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	shards, merge := readJob(t, "shards.yaml"), readJob(t, "merge.yaml")
 	if shards.Spec.CompletionMode != "Indexed" || shards.Spec.Completions < 2 {

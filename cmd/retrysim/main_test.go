@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -18,7 +20,7 @@ import (
 // handlers, as real commands in the scripts' $PATH, so that --exec can start
 // them as processes and kill them.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleaningUp{m}, map[string]func(){
 		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memhandler": memHandlerMain,
 		"okhandler":  okHandlerMain,
@@ -31,10 +33,40 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// cleaningUp runs the tests, then removes the binary and stops the
+// database server they shared.
+type cleaningUp struct{ m *testing.M }
+
+func (c cleaningUp) Run() int {
+	defer removeBinary()
+	defer stopPostgres()
+	moreInParallel()
+	return c.m.Run()
+}
+
+// waitingPerCPU is how many parallel tests run at once per CPU, unless
+// -parallel says otherwise. Most tests here wait on processes and handlers
+// (a run's effects settling, a real handler's sleep, a signal's delivery)
+// rather than compute, so go test's default of one per CPU leaves the CPUs
+// idle while they wait.
+const waitingPerCPU = 4
+
+// moreInParallel sets -parallel to waitingPerCPU per CPU when the command
+// line did not set it.
+func moreInParallel() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(waitingPerCPU*runtime.GOMAXPROCS(0)))
+	}
+}
+
 // TestScripts runs the CLI scripts in testdata/script: what a user types and
 // what they see, exit codes included. $PORT1 and $PORT2 are free loopback
 // ports for handlers a script starts.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -89,6 +89,7 @@ func TestPictureReportBesideResultsOnStdoutRefused(t *testing.T) {
 // draw: the chart is skipped with a note saying so, and the markdown report
 // and the exit code are as if no chart had been asked for.
 func TestChartWithNothingToDrawIsSkippedWithANote(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	p := startProxy(t, bin, "--provider", "stripe", "--secret", "stripe=whsec_idle", "--forward-to", "http://127.0.0.1:9/hook",

@@ -56,6 +56,7 @@ func (p *proxyProc) deliverEvent(t *testing.T, provider, secret, id, typ string)
 // limit, and the proxy goes on: the next delivery is taken, and the
 // results stream and the report are complete.
 func TestProxyRefusesTooLongID(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, tc := range []struct {
 		provider string
@@ -65,6 +66,7 @@ func TestProxyRefusesTooLongID(t *testing.T) {
 		{"github", strings.Repeat("a", 65_600)},
 	} {
 		t.Run(tc.provider, func(t *testing.T) {
+			t.Parallel()
 			h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
 			defer h.Close()
 			secret := policies.GenerateSecret(tc.provider, 8)
@@ -101,6 +103,7 @@ func TestProxyRefusesTooLongID(t *testing.T) {
 // report, and whose type carries a terminal escape, shows as text: the
 // proxy's line for it on stderr and the markdown report escape both.
 func TestProxyEscapesWhatTheSenderSays(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
 	defer h.Close()

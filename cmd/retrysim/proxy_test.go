@@ -109,6 +109,7 @@ func firstLost(t *testing.T) string {
 // gate; an idempotent one processes each once and passes it. Stripe,
 // GitHub, Shopify and Slack, as their forwarding tools post them.
 func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	scenario := firstLost(t)
 	for _, provider := range []string{"stripe", "github", "shopify", "slack"} {
@@ -176,6 +177,7 @@ func TestProxyGivesRealDeliveriesTheirRetries(t *testing.T) {
 // A forged, stale or unsigned delivery is answered 400 and never reaches
 // the handler; the report's stderr counts them.
 func TestProxyRefusesBadDeliveries(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	var reached atomic.Int32
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached.Add(1) }))
@@ -208,6 +210,7 @@ func TestProxyRefusesBadDeliveries(t *testing.T) {
 
 // What --captures saves is a delivery retrysim replay reads and sends.
 func TestProxyCapturesReplay(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	secret := policies.GenerateSecret("github", 5)
 	srv, err := startDemo(demo.Idempotent, "github", secret)
@@ -248,6 +251,7 @@ func TestProxyCapturesReplay(t *testing.T) {
 // the intake): the attempt finishes, the event is marked interrupted, and
 // the results stream is complete, ending with its end record.
 func TestProxyInterruptLeavesCompleteResults(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	g := newGate(t)
 	results := filepath.Join(t.TempDir(), "results.jsonl")
@@ -348,6 +352,7 @@ func pressUntil(cmd *exec.Cmd) (stop func()) {
 // exit code (1 here: a naive handler processed the delivery twice). It is
 // not an interruption.
 func TestProxyCtrlCEndsCleanly(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	secret := policies.GenerateSecret("stripe", 11)
 	srv, err := startDemo(demo.Naive, "stripe", secret)

@@ -160,6 +160,7 @@ func (v runVerdict) extra() int {
 // delivery is NOT IDEMPOTENT and fails the gate; a worker with a guard is
 // IDEMPOTENT and passes it.
 func TestAckFirstHandlers(t *testing.T) {
+	t.Parallel()
 	for _, provider := range []string{"stripe", "github"} {
 		for _, tc := range []struct {
 			name        string
@@ -173,6 +174,7 @@ func TestAckFirstHandlers(t *testing.T) {
 			{"guarded worker", true, false, "idempotent", 0},
 		} {
 			t.Run(provider+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
 				h := newAckFirst(t, tc.guarded, 0, tc.lateRetries)
 				code, v := runJSON(t, "run", "--provider", provider, "--scenario", "flaky-network", "--events", "20",
 					"--url", h.url+provider, "--effects-url", h.effects, "--settle", "3s", "--fail-on", "duplicate-effects")
@@ -194,6 +196,7 @@ func TestAckFirstHandlers(t *testing.T) {
 // An oracle that reports 1 of the 12 events the handler accepted vouches
 // for nothing about the other 11: UNKNOWN, and the gate fails.
 func TestPartialOracleIsUnknown(t *testing.T) {
+	t.Parallel()
 	h := newAckFirst(t, true, 1, false)
 	code, v := runJSON(t, "run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "12",
 		"--url", h.url+"stripe", "--effects-url", h.effects, "--settle", "2s", "--fail-on", "duplicate-effects")
@@ -224,6 +227,7 @@ func serveDemo(t *testing.T, mode demo.Mode) string {
 // The same command run twice against one handler tests it afresh: each run
 // has its own ids, and counts only what changed during it.
 func TestSameCommandTwice(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode    demo.Mode
 		verdict string
@@ -232,6 +236,7 @@ func TestSameCommandTwice(t *testing.T) {
 		{demo.Idempotent, "idempotent"},
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
+			t.Parallel()
 			url := serveDemo(t, tc.mode)
 			args := []string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "20",
 				"--url", url + "/webhooks/stripe", "--effects-url", url + demo.EffectsPath, "--settle", "1s"}
@@ -277,6 +282,7 @@ func ptr(p *int) string {
 // nothing: UNKNOWN, with no duplicate effect counted, even against a
 // handler that has processed other runs' events.
 func TestRefusedRunCountsNothing(t *testing.T) {
+	t.Parallel()
 	url := serveDemo(t, demo.Naive)
 	args := []string{"run", "--provider", "stripe", "--scenario", "flaky-network", "--events", "5",
 		"--url", url + "/webhooks/stripe", "--effects-url", url + demo.EffectsPath, "--settle", "1s"}
@@ -295,6 +301,7 @@ func TestRefusedRunCountsNothing(t *testing.T) {
 // The queue demo modes answer first and credit from a worker: the guarded
 // one is IDEMPOTENT, the unguarded one NOT IDEMPOTENT, under flaky-network.
 func TestDemoQueueModes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode, verdict string
 	}{
@@ -302,6 +309,7 @@ func TestDemoQueueModes(t *testing.T) {
 		{"queue-unguarded", "not_idempotent"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
 			_, v := runJSON(t, "run", "--provider", "stripe", "--scenario", "flaky-network", "--demo", tc.mode)
 			if v.Verdict != tc.verdict {
 				t.Fatalf("verdict %s, want %s: %s", v.Verdict, tc.verdict, v.Detail)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/go-sql-driver/mysql"
@@ -26,18 +27,28 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	var err error
-	if pgServer, err = dbtest.StartPostgres(); err == nil {
-		myServer, err = dbtest.StartMariaDB()
-	}
-	if err != nil {
-		if dbtest.Required() || !errors.Is(err, dbtest.ErrMissing) {
-			fmt.Fprintln(os.Stderr, "starting the test databases:", err)
-			if pgServer != nil {
-				pgServer.Stop()
+	// Both at once: each spends most of its start waiting on its own
+	// processes (initdb, the server's recovery, the first connection).
+	var pgErr, myErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { pgServer, pgErr = dbtest.StartPostgres() })
+	wg.Go(func() { myServer, myErr = dbtest.StartMariaDB() })
+	wg.Wait()
+	if err := errors.Join(pgErr, myErr); err != nil {
+		stop := func() {
+			for _, s := range []*dbtest.Server{pgServer, myServer} {
+				if s != nil {
+					s.Stop()
+				}
 			}
+			pgServer, myServer = nil, nil
+		}
+		if dbtest.Required() || !missing(pgErr) || !missing(myErr) {
+			fmt.Fprintln(os.Stderr, "starting the test databases:", err)
+			stop()
 			os.Exit(1)
 		}
+		stop()
 		dbMissing = err
 	}
 	code := m.Run()
@@ -49,6 +60,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// missing says err is nil or says a server is not installed.
+func missing(err error) bool { return err == nil || errors.Is(err, dbtest.ErrMissing) }
 
 // database is one of the three kinds, with a ledger and a job table.
 type database struct {
