@@ -272,7 +272,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	}
 	p.maxRPS = f.rateCap(ctx)
 	errs = append(errs, f.validateGates(p)...)
-	errs = append(errs, f.validateDemoTTL(p)...)
+	if p.demoTTL, err = parseTTL("demo-ttl", f.demoTTL); err != nil {
+		errs = append(errs, err)
+	}
 	errs = append(errs, f.validateDryRun(p)...)
 	if f.results == "-" && report.IsChart(f.format) {
 		// The report goes to stderr then, beside retrysim's own lines.
@@ -529,14 +531,4 @@ func (f *runFlags) validateGates(p *plan) []error {
 	}
 	errs = append(errs, planned.Refusals(gates, advice.Flag)...)
 	return errs
-}
-
-// validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
-func (f *runFlags) validateDemoTTL(p *plan) []error {
-	d, err := parseTTL("demo-ttl", f.demoTTL)
-	if err != nil {
-		return []error{err}
-	}
-	p.demoTTL = d
-	return nil
 }
