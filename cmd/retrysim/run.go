@@ -448,14 +448,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			return cfg, cleanup, fmt.Errorf("demo handler: %w", err)
 		}
 		cleanup = srv.close
-		cfg.URL = srv.URL
-		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.URL)
-		if p.mode == demo.TTL {
-			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.URL)
-		}
-		cfg.Effects = srv.Handler.Effects
-		cfg.EffectsExact = true // it waits for its own queue
-		cfg.Restart = srv.Restart
+		srv.Target(&cfg)
 	}
 	if f.effectsURL != "" && !f.dryRun {
 		closeOracle, err := openOracle(ctx, f, p, &cfg)
