@@ -110,3 +110,21 @@ func (p Policy) WithURLOverrides(target string) (Policy, error) {
 	p.Timeout, p.ConnectTimeout = Duration(total), Duration(connect)
 	return p, nil
 }
+
+// URLOverrideProblems checks target's connection overrides against each
+// of pols in turn (WithURLOverrides) and returns the name of the first
+// policy that cannot take them, with each of its problems apart; "" and
+// none when every policy takes them.
+func URLOverrideProblems(target string, pols []Policy) (string, []error) {
+	for _, p := range pols {
+		_, err := p.WithURLOverrides(target)
+		if err == nil {
+			continue
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			return p.Name, j.Unwrap()
+		}
+		return p.Name, []error{err}
+	}
+	return "", nil
+}

@@ -61,24 +61,12 @@ Examples:
 			if err != nil {
 				return badInput(fmt.Errorf("--mode: %w", err))
 			}
-			host, port, err := net.SplitHostPort(addr)
-			if err != nil || port == "" {
+			switch err := demo.CheckListen(cmd.Context(), addr, allowRemote); {
+			case errors.Is(err, demo.ErrNotHostPort):
 				return badInput(fmt.Errorf("--addr %s: give host:port to listen on, e.g. 127.0.0.1:8080", addr))
-			}
-			notLoopback := errors.New("every interface")
-			if host == "" && !allowRemote {
-				err = notLoopback
-			} else if host != "" {
-				// The host is what is checked: port 0 (any free one) is
-				// fine to listen on, though no URL names it.
-				err = simulator.CheckTarget(cmd.Context(), "http://"+net.JoinHostPort(host, "80"), allowRemote)
-			}
-			if err != nil {
-				if errors.Is(err, simulator.ErrRemoteTarget) || err == notLoopback {
-					// The check is the one for targets; its advice is about
-					// sending, and this is about listening.
-					return badInput(fmt.Errorf("--addr %s is not a loopback address (127.0.0.1, ::1, localhost): the demo handler would take requests from other machines; pass --allow-remote to listen on it", addr))
-				}
+			case errors.Is(err, demo.ErrNotLoopback):
+				return badInput(fmt.Errorf("--addr %s is not a loopback address (127.0.0.1, ::1, localhost): the demo handler would take requests from other machines; pass --allow-remote to listen on it", addr))
+			case err != nil:
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
 			st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)

@@ -32,22 +32,9 @@ func eventTypes(given []string, pols []policies.Policy) (map[string]string, []er
 // overrides in the URL fragment that a policy reading them (Twilio) cannot
 // take, before anything is printed or sent.
 func checkURLOverrides(flag, url string, pols []policies.Policy) []error {
-	if url == "" {
-		return nil
+	name, problems := policies.URLOverrideProblems(url, pols)
+	for i, e := range problems {
+		problems[i] = fmt.Errorf("%s: %s: %w", flag, name, e)
 	}
-	for _, p := range pols {
-		_, err := p.WithURLOverrides(url)
-		if err == nil {
-			continue
-		}
-		var errs []error
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				errs = append(errs, fmt.Errorf("%s: %s: %w", flag, p.Name, e))
-			}
-			return errs
-		}
-		return []error{fmt.Errorf("%s: %s: %w", flag, p.Name, err)}
-	}
-	return nil
+	return problems
 }

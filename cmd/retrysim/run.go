@@ -273,7 +273,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	}
 	p.maxRPS = f.rateCap(ctx)
 	errs = append(errs, f.validateGates(p)...)
-	errs = append(errs, f.validateDemoTTL(p)...)
+	if p.demoTTL, err = parseTTL("demo-ttl", f.demoTTL); err != nil {
+		errs = append(errs, err)
+	}
 	errs = append(errs, f.validateDryRun(p)...)
 	if f.results == "-" && report.IsChart(f.format) {
 		// The report goes to stderr then, beside retrysim's own lines.
@@ -441,14 +443,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			return cfg, cleanup, fmt.Errorf("demo handler: %w", err)
 		}
 		cleanup = srv.close
-		cfg.URL = srv.URL
-		cfg.TargetName = fmt.Sprintf("built-in demo handler (%s, SQLite) %s", p.mode, srv.URL)
-		if p.mode == demo.TTL {
-			cfg.TargetName = fmt.Sprintf("built-in demo handler (ttl %s, SQLite) %s", policies.FormatDuration(p.demoTTL), srv.URL)
-		}
-		cfg.Effects = srv.Handler.Effects
-		cfg.EffectsExact = true // it waits for its own queue
-		cfg.Restart = srv.Restart
+		srv.Target(&cfg)
 	}
 	if f.effectsURL != "" && !f.dryRun {
 		closeOracle, err := openOracle(ctx, f, p, &cfg)
@@ -524,14 +519,4 @@ func (f *runFlags) validateGates(p *plan) []error {
 	}
 	errs = append(errs, planned.Refusals(gates, advice.Flag)...)
 	return errs
-}
-
-// validateDemoTTL reads --demo-ttl, which only the ttl demo handler uses.
-func (f *runFlags) validateDemoTTL(p *plan) []error {
-	d, err := parseTTL("demo-ttl", f.demoTTL)
-	if err != nil {
-		return []error{err}
-	}
-	p.demoTTL = d
-	return nil
 }
