@@ -1,6 +1,7 @@
 package report
 
 import (
+	"hash/maphash"
 	"strings"
 )
 
@@ -22,8 +23,15 @@ import (
 type reorders struct {
 	pairs int
 	// objects are the objects that have an event still to arrive or end,
-	// with the first arrivals of their events.
-	objects map[string]*arrivals // by object; the pointer, so the key is never rewritten
+	// with the first arrivals of their events, by a hash of the object
+	// (objects whose hashes collide are chained by next). Every event's
+	// first attempt looks its object up, among as many objects as events
+	// in flight: keyed by the object's text, the lookup read the key's
+	// text besides the entry (a cache miss more, and a second when the
+	// map grew and hashed every key again), a tenth of run --dry-run
+	// against a black hole.
+	objects map[uint64]*arrivals
+	seed    maphash.Seed
 	// open are the events seen, about an object, that have not ended:
 	// their object and whether they have arrived.
 	open seqTable[openEvent]
@@ -35,6 +43,8 @@ type arrivals struct {
 	object  string
 	list    []firstArrival
 	pending int
+	hash    uint64
+	next    *arrivals // another object with the same hash
 }
 
 // openEvent is an event in flight about an object; the zero value is
@@ -45,7 +55,16 @@ type openEvent struct {
 }
 
 func newReorders() reorders {
-	return reorders{objects: map[string]*arrivals{}, open: newSeqTable[openEvent]()}
+	return reorders{objects: map[uint64]*arrivals{}, seed: maphash.MakeSeed(), open: newSeqTable[openEvent]()}
+}
+
+// object returns what is kept of object, nil if nothing.
+func (o *reorders) object(object string) *arrivals {
+	a := o.objects[maphash.String(o.seed, object)]
+	for a != nil && a.object != object {
+		a = a.next
+	}
+	return a
 }
 
 // seen notes an attempt of event seq, about object.
@@ -56,10 +75,20 @@ func (o *reorders) seen(seq int, object string) {
 	if o.open.get(seq).object != nil { // seen before
 		return
 	}
-	a := o.objects[object]
+	o.seenAs(seq, object, maphash.String(o.seed, object))
+}
+
+// seenAs notes the first attempt seen of event seq, about object, whose
+// hash is h.
+func (o *reorders) seenAs(seq int, object string, h uint64) {
+	first := o.objects[h]
+	a := first
+	for a != nil && a.object != object {
+		a = a.next
+	}
 	if a == nil {
-		a = &arrivals{object: strings.Clone(object)} // not the record's string, which may hold more
-		o.objects[a.object] = a
+		a = &arrivals{object: strings.Clone(object), hash: h, next: first} // not the record's string, which may hold more
+		o.objects[h] = a
 	}
 	a.pending++
 	o.open.put(seq, openEvent{object: a})
@@ -102,7 +131,19 @@ func (o *reorders) resolve(seq int) {
 // settled notes that one of a's events arrived or ended; once none is
 // still to, nothing to come can pair with its arrivals.
 func (o *reorders) settled(a *arrivals) {
-	if a.pending--; a.pending == 0 {
-		delete(o.objects, a.object)
+	if a.pending--; a.pending != 0 {
+		return
+	}
+	p := o.objects[a.hash]
+	switch {
+	case p == a && a.next == nil:
+		delete(o.objects, a.hash)
+	case p == a:
+		o.objects[a.hash] = a.next
+	default:
+		for p.next != a {
+			p = p.next
+		}
+		p.next = a.next
 	}
 }

@@ -17,7 +17,7 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	o.seen(2, "cus_B")
 	o.arrive(1, "cus_A", 10) // newer than 0, arrives first
 	o.arrive(2, "cus_B", 11)
-	if len(o.objects) != 1 || o.objects["cus_A"] == nil {
+	if len(o.objects) != 1 || o.object("cus_A") == nil {
 		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", len(o.objects))
 	}
 	o.arrive(0, "cus_A", 12) // older, after the newer one: a pair
@@ -157,6 +157,53 @@ func TestReordersCountsEveryPair(t *testing.T) {
 		}
 		if len(o.objects) != 0 || o.open.len() != 0 {
 			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), o.open.len())
+		}
+	}
+}
+
+// TestReordersObjectsWithOneHash: objects whose hashes collide are kept
+// apart: events about one pair only with each other, and each object goes
+// once none of its events is still to arrive, whichever of the chain it is.
+func TestReordersObjectsWithOneHash(t *testing.T) {
+	objects := []string{"cus_A", "cus_B", "cus_C"}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 0, 2}} {
+		o := newReorders()
+		for i, obj := range objects { // events 0-2, then 3-5 about the same objects
+			o.seenAs(i, obj, 7)
+			o.seenAs(i+3, obj, 7)
+		}
+		if len(o.objects) != 1 {
+			t.Fatalf("%d hashes kept, want 1", len(o.objects))
+		}
+		kept := func(object string) bool {
+			for a := o.objects[7]; a != nil; a = a.next {
+				if a.object == object {
+					return true
+				}
+			}
+			return false
+		}
+		// The newer event about each object arrives first, then the older
+		// ones in order: one pair each. A pair across objects would count
+		// more.
+		for i := range objects {
+			o.arrive(i+3, objects[i], int64(10+i))
+		}
+		left := map[int]bool{0: true, 1: true, 2: true}
+		for n, i := range order {
+			o.arrive(i, objects[i], int64(20+n))
+			delete(left, i)
+			for j := range objects {
+				if kept(objects[j]) != left[j] {
+					t.Fatalf("order %v, after event %d arrived: %s kept %v, want %v", order, i, objects[j], kept(objects[j]), left[j])
+				}
+			}
+		}
+		if o.pairs != 3 {
+			t.Fatalf("order %v: %d pairs, want 3", order, o.pairs)
+		}
+		if len(o.objects) != 0 {
+			t.Fatalf("order %v: %d hashes kept after every event arrived", order, len(o.objects))
 		}
 	}
 }

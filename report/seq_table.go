@@ -12,7 +12,11 @@ import "iter"
 // flight, at worst a page for each.
 type seqTable[T comparable] struct {
 	pages map[int]*seqPage[T] // by sequence number / seqPageSize, rounded down
-	// last is the page of the last lookup, and lastKey its key.
+	// last is the page of the last lookup, and lastKey its key; last is
+	// nil when there is no such page, which is remembered too: a run
+	// whose events never reach the handler looks up a page that is not
+	// there for every attempt. Every change to pages is at lastKey, and
+	// keeps last in step (put and delete).
 	last    *seqPage[T]
 	lastKey int
 	n       int // values held
@@ -40,7 +44,7 @@ func (t *seqTable[T]) page(seq int) (*seqPage[T], int) {
 	if i < 0 { // below zero, as a corrupt stream may hold
 		key, i = key-1, i+seqPageSize
 	}
-	if t.last == nil || key != t.lastKey {
+	if key != t.lastKey {
 		t.last, t.lastKey = t.pages[key], key
 	}
 	return t.last, i

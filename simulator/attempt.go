@@ -53,7 +53,7 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 // what goes beside it, writing what it came to in o. dec is the calling
 // goroutine's own; wrote, if not nil, is called whenever one of the
 // attempt's own requests (not the attacks) has been written.
-func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote func()) {
+func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote writeWatcher) {
 	if st.paused {
 		*o = outcome{paused: true}
 		return

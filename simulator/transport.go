@@ -97,7 +97,8 @@ func exchangeContext(ctx context.Context, client *http.Client, follow int) (cont
 type tracer struct {
 	trace  httptrace.ClientTrace
 	wall   wallClock
-	notify func() // see withWrote; nil when no one asked
+	notify writeWatcher // see withWrote; nil when no one asked
+	token  uint32       // what notify said to tell it
 	wrote  atomic.Bool
 	// wroteAt is when the first request was written, in wall-clock
 	// nanoseconds.
@@ -111,7 +112,9 @@ type tracer struct {
 // the requests of the exchange are to be made with that context.
 func newTracer(ctx context.Context, wall wallClock) (*tracer, context.Context) {
 	t := &tracer{wall: wall}
-	t.notify, _ = ctx.Value(wroteKey{}).(func())
+	if w, ok := ctx.Value(wroteKey{}).(writeWatcher); ok {
+		t.notify, t.token = w, w.watching()
+	}
 	t.trace = httptrace.ClientTrace{
 		GetConn: func(string) { t.answering.Store(false) },
 		WroteRequest: func(i httptrace.WroteRequestInfo) {
@@ -119,7 +122,7 @@ func newTracer(ctx context.Context, wall wallClock) (*tracer, context.Context) {
 				t.wroteAt.CompareAndSwap(0, t.wall.Now().UnixNano())
 				t.wrote.Store(true)
 				if t.notify != nil {
-					t.notify()
+					t.notify.wrote(t.token)
 				}
 			}
 		},
@@ -176,16 +179,28 @@ func (detached) Err() error                  { return nil }
 func (c detached) Value(key any) any         { return c.Context.Value(key) }
 func (c detached) String() string            { return "detached" }
 
-// wroteKey is the context key of the function exchange calls whenever a
-// request of the exchange has been written (see withWrote).
+// wroteKey is the context key of the writeWatcher exchange tells whenever
+// a request of the exchange has been written (see withWrote).
 type wroteKey struct{}
 
-// withWrote returns ctx carrying wrote, which exchange calls each time a
+// writeWatcher is told when the requests of an exchange have been written.
+type writeWatcher interface {
+	// watching returns a token for an exchange about to start.
+	watching() uint32
+	// wrote is called with that token each time one of the exchange's
+	// requests has been written to the handler, possibly after the
+	// exchange is over (net/http may end a write after the answer came).
+	wrote(token uint32)
+}
+
+// withWrote returns ctx carrying w, which exchange tells each time a
 // request of the exchange has been written to the handler. A hook carried
 // this way costs a context value; a second httptrace.ClientTrace would be
-// composed with exchange's own by reflection on every request.
-func withWrote(ctx context.Context, wrote func()) context.Context {
-	return context.WithValue(ctx, wroteKey{}, wrote)
+// composed with exchange's own by reflection on every request. A watcher
+// that is a pointer, and a token rather than a closure for each exchange,
+// cost nothing more.
+func withWrote(ctx context.Context, w writeWatcher) context.Context {
+	return context.WithValue(ctx, wroteKey{}, w)
 }
 
 func isTimeout(err error) bool {

@@ -18,6 +18,32 @@ type flight struct {
 	done bool   // answered (or given up on, unsent, after an interruption)
 	lost bool   // never sent: its tenant was disabled (sendLost)
 	gen  uint32 // which use of this flight a signal is about
+	// reached is the last use (gen) whose request was signalled to have
+	// reached the handler, on signals; see wrote.
+	reached atomic.Uint32
+	signals chan<- signal
+}
+
+// watching returns the use of f being performed: f watches the writes
+// of its attempt's exchanges (writeWatcher).
+func (f *flight) watching() uint32 { return f.gen }
+
+// wrote signals, once per use, that a request of use gen reached the
+// handler. A write that ends late, about an earlier use, is not signalled
+// once a later use has been; one signalled is ignored by the scheduler
+// (onSignal). A closure and a flag for each use cost two allocations an
+// attempt.
+func (f *flight) wrote(gen uint32) {
+	for {
+		last := f.reached.Load()
+		if int32(gen-last) <= 0 { // this use, or a later one, signalled already
+			return
+		}
+		if f.reached.CompareAndSwap(last, gen) {
+			f.signals <- signal{f: f, gen: gen, reached: true}
+			return
+		}
+	}
 }
 
 // signal is what a worker tells the scheduler about a flight: one of its
@@ -69,6 +95,12 @@ func (s *scheduler) send(d due, st *eventState) {
 	} else {
 		f = new(flight)
 	}
+	if f.signals == nil {
+		// Set before the flight's first attempt, never changed after: a
+		// write that ends late reads it (wrote). A flight made for an
+		// attempt never sent (sendLost) has none yet.
+		f.signals = s.signals
+	}
 	f.d, f.st, f.done = d, st, false
 	f.gen++
 	s.sent.push(f)
@@ -100,13 +132,7 @@ func (e *engine) perform(ctx context.Context, f *flight, dec *scenarios.Decider,
 	if ctx.Err() != nil {
 		f.o = outcome{unsent: true}
 	} else {
-		var reached atomic.Bool
-		wrote := func() {
-			if reached.CompareAndSwap(false, true) {
-				signals <- signal{f: f, gen: gen, reached: true}
-			}
-		}
-		e.attempt(ctx, &f.d, f.st, dec, &f.o, wrote)
+		e.attempt(ctx, &f.d, f.st, dec, &f.o, f)
 	}
 	signals <- signal{f: f, gen: gen}
 }
