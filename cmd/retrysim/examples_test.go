@@ -119,12 +119,15 @@ func TestHelpExamples(t *testing.T) {
 }
 
 // runExample runs one example line in dir, as the user would type it:
-// each command is the retrysim command in $PATH (this test binary, see
-// TestMain), commands joined by | feed each other, and > FILE writes the
-// last one's stdout to FILE. It returns the last command's stdout and exit
-// code (the first non-zero one of a pipeline).
+// each command is the built binary (never the race detector's build: the
+// examples run 100,000 events, which takes it minutes, and the packages'
+// own tests cover the same code under it), commands joined by | feed each
+// other, and > FILE writes the last one's stdout to FILE. It returns the
+// last command's stdout and exit code (the first non-zero one of a
+// pipeline).
 func runExample(t *testing.T, dir, ex string) ([]byte, int) {
 	t.Helper()
+	bin := buildBinary(t)
 	line, file, redirect := strings.Cut(ex, ">")
 	var in []byte
 	var out bytes.Buffer
@@ -136,7 +139,7 @@ func runExample(t *testing.T, dir, ex string) ([]byte, int) {
 		}
 		out.Reset()
 		var errb bytes.Buffer
-		cmd := exec.Command("retrysim", args[1:]...)
+		cmd := exec.Command(bin, args[1:]...)
 		cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, bytes.NewReader(in), &out, &errb
 		c := 0
 		if err := cmd.Run(); err != nil {
