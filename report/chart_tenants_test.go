@@ -36,6 +36,7 @@ func tenantReport(t *testing.T, tenants int) *report.Report {
 // The timeline by tenant: one row per tenant, the disabled ones from the
 // first to the last, and some never disabled.
 func TestTenantChartGolden(t *testing.T) {
+	t.Parallel()
 	rep := tenantReport(t, 100)
 	r := rep.Runs[0]
 	if len(r.Disables) < 2 {

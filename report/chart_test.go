@@ -53,6 +53,7 @@ func goldenPNG(t *testing.T, file string, got []byte) {
 }
 
 func TestChartsGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		fixture string
@@ -69,6 +70,7 @@ func TestChartsGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			rep := load(t, c.fixture, report.FormatPNG, true)
 			rep.TTLs = c.ttls
 			var buf bytes.Buffer
@@ -171,6 +173,7 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 // Charts of runs made here: restarts and events processed again, a run of
 // 500 events, six providers' TTL curves, and the storm of an outage.
 func TestRunChartsGolden(t *testing.T) {
+	t.Parallel()
 	restarts, err := scenarios.Decode("restarts.yaml", []byte(`name: restarts
 faults:
   - {type: restart, at: [3m, 9m]}
@@ -212,6 +215,7 @@ faults:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			agg := report.NewAggregator(report.WithTimeline(-1))
 			defer agg.Close()
 			c.runs(t, agg)

@@ -76,6 +76,7 @@ const probeTail = `<script>
 // The HTML report opens in a real browser with no error, its table filters
 // to the rows that match and sorts by a column, and it loads nothing.
 func TestHTMLReportInChromium(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	rep := load(t, "naive-flaky", report.FormatHTML, false)
 	var buf bytes.Buffer

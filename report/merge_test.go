@@ -60,8 +60,10 @@ func reportOf(t *testing.T, feed func(simulator.Sink) error) string {
 }
 
 func TestMergedShardsReportAsTheWholeRun(t *testing.T) {
+	t.Parallel()
 	for _, scenario := range []string{"outage-6h", "flaky-network", "crash-restart"} {
 		t.Run(scenario, func(t *testing.T) {
+			t.Parallel()
 			whole := shardStream(t, scenario, simulator.Shard{})
 			want := reportOf(t, func(add simulator.Sink) error { return ReadJSONL(bytes.NewReader(whole), add) })
 			const n = 4

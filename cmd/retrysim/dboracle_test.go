@@ -89,6 +89,7 @@ func stopPostgres() {
 // A database oracle's password appears in no output, in any format, nor
 // in the one line that says the login was refused.
 func TestDatabasePasswordInNoOutput(t *testing.T) {
+	t.Parallel()
 	pg := sharedPostgres(t)
 	admin, err := sql.Open("pgx", pg.AdminURL)
 	if err != nil {
@@ -108,7 +109,7 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 	for _, format := range []string{"text", "json", "markdown", "csv", "junit"} {
 		args := append([]string{"run", "--provider", "stripe", "--events", "3", "--format", format, "--fail-on", "duplicate-effects", "--settle", "1s",
 			"--results", filepath.Join(dir, format+".jsonl"), "--out", filepath.Join(dir, format+".html"), "--out", filepath.Join(dir, format+".md")}, oracleArgs...)
-		_, out, errs := runCLI(t, dir, args...)
+		_, out, errs := retrysim(t, nil, args...)
 		if strings.Contains(out+errs, dbtest.ReaderPassword) {
 			t.Errorf("--format %s: the password is in the output:\n%s\n%s", format, out, errs)
 		}
@@ -127,7 +128,7 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 		}
 	}
 	wrongDB := strings.Replace(pg.ReaderURL, "/app?", "/nope?", 1)
-	code, out, errs := runCLI(t, dir, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
+	code, out, errs := retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
 	if code != 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(errs, "--effects-url") {
 		t.Errorf("a database that is not there: exit %d, want 2 with one line naming --effects-url and no password:\n%s", code, errs)
 	}

@@ -13,14 +13,15 @@ import (
 // with, so a run given the same environment is delivered, not refused
 // with 401; neither secret is printed.
 func TestDemoTakesConfiguredSecrets(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	const envSecret = "whsec_demo_env_secret_0123456789"
 	const fileSecret = "ghsec_demo_config_secret_0123456789"
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "retrysim.yaml"), []byte("secrets:\n  github: "+fileSecret+"\n"), 0o644)
-	t.Setenv("RETRYSIM_SECRET_STRIPE", envSecret)
+	env := append(os.Environ(), "RETRYSIM_SECRET_STRIPE="+envSecret)
 	cmd := exec.Command(bin, "demo", "--mode", "idempotent", "--addr", "127.0.0.1:0")
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, env
 	outPipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -48,9 +49,13 @@ func TestDemoTakesConfiguredSecrets(t *testing.T) {
 		t.Errorf("the demo's list of secrets:\n%s", s)
 	}
 	for _, p := range []string{"stripe", "github"} {
-		code, out, errs := runCLI(t, dir, "run", "--provider", p, "--scenario", "happy", "--events", "3", "--url", base+"/webhooks/"+p, "--format", "json")
-		if code != 0 || !strings.Contains(out, `"delivered": 3`) {
-			t.Errorf("%s: a run given the same environment: exit %d\n%s\n%.1500s", p, code, errs, out)
+		// The retrysim in $PATH: this test binary (see TestMain).
+		run := exec.Command("retrysim", "run", "--provider", p, "--scenario", "happy", "--events", "3", "--url", base+"/webhooks/"+p, "--format", "json")
+		var out, errs strings.Builder
+		run.Dir, run.Env, run.Stdout, run.Stderr = dir, env, &out, &errs
+		err := run.Run()
+		if err != nil || !strings.Contains(out.String(), `"delivered": 3`) {
+			t.Errorf("%s: a run given the same environment: %v\n%s\n%.1500s", p, err, errs.String(), out.String())
 		}
 	}
 }

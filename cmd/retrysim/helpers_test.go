@@ -35,28 +35,50 @@ func buildBinary(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "retrysim-test-bin")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.dir = dir
-		bin := filepath.Join(dir, "retrysim")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		built.path = bin
-	})
+	built.once.Do(build)
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
 	return built.path
 }
 
-// removeBinary removes the binary buildBinary built, if it did.
+// pkgDir is this package's directory, the tests' working directory as
+// they start: some tests change it for a while, and a build in the
+// background must not follow.
+var pkgDir, pkgDirErr = os.Getwd()
+
+// build builds the binary buildBinary returns.
+func build() {
+	if pkgDirErr != nil {
+		built.err = pkgDirErr
+		return
+	}
+	dir, err := os.MkdirTemp("", "retrysim-test-bin")
+	if err != nil {
+		built.err = err
+		return
+	}
+	built.dir = dir
+	bin := filepath.Join(dir, "retrysim")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = pkgDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		return
+	}
+	built.path = bin
+}
+
+// buildAhead starts building the binary in the background, so that the
+// first test to need it does not wait for the whole build.
+func buildAhead() {
+	go built.once.Do(build)
+}
+
+// removeBinary removes the binary buildBinary built, if it did, once a
+// build under way has ended.
 func removeBinary() {
+	built.once.Do(func() {})
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

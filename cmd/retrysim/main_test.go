@@ -41,6 +41,9 @@ func (c cleaningUp) Run() int {
 	defer removeBinary()
 	defer stopPostgres()
 	moreInParallel()
+	if !testing.Short() && flag.Lookup("test.run").Value.String() == "" {
+		buildAhead() // the whole package runs: some test will need it
+	}
 	return c.m.Run()
 }
 

@@ -72,6 +72,7 @@ func TestIdempotentUnderEveryScenario(t *testing.T) {
 	for _, name := range scenarios.Builtin() {
 		for _, p := range providers {
 			t.Run(name+"/"+p, func(t *testing.T) {
+				t.Parallel()
 				run, _ := runAgainst(t, newHandler(t, demo.Idempotent), p, scenariotest.Lookup(t, name), 20)
 				// IDEMPOTENT wherever a duplicate put it to the test; where
 				// none reached it, no verdict, and the report says why.
@@ -119,6 +120,7 @@ func TestVerdictUnderLostAnswers(t *testing.T) {
 		{demo.QueueUnguarded, report.NotIdempotent},
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
+			t.Parallel()
 			run, _ := runAgainst(t, newHandler(t, tc.mode), "stripe", scenariotest.Lookup(t, "flaky-network"), 40)
 			if run.DuplicateArrivals == 0 {
 				t.Fatal("no duplicate reached the handler: the test shows nothing")
@@ -155,6 +157,7 @@ func TestVerdictUnderBuiltinFaults(t *testing.T) {
 	for _, mode := range []demo.Mode{demo.Naive, demo.Memory, demo.CheckThenAct, demo.Idempotent} {
 		for _, sc := range []string{"duplicate-burst", "crash-restart"} {
 			t.Run(string(mode)+"/"+sc, func(t *testing.T) {
+				t.Parallel()
 				run, _ := runAgainst(t, newHandler(t, mode), "stripe", scenariotest.Lookup(t, sc), 20)
 				if run.DuplicateArrivals == 0 {
 					t.Fatal("no duplicate reached the handler: the test shows nothing")

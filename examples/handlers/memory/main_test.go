@@ -78,6 +78,10 @@ func TestMemoryHandlerForgetsOnRestart(t *testing.T) {
 		res, err := simulator.Replay(ctx, simulator.ReplayConfig{
 			Capture: capture, URL: base + "/webhooks/stripe", Times: 3, Secret: policies.GenerateSecret("stripe", 1),
 			Effects: simulator.EffectsURL(base+"/_retrysim/effects", nil),
+			// The handler credits before it answers: its effects have
+			// settled by the last answer, so a short quiet period sees them
+			// (the default, 2 s, is for handlers that work after answering).
+			SettleQuiet: 200 * time.Millisecond,
 		})
 		if err != nil {
 			t.Fatal(err)
