@@ -225,6 +225,8 @@ func newEngine(cfg Config) *engine {
 		e.restarts = append(e.restarts, int64(r))
 	}
 	e.res.RunID = cfg.RunID
+	// A dry run of generated events keeps nothing the seed makes again.
+	e.live.withExt = !cfg.DryRun || cfg.Incoming != nil
 	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {
 		e.client = cfg.Client

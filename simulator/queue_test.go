@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -102,5 +103,53 @@ func TestQueueFollowsSchedule(t *testing.T) {
 	}
 	if q.spill.Len() != 0 || len(q.heads) != 0 {
 		t.Errorf("an empty queue still holds %d spilled attempts and %d lanes", q.spill.Len(), len(q.heads))
+	}
+}
+
+// A queue whose lanes are long spills their middles to a temporary file and
+// still hands every attempt out in order, once; the file is gone when the
+// queue is closed.
+func TestQueueSpills(t *testing.T) {
+	dir := t.TempDir()
+	q := queue{memChunks: 1}
+	q.file.dir = dir
+	r := policies.NewRand(9)
+	var want heap // the order expected: one heap of every attempt
+	// Attempt n of event ev is due at ev's arrival plus n hours, as a
+	// schedule makes it: each lane is pushed in order; one in 50 comes
+	// early, out of its lane's order.
+	const events = 40_000
+	for ev := range events {
+		for n := 1; n <= 3; n++ {
+			at := time.Duration(ev)*time.Second + time.Duration(n)*time.Hour
+			if r.IntN(50) == 0 {
+				at -= time.Duration(r.IntN(3600)) * time.Second
+			}
+			d := newDue(at, ev, n)
+			q.push(d)
+			want.push(d)
+		}
+		if ev%4 == 3 { // a pop now and then, as the engine interleaves them
+			if got, w := q.pop(), want.pop(); got != w {
+				t.Fatalf("pop after event %d: got %+v, want %+v", ev, got, w)
+			}
+		}
+	}
+	if q.file.f == nil {
+		t.Fatal("nothing was spilled")
+	}
+	for i := 0; want.Len() > 0; i++ {
+		if got, w := q.pop(), want.pop(); got != w {
+			t.Fatalf("final pop %d: got %+v, want %+v", i, got, w)
+		}
+	}
+	if q.Len() != 0 || q.err != nil {
+		t.Fatalf("Len %d, err %v after every attempt was taken", q.Len(), q.err)
+	}
+	if err := q.close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
 	}
 }
