@@ -291,17 +291,50 @@ func (e *engine) names(event int, st eventRef) (id, object string) {
 	if st.x != nil {
 		return st.x.id(), st.x.object()
 	}
+	if event == e.cur.event {
+		return e.cur.id, e.cur.object
+	}
 	names, split := e.work.names(event)
 	return names[:split], names[split:]
 }
 
+// currentNames are the names of the event whose attempt a dry run is
+// making: event's id and object, also as its queue carries them.
+type currentNames struct {
+	event      int // -1: none
+	id, object string
+	carried    eventNames
+}
+
+// takeNames makes event, whose attempt was just taken from the queue (or
+// started, fresh), the current one, its names those the queue carried,
+// or, when it carried none, made from the seed.
+func (e *engine) takeNames(event int, fresh bool) {
+	c := &e.cur
+	if !fresh {
+		var ok bool
+		if c.id, c.object, ok = e.q.popped.names(); ok {
+			c.event, c.carried = event, e.q.popped
+			return
+		}
+	}
+	names, split := e.work.names(event)
+	c.event, c.id, c.object = event, names[:split], names[split:]
+	c.carried.set(c.id, c.object)
+	c.carried.first = e.work.arrival(event)
+}
+
 // first is the virtual time of the first attempt of event, in flight as
-// st, since the run's start: kept for it, or, for a generated event in a
-// dry run, its arrival (its first attempt is queued at its arrival, and
-// one held back and queued again finds its event started).
+// st, since the run's start: kept for it, or carried by the queue, or, for
+// a generated event in a dry run, its arrival (its first attempt is queued
+// at its arrival, and one held back and queued again finds its event
+// started).
 func (e *engine) first(event int, st eventRef) time.Duration {
 	if st.x != nil {
 		return st.x.first
+	}
+	if event == e.cur.event {
+		return e.cur.carried.first
 	}
 	return e.work.arrival(event)
 }

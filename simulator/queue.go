@@ -52,8 +52,8 @@ func (a *due) before(b *due) bool {
 // and as a lane is read only at its head and written only at its tail, the
 // full chunks between the two go to a temporary file (chunkFile) once more
 // than memChunks of them are in memory: ten million events against a black
-// hole, all in flight for days, then cost the queue a few MB of memory
-// instead of 160.
+// hole, all in flight for days, then cost the queue 16 MB of memory instead
+// of 160 (and 500 more for their names, see eventNames).
 type queue struct {
 	lanes []lane  // by attempt number
 	heads []int32 // the non-empty lanes, a min-heap ordered by their heads
@@ -69,19 +69,59 @@ type queue struct {
 	// err is why the queue could not read back what it spilled; the
 	// queue is then empty, and takes nothing more.
 	err error
+	// carry says each attempt carries its event's names (pushNames), and
+	// popped holds those of the attempt popped last; out are those of the
+	// attempts in spill, by key.
+	carry  bool
+	popped eventNames
+	out    map[uint64]eventNames
+}
+
+// eventNames is an event's dedup id followed by its object, and its first
+// attempt's time, as a dry run's queue carries them from one attempt of
+// the event to the next: making them again from the seed costs more than
+// the rest of an attempt, and keeping them in memory for every event in
+// flight, 52 bytes each, was most of a long run's memory. n is 0 when they
+// are not carried (too long, or the attempt was queued without them).
+type eventNames struct {
+	b        [62]byte
+	n, split uint8
+	first    time.Duration
+}
+
+// set makes nm hold id and object, if they fit.
+func (nm *eventNames) set(id, object string) {
+	if len(id)+len(object) > len(nm.b) {
+		nm.n = 0
+		return
+	}
+	copy(nm.b[copy(nm.b[:], id):], object)
+	nm.n, nm.split = uint8(len(id)+len(object)), uint8(len(id))
+}
+
+// names returns the id and the object (in one allocation); ok is false
+// when nm holds none.
+func (nm *eventNames) names() (id, object string, ok bool) {
+	if nm.n == 0 {
+		return "", "", false
+	}
+	s := string(nm.b[:nm.n])
+	return s[:nm.split], s[nm.split:], true
 }
 
 // defaultMemChunks is how many full chunks the lanes keep in memory
-// between their heads and tails (4 MiB) before they spill the rest to a
-// temporary file: a run of up to a quarter of a million attempts pending
-// never makes one.
-const defaultMemChunks = 256
+// between their heads and tails (16 MiB of attempts, or of attempts with
+// their names) before they spill the rest to a temporary file: a run of up
+// to a million attempts pending (a fifth of that with names) never makes
+// one.
+const defaultMemChunks = 1024
 
 // chunkLen is the number of attempts in a chunk (16 KiB).
 const chunkLen = 1024
 
 type chunk struct {
 	items [chunkLen]due
+	names *[chunkLen]eventNames // with carry
 	next  *chunk
 }
 
@@ -118,9 +158,17 @@ func (q *queue) peek() *due {
 	return d
 }
 
-func (q *queue) push(d due) {
+func (q *queue) push(d due) { q.pushNames(d, nil) }
+
+// pushNames is push, the attempt carrying its event's names nm (nil:
+// none) when the queue carries them.
+func (q *queue) pushNames(d due, nm *eventNames) {
 	if q.err != nil {
 		return
+	}
+	var none eventNames
+	if nm == nil {
+		nm = &none
 	}
 	q.n++
 	n := d.n()
@@ -132,12 +180,21 @@ func (q *queue) push(d due) {
 	case l.empty():
 		c := q.newChunk()
 		c.items[0] = d
+		if q.carry {
+			c.names[0] = *nm
+		}
 		l.head, l.tail, l.first, l.end = c, c, 0, 1
 		l.last = d
 		q.pushHead(int32(n))
 		return
 	case d.before(&l.last):
 		q.spill.push(d)
+		if q.carry && nm.n != 0 {
+			if q.out == nil {
+				q.out = map[uint64]eventNames{}
+			}
+			q.out[d.key] = *nm
+		}
 		return
 	case l.end == chunkLen:
 		if l.tail == l.head {
@@ -148,6 +205,9 @@ func (q *queue) push(d due) {
 		l.end = 0
 	}
 	l.tail.items[l.end] = d
+	if q.carry {
+		l.tail.names[l.end] = *nm
+	}
 	l.end++
 	l.last = d
 }
@@ -158,6 +218,9 @@ func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
 	limit := q.memChunks
 	if limit == 0 {
 		limit = defaultMemChunks
+		if q.carry {
+			limit = defaultMemChunks * chunkBytes / (chunkBytes + namesBytes)
+		}
 	}
 	if q.inMemory >= limit {
 		if slot, err := q.file.write(c); err == nil {
@@ -175,10 +238,18 @@ func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
 func (q *queue) pop() due {
 	q.n--
 	if len(q.heads) == 0 || (q.spill.Len() > 0 && q.spill.peek().before(q.lanes[q.heads[0]].front())) {
-		return q.spill.pop()
+		d := q.spill.pop()
+		if q.carry {
+			q.popped = q.out[d.key]
+			delete(q.out, d.key)
+		}
+		return d
 	}
 	l := &q.lanes[q.heads[0]]
 	d := l.head.items[l.first]
+	if q.carry {
+		q.popped = l.head.names[l.first]
+	}
 	l.first++
 	switch {
 	case l.head == l.tail && l.first == l.end:
@@ -215,7 +286,11 @@ func (q *queue) pop() due {
 func (q *queue) newChunk() *chunk {
 	c := q.free
 	if c == nil {
-		return &chunk{}
+		c = &chunk{}
+		if q.carry {
+			c.names = new([chunkLen]eventNames)
+		}
+		return c
 	}
 	q.free, c.next = c.next, nil
 	return c
@@ -252,6 +327,7 @@ func (q *queue) reset() {
 		*l = lane{mid: l.mid[:0]}
 	}
 	q.inMemory = 0
+	clear(q.out)
 	q.heads = q.heads[:0]
 	q.spill.items = q.spill.items[:0]
 	q.n = 0

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"time"
 )
 
 // chunkFile holds the chunks of the queue's lanes that were spilled to a
@@ -18,11 +19,24 @@ type chunkFile struct {
 	dir   string  // where the file is made; "" for os.TempDir
 	slots int32   // slots in the file
 	free  []int32 // slots read back, to reuse
-	buf   [chunkBytes]byte
+	buf   []byte
 }
 
-// chunkBytes is the size of a chunk on disk: each attempt's time and key.
-const chunkBytes = chunkLen * 16
+// chunkBytes is the size of a chunk's attempts on disk: each one's time
+// and key; namesBytes that of their names, when carried, after them.
+const (
+	chunkBytes = chunkLen * 16
+	namesBytes = chunkLen * nameBytes
+	nameBytes  = 72 // an eventNames
+)
+
+// size is the size of a slot: a chunk's, with its names if it has them.
+func slotSize(c *chunk) int {
+	if c.names != nil {
+		return chunkBytes + namesBytes
+	}
+	return chunkBytes
+}
 
 // write writes c to a free slot and returns it.
 func (s *chunkFile) write(c *chunk) (int32, error) {
@@ -38,12 +52,21 @@ func (s *chunkFile) write(c *chunk) (int32, error) {
 	if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 	}
-	b := s.buf[:]
+	b := s.bytes(c)
 	for i := range c.items {
 		binary.LittleEndian.PutUint64(b[i*16:], uint64(c.items[i].at))
 		binary.LittleEndian.PutUint64(b[i*16+8:], c.items[i].key)
 	}
-	if _, err := s.f.WriteAt(b, int64(slot)*chunkBytes); err != nil {
+	if c.names != nil {
+		nb := b[chunkBytes:]
+		for i := range c.names {
+			nm, o := &c.names[i], nb[i*nameBytes:]
+			copy(o, nm.b[:])
+			o[62], o[63] = nm.n, nm.split
+			binary.LittleEndian.PutUint64(o[64:], uint64(nm.first))
+		}
+	}
+	if _, err := s.f.WriteAt(b, int64(slot)*int64(len(b))); err != nil {
 		return 0, fmt.Errorf("simulator: spilling the queue: %w", err)
 	}
 	if slot == s.slots {
@@ -56,15 +79,33 @@ func (s *chunkFile) write(c *chunk) (int32, error) {
 
 // read reads slot into c and frees the slot.
 func (s *chunkFile) read(slot int32, c *chunk) error {
-	b := s.buf[:]
-	if _, err := s.f.ReadAt(b, int64(slot)*chunkBytes); err != nil {
+	b := s.bytes(c)
+	if _, err := s.f.ReadAt(b, int64(slot)*int64(len(b))); err != nil {
 		return fmt.Errorf("simulator: reading the queue back from its temporary file: %w", err)
 	}
 	for i := range c.items {
 		c.items[i] = due{at: int64(binary.LittleEndian.Uint64(b[i*16:])), key: binary.LittleEndian.Uint64(b[i*16+8:])}
 	}
+	if c.names != nil {
+		nb := b[chunkBytes:]
+		for i := range c.names {
+			nm, o := &c.names[i], nb[i*nameBytes:]
+			copy(nm.b[:], o[:62])
+			nm.n, nm.split = o[62], o[63]
+			nm.first = time.Duration(binary.LittleEndian.Uint64(o[64:]))
+		}
+	}
 	s.release(slot)
 	return nil
+}
+
+// bytes returns the buffer a slot of c is written from and read into.
+func (s *chunkFile) bytes(c *chunk) []byte {
+	n := slotSize(c)
+	if len(s.buf) != n {
+		s.buf = make([]byte, n)
+	}
+	return s.buf
 }
 
 // release frees slot without reading it.

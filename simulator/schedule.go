@@ -116,9 +116,13 @@ func (e *engine) serial(ctx context.Context) error {
 // provider held that attempt back and it is now due again: the event has
 // started already).
 func (e *engine) take(d due) eventRef {
-	if d.n() == 1 && e.live.get(d.event()) == nil {
+	fresh := d.n() == 1 && e.live.get(d.event()) == nil
+	if fresh {
 		e.start(d)
 		e.queueArrival()
+	}
+	if e.q.carry {
+		e.takeNames(d.event(), fresh)
 	}
 	return e.live.ref(d.event())
 }
@@ -126,6 +130,10 @@ func (e *engine) take(d due) eventRef {
 // push queues attempt d of a started event.
 func (e *engine) push(d due, st eventRef) {
 	st.setAt(d.at, stageQueued)
+	if e.q.carry && d.event() == e.cur.event {
+		e.q.pushNames(d, &e.cur.carried)
+		return
+	}
 	e.q.push(d)
 }
 
