@@ -36,7 +36,7 @@ type reorders struct {
 	open seqTable[openEvent]
 	// waiting counts the events in open that have not arrived, by their
 	// object's hash.
-	waiting map[uint32]int32
+	waiting hashCounts
 	// objects are the objects with a first arrival kept, by hash, those of
 	// one hash chained by next.
 	objects map[uint32]*arrivals
@@ -62,7 +62,7 @@ type arrivals struct {
 }
 
 func newReorders() reorders {
-	return reorders{open: newSeqTable[openEvent](), waiting: map[uint32]int32{}, objects: map[uint32]*arrivals{}}
+	return reorders{open: newSeqTable[openEvent](), objects: map[uint32]*arrivals{}}
 }
 
 // objectHash is object's 30-bit FNV-1a hash.
@@ -85,7 +85,7 @@ func (o *reorders) seen(seq int, object string) {
 	}
 	h := objectHash(object)
 	o.open.put(seq, openEvent(h)<<2|openSeen)
-	o.waiting[h]++
+	o.waiting.add(h, 1)
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
@@ -134,8 +134,7 @@ func (o *reorders) resolve(seq int) {
 // ended; once none of them is still to, nothing to come can pair with
 // their arrivals.
 func (o *reorders) settled(h uint32) {
-	if o.waiting[h]--; o.waiting[h] == 0 {
-		delete(o.waiting, h)
+	if o.waiting.add(h, -1) == 0 {
 		delete(o.objects, h)
 	}
 }

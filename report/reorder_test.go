@@ -56,9 +56,9 @@ func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 		o.arrive(seq, obj, int64(seq))
 		o.resolve(seq)
 	}
-	if o.kept() != 0 || len(o.waiting) != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
+	if o.kept() != 0 || o.waiting.len() != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
 		t.Fatalf("kept %d objects, %d counts and %d events on %d pages; want only the event in flight, on one page, and its object's count (nothing of it arrived)",
-			o.kept(), len(o.waiting), o.open.len(), len(o.open.pages))
+			o.kept(), o.waiting.len(), o.open.len(), len(o.open.pages))
 	}
 }
 
@@ -155,8 +155,8 @@ func TestReordersCountsEveryPair(t *testing.T) {
 		if o.pairs != want {
 			t.Fatalf("seed %d: %d pairs counted, %d in the stream", seed, o.pairs, want)
 		}
-		if o.kept() != 0 || len(o.waiting) != 0 || o.open.len() != 0 {
-			t.Fatalf("seed %d: kept %d objects, %d counts and %d events after the run", seed, o.kept(), len(o.waiting), o.open.len())
+		if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
+			t.Fatalf("seed %d: kept %d objects, %d counts and %d events after the run", seed, o.kept(), o.waiting.len(), o.open.len())
 		}
 	}
 }
@@ -191,7 +191,7 @@ func TestReordersObjectsOfOneHash(t *testing.T) {
 	for seq := range 3 {
 		o.resolve(seq)
 	}
-	if o.kept() != 0 || len(o.waiting) != 0 {
-		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), len(o.waiting))
+	if o.kept() != 0 || o.waiting.len() != 0 {
+		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), o.waiting.len())
 	}
 }

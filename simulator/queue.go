@@ -52,7 +52,7 @@ func (a *due) before(b *due) bool {
 // and as a lane is read only at its head and written only at its tail, the
 // full chunks between the two go to a temporary file (chunkFile) once more
 // than memChunks of them are in memory: ten million events against a black
-// hole, all in flight for days, then cost the queue 16 MB of memory instead
+// hole, all in flight for days, then cost the queue 8 MB of memory instead
 // of 160 (and 500 more for their names, see eventNames).
 type queue struct {
 	lanes []lane  // by attempt number
@@ -110,11 +110,11 @@ func (nm *eventNames) names() (id, object string, ok bool) {
 }
 
 // defaultMemChunks is how many full chunks the lanes keep in memory
-// between their heads and tails (16 MiB of attempts, or of attempts with
+// between their heads and tails (8 MiB of attempts, or of attempts with
 // their names) before they spill the rest to a temporary file: a run of up
-// to a million attempts pending (a fifth of that with names) never makes
-// one.
-const defaultMemChunks = 1024
+// to half a million attempts pending (a fifth of that with names) never
+// makes one.
+const defaultMemChunks = 512
 
 // chunkLen is the number of attempts in a chunk (16 KiB).
 const chunkLen = 1024
