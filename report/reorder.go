@@ -1,7 +1,6 @@
 package report
 
 import (
-	"hash/maphash"
 	"strings"
 )
 
@@ -20,51 +19,60 @@ import (
 // retried for hours, every event that arrived meanwhile: a hundred MB in a
 // run of ten million events; and in one shard's stream, whose other
 // shards' events never arrive, every event of the stream.)
+//
+// An object is kept only once one of its events has arrived: before that
+// it has nothing to pair with. Against a black hole, where every event of
+// a long run is in flight and none arrives, that leaves four bytes for each
+// event (its object's hash, in open) and a counter for each object in
+// flight: which objects may still have an event to arrive is counted by
+// their 30-bit hash, not by name, so two objects whose hashes are equal (a
+// few in a million) are kept until the last of them may go. Sharing a
+// hash only keeps an object longer; it never counts a pair the names do
+// not make.
 type reorders struct {
 	pairs int
-	// objects are the objects that have an event still to arrive or end,
-	// with the first arrivals of their events, by a hash of the object
-	// (objects whose hashes collide are chained by next). Every event's
-	// first attempt looks its object up, among as many objects as events
-	// in flight: keyed by the object's text, the lookup read the key's
-	// text besides the entry (a cache miss more, and a second when the
-	// map grew and hashed every key again), a tenth of run --dry-run
-	// against a black hole.
-	objects map[uint64]*arrivals
-	seed    maphash.Seed
 	// open are the events seen, about an object, that have not ended:
-	// their object and whether they have arrived.
+	// their object's hash and whether they have arrived (an openEvent).
 	open seqTable[openEvent]
+	// waiting counts the events in open that have not arrived, by their
+	// object's hash.
+	waiting hashCounts
+	// objects are the objects with a first arrival kept, by hash, those of
+	// one hash chained by next.
+	objects map[uint32]*arrivals
 }
 
-// arrivals are the first arrivals kept for one object, and how many of
-// its events seen are still to arrive or end.
+// openEvent is an event in flight about an object: its object's hash
+// (above two bits), seen (bit 1, so that it is never zero) and whether it
+// has arrived (bit 0); 0 is an event not in flight.
+type openEvent uint32
+
+const (
+	openArrived openEvent = 1
+	openSeen    openEvent = 2
+)
+
+func (e openEvent) hash() uint32 { return uint32(e >> 2) }
+
+// arrivals are the first arrivals kept for one object.
 type arrivals struct {
-	object  string
-	list    []firstArrival
-	pending int
-	hash    uint64
-	next    *arrivals // another object with the same hash
-}
-
-// openEvent is an event in flight about an object; the zero value is
-// an event not in flight.
-type openEvent struct {
-	object  *arrivals
-	arrived bool
+	object string
+	list   []firstArrival
+	next   *arrivals // of the same hash
 }
 
 func newReorders() reorders {
-	return reorders{objects: map[uint64]*arrivals{}, seed: maphash.MakeSeed(), open: newSeqTable[openEvent]()}
+	return reorders{open: newSeqTable[openEvent](), objects: map[uint32]*arrivals{}}
 }
 
-// object returns what is kept of object, nil if nothing.
-func (o *reorders) object(object string) *arrivals {
-	a := o.objects[maphash.String(o.seed, object)]
-	for a != nil && a.object != object {
-		a = a.next
+// objectHash is object's 30-bit FNV-1a hash.
+func objectHash(object string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(object); i++ {
+		h ^= uint32(object[i])
+		h *= 16777619
 	}
-	return a
+	return h >> 2
 }
 
 // seen notes an attempt of event seq, about object.
@@ -72,26 +80,12 @@ func (o *reorders) seen(seq int, object string) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if o.open.get(seq).object != nil { // seen before
+	if o.open.get(seq) != 0 { // seen before
 		return
 	}
-	o.seenAs(seq, object, maphash.String(o.seed, object))
-}
-
-// seenAs notes the first attempt seen of event seq, about object, whose
-// hash is h.
-func (o *reorders) seenAs(seq int, object string, h uint64) {
-	first := o.objects[h]
-	a := first
-	for a != nil && a.object != object {
-		a = a.next
-	}
-	if a == nil {
-		a = &arrivals{object: strings.Clone(object), hash: h, next: first} // not the record's string, which may hold more
-		o.objects[h] = a
-	}
-	a.pending++
-	o.open.put(seq, openEvent{object: a})
+	h := objectHash(object)
+	o.open.put(seq, openEvent(h)<<2|openSeen)
+	o.waiting.add(h, 1)
 }
 
 // arrive notes the first arrival of event seq, about object, at at.
@@ -101,10 +95,18 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 	}
 	o.seen(seq, object)
 	e := o.open.get(seq)
-	if e.arrived {
+	if e&openArrived != 0 {
 		return
 	}
-	a := e.object
+	h := e.hash()
+	a := o.objects[h]
+	for a != nil && a.object != object {
+		a = a.next
+	}
+	if a == nil {
+		a = &arrivals{object: strings.Clone(object), next: o.objects[h]} // not the record's string, which may hold more
+		o.objects[h] = a
+	}
 	fa := firstArrival{seq: seq, at: at}
 	for _, k := range a.list {
 		if (k.seq < fa.seq && fa.at < k.at) || (fa.seq < k.seq && k.at < fa.at) {
@@ -112,38 +114,38 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		}
 	}
 	a.list = append(a.list, fa)
-	o.open.put(seq, openEvent{object: a, arrived: true})
-	o.settled(a)
+	o.open.put(seq, e|openArrived)
+	o.settled(h)
 }
 
 // resolve notes that event seq has ended: it can no longer first arrive.
 func (o *reorders) resolve(seq int) {
 	e := o.open.get(seq)
-	if e.object == nil {
+	if e == 0 {
 		return
 	}
 	o.open.delete(seq)
-	if !e.arrived {
-		o.settled(e.object)
+	if e&openArrived == 0 {
+		o.settled(e.hash())
 	}
 }
 
-// settled notes that one of a's events arrived or ended; once none is
-// still to, nothing to come can pair with its arrivals.
-func (o *reorders) settled(a *arrivals) {
-	if a.pending--; a.pending != 0 {
-		return
+// settled notes that an event about an object of hash h arrived or
+// ended; once none of them is still to, nothing to come can pair with
+// their arrivals.
+func (o *reorders) settled(h uint32) {
+	if o.waiting.add(h, -1) == 0 {
+		delete(o.objects, h)
 	}
-	p := o.objects[a.hash]
-	switch {
-	case p == a && a.next == nil:
-		delete(o.objects, a.hash)
-	case p == a:
-		o.objects[a.hash] = a.next
-	default:
-		for p.next != a {
-			p = p.next
+}
+
+// kept counts the objects whose arrivals are kept.
+func (o *reorders) kept() int {
+	n := 0
+	for _, a := range o.objects {
+		for ; a != nil; a = a.next {
+			n++
 		}
-		p.next = a.next
 	}
+	return n
 }

@@ -17,8 +17,8 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	o.seen(2, "cus_B")
 	o.arrive(1, "cus_A", 10) // newer than 0, arrives first
 	o.arrive(2, "cus_B", 11)
-	if len(o.objects) != 1 || o.object("cus_A") == nil {
-		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", len(o.objects))
+	if o.kept() != 1 || o.objects[objectHash("cus_A")] == nil {
+		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", o.kept())
 	}
 	o.arrive(0, "cus_A", 12) // older, after the newer one: a pair
 	if o.pairs != 1 {
@@ -27,15 +27,15 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	for seq := range 3 {
 		o.resolve(seq)
 	}
-	if len(o.objects) != 0 || o.open.len() != 0 {
-		t.Fatalf("kept %d objects and %d events after every event ended, want none", len(o.objects), o.open.len())
+	if o.kept() != 0 || o.open.len() != 0 {
+		t.Fatalf("kept %d objects and %d events after every event ended, want none", o.kept(), o.open.len())
 	}
 	// An event that ends without arriving lets the newer ones go too.
 	o.seen(3, "cus_C")
 	o.arrive(4, "cus_C", 20)
 	o.resolve(3)
-	if len(o.objects) != 0 {
-		t.Fatalf("kept %d objects after event 3 ended, want none", len(o.objects))
+	if o.kept() != 0 {
+		t.Fatalf("kept %d objects after event 3 ended, want none", o.kept())
 	}
 	o.arrive(5, "cus_C", 21)
 	if o.pairs != 1 {
@@ -56,9 +56,9 @@ func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 		o.arrive(seq, obj, int64(seq))
 		o.resolve(seq)
 	}
-	if len(o.objects) != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
-		t.Fatalf("kept %d objects and %d events on %d pages; want the one in flight, on one page",
-			len(o.objects), o.open.len(), len(o.open.pages))
+	if o.kept() != 0 || o.waiting.len() != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
+		t.Fatalf("kept %d objects, %d counts and %d events on %d pages; want only the event in flight, on one page, and its object's count (nothing of it arrived)",
+			o.kept(), o.waiting.len(), o.open.len(), len(o.open.pages))
 	}
 }
 
@@ -85,8 +85,8 @@ func TestOpenEventsBelowZero(t *testing.T) {
 	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
 		o.resolve(seq)
 	}
-	if len(o.objects) != 0 || len(o.open.pages) != 0 {
-		t.Fatalf("kept %d objects and %d pages after every event ended, want none", len(o.objects), len(o.open.pages))
+	if o.kept() != 0 || len(o.open.pages) != 0 {
+		t.Fatalf("kept %d objects and %d pages after every event ended, want none", o.kept(), len(o.open.pages))
 	}
 }
 
@@ -155,55 +155,43 @@ func TestReordersCountsEveryPair(t *testing.T) {
 		if o.pairs != want {
 			t.Fatalf("seed %d: %d pairs counted, %d in the stream", seed, o.pairs, want)
 		}
-		if len(o.objects) != 0 || o.open.len() != 0 {
-			t.Fatalf("seed %d: kept %d objects and %d events after the run", seed, len(o.objects), o.open.len())
+		if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
+			t.Fatalf("seed %d: kept %d objects, %d counts and %d events after the run", seed, o.kept(), o.waiting.len(), o.open.len())
 		}
 	}
 }
 
-// TestReordersObjectsWithOneHash: objects whose hashes collide are kept
-// apart: events about one pair only with each other, and each object goes
-// once none of its events is still to arrive, whichever of the chain it is.
-func TestReordersObjectsWithOneHash(t *testing.T) {
-	objects := []string{"cus_A", "cus_B", "cus_C"}
-	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 0, 2}} {
-		o := newReorders()
-		for i, obj := range objects { // events 0-2, then 3-5 about the same objects
-			o.seenAs(i, obj, 7)
-			o.seenAs(i+3, obj, 7)
+// TestReordersObjectsOfOneHash: two objects whose hashes are equal are
+// still two objects: their events pair only with their own, and what is
+// kept of them goes once neither has an event to arrive.
+func TestReordersObjectsOfOneHash(t *testing.T) {
+	byHash := map[uint32]string{}
+	var a, b string
+	for i := 0; a == ""; i++ {
+		name := fmt.Sprintf("cus_%d", i)
+		h := objectHash(name)
+		if other, ok := byHash[h]; ok {
+			a, b = other, name
 		}
-		if len(o.objects) != 1 {
-			t.Fatalf("%d hashes kept, want 1", len(o.objects))
-		}
-		kept := func(object string) bool {
-			for a := o.objects[7]; a != nil; a = a.next {
-				if a.object == object {
-					return true
-				}
-			}
-			return false
-		}
-		// The newer event about each object arrives first, then the older
-		// ones in order: one pair each. A pair across objects would count
-		// more.
-		for i := range objects {
-			o.arrive(i+3, objects[i], int64(10+i))
-		}
-		left := map[int]bool{0: true, 1: true, 2: true}
-		for n, i := range order {
-			o.arrive(i, objects[i], int64(20+n))
-			delete(left, i)
-			for j := range objects {
-				if kept(objects[j]) != left[j] {
-					t.Fatalf("order %v, after event %d arrived: %s kept %v, want %v", order, i, objects[j], kept(objects[j]), left[j])
-				}
-			}
-		}
-		if o.pairs != 3 {
-			t.Fatalf("order %v: %d pairs, want 3", order, o.pairs)
-		}
-		if len(o.objects) != 0 {
-			t.Fatalf("order %v: %d hashes kept after every event arrived", order, len(o.objects))
-		}
+		byHash[h] = name
+	}
+	o := newReorders()
+	o.seen(0, a)
+	o.seen(1, b)
+	o.seen(2, b)
+	o.arrive(2, b, 10) // b's newer event first
+	o.arrive(0, a, 11) // a's only event: pairs with nothing of b's
+	if o.pairs != 0 {
+		t.Fatalf("%d pairs between %q and %q, which share a hash only", o.pairs, a, b)
+	}
+	o.arrive(1, b, 12) // b's older event after its newer one: a pair
+	if o.pairs != 1 {
+		t.Fatalf("%d pairs, want 1", o.pairs)
+	}
+	for seq := range 3 {
+		o.resolve(seq)
+	}
+	if o.kept() != 0 || o.waiting.len() != 0 {
+		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), o.waiting.len())
 	}
 }

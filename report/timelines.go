@@ -151,6 +151,13 @@ func (r *runAgg) drop(ev *eventAgg) {
 		r.dropped++
 		r.open--
 		ev.timeline = nil
+		if r.dropped > poolSize && 2*r.dropped > len(r.kept) {
+			// Every event may pass through the pool: left in kept until
+			// the report, the dropped ones grew with the run (a GB in ten
+			// million events whose pool turned over).
+			r.kept = slices.DeleteFunc(r.kept, func(tl *EventTimeline) bool { return tl.dropped })
+			r.dropped = 0
+		}
 	}
 }
 

@@ -90,7 +90,7 @@ func (e *engine) announceAttacks() error {
 }
 
 // attacks sends the attacks beside attempt d, one after the other.
-func (e *engine) attacks(ctx context.Context, d *due, st *eventState, list []scenarios.Attack) []attackResult {
+func (e *engine) attacks(ctx context.Context, d *due, st eventRef, list []scenarios.Attack) []attackResult {
 	var out []attackResult
 	for i, a := range list {
 		if na, _ := attackApplies(e.wire, a); na != "" && a.Drawn && a.Change == scenarios.ChangeSpacing {
@@ -100,7 +100,7 @@ func (e *engine) attacks(ctx context.Context, d *due, st *eventState, list []sce
 			continue // announced at the start of the run
 		}
 		r := policies.Key(e.cfg.Seed, uint64(d.event())<<20|uint64(d.n()), 0xa7ac0000+uint64(i))
-		out = append(out, e.sendAttack(ctx, a, e.ownEvent(st.req.ev, r.Uint64()), e.virtual(d.at)))
+		out = append(out, e.sendAttack(ctx, a, e.ownEvent(st.req().ev, r.Uint64()), e.virtual(d.at)))
 	}
 	return out
 }

@@ -42,10 +42,10 @@ type outcome struct {
 }
 
 // faultContext is what the scenario sees of one attempt.
-func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
+func (e *engine) faultContext(d *due, st eventRef) scenarios.Context {
 	return scenarios.Context{
-		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - st.first,
-		Next: e.work.nextOrNone(d.event()), Timeout: e.timeout, Held: st.held,
+		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - e.first(d.event(), st),
+		Next: e.work.nextOrNone(d.event()), Timeout: e.timeout, Held: st.held(),
 	}
 }
 
@@ -53,8 +53,8 @@ func (e *engine) faultContext(d *due, st *eventState) scenarios.Context {
 // what goes beside it, writing what it came to in o. dec is the calling
 // goroutine's own; wrote, if not nil, is called whenever one of the
 // attempt's own requests (not the attacks) has been written.
-func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scenarios.Decider, o *outcome, wrote writeWatcher) {
-	if st.paused {
+func (e *engine) attempt(ctx context.Context, d *due, st eventRef, dec *scenarios.Decider, o *outcome, wrote writeWatcher) {
+	if st.paused() {
 		*o = outcome{paused: true}
 		return
 	}
@@ -69,7 +69,7 @@ func (e *engine) attempt(ctx context.Context, d *due, st *eventState, dec *scena
 
 // deliver carries out one attempt under the action act, writing what it
 // came to in o. The faults take effect at the points of fault.go.
-func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scenarios.Action, o *outcome) {
+func (e *engine) deliver(ctx context.Context, d *due, st eventRef, act *scenarios.Action, o *outcome) {
 	*o = outcome{fault: act.Fault(), outage: act.Outage, added: act.Latency}
 	if e.beforeSend(act, o) {
 		return
@@ -80,10 +80,10 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 		// a wall clock that has not moved since (see SigningTime); one
 		// more attempt than the schedule's for a manual redelivery.
 		signedAt = policies.SigningTime(e.cfg.WallClock.Now(), d.n(), e.cfg.Policy.MaxAttempts()+1)
-		if st.req.body == nil {
+		if req := st.req(); req.body == nil {
 			// Built here, on the first attempt, so that bodies are built
 			// on the workers, concurrently, rather than on the scheduler.
-			st.req.body, st.req.ctype = e.body(st.req.ev)
+			req.body, req.ctype = e.body(req.ev)
 		}
 	}
 	if e.sendRequest(ctx, *d, st, act, signedAt, o) {
@@ -94,12 +94,12 @@ func (e *engine) deliver(ctx context.Context, d *due, st *eventState, act *scena
 
 // send performs one request of an attempt and classifies it, applying the
 // faults that act on the way back.
-func (e *engine) send(ctx context.Context, d *due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
+func (e *engine) send(ctx context.Context, d *due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) {
 	var a answer
 	if e.cfg.DryRun {
 		a = answer{status: http.StatusOK, reached: true}
 	} else {
-		a = e.exchange(ctx, d, st.req, signedAt, o.sub)
+		a = e.exchange(ctx, d, st.req(), signedAt, o.sub)
 	}
 	received(o, &a, &e.cfg.Policy)
 	if a.status == 0 {

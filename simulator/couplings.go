@@ -122,7 +122,7 @@ func (e *engine) objectBlocked(d *due) bool {
 		return false // every event is about an object of its own
 	}
 	ev := d.event()
-	if st := e.live.get(ev); st.reached {
+	if st := e.live.get(ev); st.reached() {
 		return false
 	}
 	for o := ev % m; o < e.cfg.Events; o += m {
@@ -130,10 +130,10 @@ func (e *engine) objectBlocked(d *due) bool {
 			continue
 		}
 		st := e.live.get(o)
-		if st == nil || st.reached || st.stage == stageDone {
+		if st == nil || st.reached() || st.stage == stageDone {
 			continue // ended, started after d, or arrived already
 		}
-		pending := due{at: st.at, key: uint64(o)<<nBits | uint64(st.attempts+1)}
+		pending := due{at: e.live.ext(o).at, key: uint64(o)<<nBits | uint64(st.attempts+1)}
 		if pending.before(d) {
 			return true
 		}

@@ -191,6 +191,9 @@ type engine struct {
 	// incoming are the real deliveries that arrived and have not started
 	// (Config.Incoming); horizon is the latest virtual time an attempt was
 	// sent at, and lastArrival the latest a delivery was placed at.
+	// cur are the names of the event whose attempt is being made, in a
+	// dry run whose queue carries them.
+	cur          currentNames
 	incoming     incomingEvents
 	incomingDone bool     // Config.Incoming was closed
 	liveIDs      []string // the dedup ids of the real deliveries, by place
@@ -225,6 +228,11 @@ func newEngine(cfg Config) *engine {
 		e.restarts = append(e.restarts, int64(r))
 	}
 	e.res.RunID = cfg.RunID
+	// A dry run of generated events keeps nothing the seed makes again;
+	// its queue carries each event's names from one attempt to the next.
+	e.live.withExt = !cfg.DryRun || cfg.Incoming != nil
+	e.q.carry = !e.live.withExt
+	e.cur.event = -1
 	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {
 		e.client = cfg.Client

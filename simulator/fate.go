@@ -34,30 +34,30 @@ var _ = next{"", "", false, false, false, false, "", 0, 0}
 
 // decide judges attempt d's answer o, queues what follows for its event
 // and writes what commit needs in nx (through a pointer, as judge does).
-func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
+func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 	n := d.n()
 	nx.held = o.held > 0
 	if nx.held {
 		// Not sent: the same attempt is due again after the hold.
 		*nx = next{held: true}
-		st.held = true
+		st.set(flagHeld, true)
 		e.push(newDue(d.offset()+o.held, d.event(), n), st)
 		return
 	}
-	st.held = false
+	st.set(flagHeld, false)
 	if o.providerDropped || o.paused {
 		*nx = next{lost: 1, fate: FateDropped}
 		if o.paused {
 			nx.fate = FatePaused
 		}
-		if st.subDelivered {
+		if st.subDelivered() {
 			// Another subscription's delivery of the event succeeded.
 			*nx = next{delivered: 1, fate: FateDelivered}
 		}
 		st.stage = stageDone
 		return
 	}
-	st.attempts = int32(n)
+	st.attempts = uint16(n)
 	var v verdict
 	e.judge(o, &v)
 	delay, more := e.cfg.Policy.Delay(n)
@@ -102,8 +102,8 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 		nx.lost = 1
 		nx.fate = FateStopped
 	case more:
-		if st.req != nil {
-			st.req.reason = slackReason(o.outcome)
+		if req := st.req(); req != nil {
+			req.reason = slackReason(o.outcome)
 		}
 		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
 	default:
@@ -126,7 +126,7 @@ func (e *engine) decide(d *due, st *eventState, o *outcome, nx *next) {
 // subscriptions alone, after the longest Retry-After any of them was given.
 // The event ends when every subscription's delivery has, delivered if any
 // subscription's was.
-func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
+func (e *engine) decideFanned(d *due, st eventRef, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
 	n := d.n()
 	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate != 0}
 	var again uint16   // the subscriptions whose deliveries are retried
@@ -160,7 +160,7 @@ func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, de
 		}
 	}
 	nx.failed = failed
-	st.subDelivered = st.subDelivered || !failed
+	st.set(flagSubDelivered, st.subDelivered() || !failed)
 	st.subs = 0
 	switch {
 	case nx.manual:
@@ -173,11 +173,11 @@ func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, de
 		}
 	case again != 0 && more:
 		st.subs = again
-		if st.req != nil {
-			st.req.reason = slackReason(reason)
+		if req := st.req(); req != nil {
+			req.reason = slackReason(reason)
 		}
 		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
-	case st.subDelivered:
+	case st.subDelivered():
 		nx.delivered = 1
 		nx.fate = e.scheduleOver(d, st, FateDelivered)
 	case v.stop && !v.noRetry:
@@ -194,7 +194,7 @@ func (e *engine) decideFanned(d *due, st *eventState, o *outcome, v *verdict, de
 
 // commit records attempt d of the event st as decided and reports whether
 // the endpoint is now disabled.
-func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, error) {
+func (e *engine) commit(d *due, st eventRef, o *outcome, nx *next) (bool, error) {
 	at := e.virtual(d.at)
 	if nx.held {
 		return false, nil
@@ -239,7 +239,7 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 	e.res.Lost += nx.lost
 	var id string
 	if disabled && e.ten.n > 1 {
-		id = st.id() // before end forgets it
+		id, _ = e.names(d.event(), st) // before end forgets it
 	}
 	var err error
 	if nx.fate != "" {
@@ -264,12 +264,12 @@ func (e *engine) commit(d *due, st *eventState, o *outcome, nx *next) (bool, err
 // manual redelivery window: then that attempt is queued and the event
 // stays open (scheduleOver returns ""). (Settling is the effects
 // oracle's: settle.go.)
-func (e *engine) scheduleOver(d *due, st *eventState, fate string) string {
+func (e *engine) scheduleOver(d *due, st eventRef, fate string) string {
 	c := e.faultContext(d, st)
 	c.Attempt = d.n() + 1
 	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
 	manual := e.cfg.Policy.ManualRedelivery.D()
-	if !ok || manual <= 0 || d.offset()+after-st.first > manual {
+	if !ok || manual <= 0 || d.offset()+after-e.first(d.event(), st) > manual {
 		return fate
 	}
 	st.scheduleFate = fateCode(fate)
@@ -300,9 +300,10 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	*r = e.base
 	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	r.Tenant = e.tenantLabel(event)
-	if st := e.live.get(event); st != nil {
-		r.Event, r.Attempts = st.id(), int(st.attempts)
-		r.At = at.Sub(e.cfg.Start.Add(st.first))
+	if st := e.live.ref(event); st.eventState != nil {
+		r.Event, _ = e.names(event, st)
+		r.Attempts = int(st.attempts)
+		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)
 	} else {
 		r.Event = e.work.event(event).ID
@@ -334,7 +335,7 @@ func (e *engine) drain(fate string, all bool) error {
 		if code := e.live.get(ev).scheduleFate; code != 0 {
 			// Its schedule had ended; only a manual resend was still to come.
 			f = scheduleFates[code]
-		} else if e.live.get(ev).subDelivered {
+		} else if e.live.get(ev).subDelivered() {
 			// One subscription's delivery succeeded; others' were retried.
 			f = FateDelivered
 			e.res.Delivered++

@@ -35,13 +35,13 @@ type faultEffect interface {
 	before(e *engine, act *scenarios.Action, o *outcome) bool
 	// send is asked how to send the request. Reporting true, it has sent
 	// it and written o; false leaves it to the engine's one request.
-	send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool
+	send(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool
 	// answered is asked once the handler's answer came, after latency.
 	// Reporting true, it has changed what the provider sees in o, and no
 	// later effect is asked.
 	answered(e *engine, act *scenarios.Action, latency time.Duration, o *outcome) bool
 	// beside is asked after the attempt, for requests sent beside it.
-	beside(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, o *outcome)
+	beside(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, o *outcome)
 }
 
 // Every effect, each asked at the points below.
@@ -67,7 +67,7 @@ func (e *engine) beforeSend(act *scenarios.Action, o *outcome) bool {
 }
 
 // sendRequest: how the request goes out.
-func (e *engine) sendRequest(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+func (e *engine) sendRequest(ctx context.Context, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
 	return duplicated{}.send(ctx, e, d, st, act, signedAt, o) ||
 		fannedOut{}.send(ctx, e, d, st, act, signedAt, o)
 }
@@ -80,7 +80,7 @@ func (e *engine) onAnswer(act *scenarios.Action, latency time.Duration, o *outco
 }
 
 // besideAttempt: requests sent beside the attempt.
-func (e *engine) besideAttempt(ctx context.Context, d due, st *eventState, act *scenarios.Action, o *outcome) {
+func (e *engine) besideAttempt(ctx context.Context, d due, st eventRef, act *scenarios.Action, o *outcome) {
 	attacksBeside{}.beside(ctx, e, d, st, act, o)
 }
 
@@ -97,10 +97,10 @@ type noEffect struct{}
 
 func (noEffect) before(*engine, *scenarios.Action, *outcome) bool { return false }
 
-func (noEffect) send(context.Context, *engine, due, *eventState, *scenarios.Action, time.Time, *outcome) bool {
+func (noEffect) send(context.Context, *engine, due, eventRef, *scenarios.Action, time.Time, *outcome) bool {
 	return false
 }
 
 func (noEffect) answered(*engine, *scenarios.Action, time.Duration, *outcome) bool { return false }
 
-func (noEffect) beside(context.Context, *engine, due, *eventState, *scenarios.Action, *outcome) {}
+func (noEffect) beside(context.Context, *engine, due, eventRef, *scenarios.Action, *outcome) {}

@@ -12,7 +12,7 @@ import (
 // itself; a dry run sends none.
 type attacksBeside struct{ noEffect }
 
-func (attacksBeside) beside(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, o *outcome) {
+func (attacksBeside) beside(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, o *outcome) {
 	if len(act.Attacks) > 0 && !e.cfg.DryRun {
 		o.attacks = e.attacksOn(ctx, d, st, act.Attacks)
 	}
@@ -21,6 +21,6 @@ func (attacksBeside) beside(ctx context.Context, e *engine, d due, st *eventStat
 // attacksOn sends the attacks beside attempt d. (Apart from beside, which
 // every attempt calls: d, taken by address here, stays off the heap for
 // attempts without attacks.)
-func (e *engine) attacksOn(ctx context.Context, d due, st *eventState, attacks []scenarios.Attack) []attackResult {
+func (e *engine) attacksOn(ctx context.Context, d due, st eventRef, attacks []scenarios.Attack) []attackResult {
 	return e.attacks(ctx, &d, st, attacks)
 }

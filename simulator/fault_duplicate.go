@@ -13,7 +13,7 @@ import (
 // once. The attempt is the first request; the second is its dup.
 type duplicated struct{ noEffect }
 
-func (duplicated) send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+func (duplicated) send(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
 	if !act.Duplicate || st.subs != 0 {
 		// A retry of some subscriptions' deliveries (fan-out) goes
 		// through each of them once.
@@ -27,7 +27,7 @@ func (duplicated) send(ctx context.Context, e *engine, d due, st *eventState, ac
 // together so that both are in the handler at once. (It takes the due and
 // the outcome by value, and is called only for a duplicate, so that the
 // caller's stay off the heap; the goroutines share this copy of d.)
-func (e *engine) sendTwice(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
+func (e *engine) sendTwice(ctx context.Context, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o outcome) outcome {
 	dup := o
 	var wg sync.WaitGroup
 	release := make(chan struct{})

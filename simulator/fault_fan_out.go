@@ -18,7 +18,7 @@ import (
 // fan.
 type fannedOut struct{ noEffect }
 
-func (fannedOut) send(ctx context.Context, e *engine, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
+func (fannedOut) send(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
 	if act.FanOut < 2 && st.subs == 0 {
 		return false
 	}
@@ -29,7 +29,7 @@ func (fannedOut) send(ctx context.Context, e *engine, d due, st *eventState, act
 // sendFanned sends one request per subscription still to be delivered
 // (every one of them on the event's first fanned-out attempt), released
 // together, and keeps the others' outcomes in o.fan.
-func (e *engine) sendFanned(ctx context.Context, d due, st *eventState, act *scenarios.Action, signedAt time.Time, o *outcome) {
+func (e *engine) sendFanned(ctx context.Context, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) {
 	subs := st.subs
 	if subs == 0 {
 		subs = uint16(1<<act.FanOut - 1)

@@ -1,45 +1,80 @@
 package simulator
 
 import (
-	"math"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
 )
 
-// eventState is what the engine keeps about an event in flight. It is small
-// on purpose: a model run may have a million events in flight at once.
+// eventState is what the engine keeps about every event in flight. It is
+// eight bytes with no pointer on purpose: a model run against a black hole
+// has every one of its ten million events in flight at once, and what can
+// be made again from the seed and the event's place in the workload (its
+// dedup id, its object, its first attempt's time) is not kept for it
+// (eventExt keeps it for the events that cannot be made again).
 type eventState struct {
-	// names is the dedup id followed by the object the event is about, in
-	// one string (one allocation) split at split.
-	names string
-	first time.Duration // virtual time of the first attempt, since the run's start
-	// When the next event about the same object first arrives is not
-	// kept: the workload gives it from the seed (workload.nextOrNone).
-	// at is when the event's pending attempt (number attempts+1) is due,
-	// as nanoseconds since the run's start; stage is where that attempt is
-	// (queued, waiting, sent, reached): the scheduler's view of the event.
-	at       int64
-	attempts int32 // attempts made so far
-	split    uint16
-	stage    stage
-	inFlight bool
-	reached  bool // a request of the event has reached the handler
-	held     bool // the provider held the pending attempt back once already
-	paused   bool // the endpoint is disabled for a while when the pending attempt is due
-	// scheduleFate is the fate its automatic schedule came to (an index
-	// in scheduleFates) when a manual redelivery is still to come: its
-	// next attempt is that one. 0 while the schedule runs.
-	scheduleFate uint8
+	attempts uint16 // attempts made so far (at most policies.MaxAttemptsCap and a manual one)
 	// subs are, for an event sent through several subscriptions
 	// (fan-out), the subscriptions whose deliveries are still retried, a
 	// bit each; 0 before its first fanned-out attempt, between a finished
 	// schedule and a manual redelivery, and without fan-out.
-	// subDelivered says one subscription's delivery succeeded: the event
-	// is delivered whatever the others' come to. (Both sit in what was
-	// padding: an event in flight costs no more for them.)
-	subs         uint16
-	subDelivered bool
+	subs uint16
+	// stage is where the event's pending attempt (number attempts+1) is
+	// (queued, waiting, sent, reached): the scheduler's view of the event.
+	stage stage
+	// scheduleFate is the fate its automatic schedule came to (an index
+	// in scheduleFates) when a manual redelivery is still to come: its
+	// next attempt is that one. 0 while the schedule runs.
+	scheduleFate uint8
+	flags        eventFlags
+}
+
+// eventFlags are an event's yes-or-no facts, a bit each.
+type eventFlags uint8
+
+const (
+	flagInFlight eventFlags = 1 << iota
+	// flagReached: a request of the event has reached the handler.
+	flagReached
+	// flagHeld: the provider held the pending attempt back once already.
+	flagHeld
+	// flagPaused: the endpoint is disabled for a while when the pending
+	// attempt is due.
+	flagPaused
+	// flagSubDelivered: one subscription's delivery succeeded (fan-out):
+	// the event is delivered whatever the others' come to.
+	flagSubDelivered
+)
+
+func (st *eventState) has(f eventFlags) bool { return st.flags&f != 0 }
+
+// set sets flag f to on.
+func (st *eventState) set(f eventFlags, on bool) {
+	if on {
+		st.flags |= f
+	} else {
+		st.flags &^= f
+	}
+}
+
+func (st *eventState) reached() bool      { return st.has(flagReached) }
+func (st *eventState) held() bool         { return st.has(flagHeld) }
+func (st *eventState) paused() bool       { return st.has(flagPaused) }
+func (st *eventState) subDelivered() bool { return st.has(flagSubDelivered) }
+
+// eventExt is what the engine keeps of an event in flight beside its
+// eventState when the seed cannot make it again or a request needs it: in
+// a run that sends requests, or of real deliveries (Config.Incoming). A
+// dry run of generated events keeps none.
+type eventExt struct {
+	// names is the dedup id followed by the object the event is about, in
+	// one string (one allocation) split at split.
+	names string
+	split int
+	first time.Duration // virtual time of the first attempt, since the run's start
+	// at is when the event's pending attempt is due, as nanoseconds since
+	// the run's start (with eventState.stage, the scheduler's view).
+	at int64
 	// req is what building a request needs; nil in a dry run, which sends
 	// nothing.
 	req *requestState
@@ -56,24 +91,15 @@ const (
 	stageDone                 // its last attempt is over; its fate is still to commit
 )
 
-func newEventState(id, object string, first time.Duration) eventState {
-	return eventStateOf(id+object, len(id), first)
-}
-
-// eventStateOf is newEventState with the id and the object already in one
-// string, the id its first split bytes.
-func eventStateOf(names string, split int, first time.Duration) eventState {
-	if split > math.MaxUint16 {
-		panic("simulator: a dedup id longer than 64 KiB")
-	}
-	return eventState{names: names, split: uint16(split), first: first}
+func newEventExt(id, object string, first time.Duration) eventExt {
+	return eventExt{names: id + object, split: len(id), first: first}
 }
 
 // id is the event's dedup id.
-func (st *eventState) id() string { return st.names[:st.split] }
+func (x *eventExt) id() string { return x.names[:x.split] }
 
 // object names what the event is about.
-func (st *eventState) object() string { return st.names[st.split:] }
+func (x *eventExt) object() string { return x.names[x.split:] }
 
 // scheduleFates are the fates an event's automatic schedule can come to,
 // by code; 0 is none.
@@ -104,14 +130,19 @@ type requestState struct {
 // [lo, next); the window's storage is a list of fixed-size chunks, dropped
 // from the front (and reused at the back) as the oldest events end, so
 // memory follows the events in flight (and those started after the oldest
-// of them), not the events simulated, and nothing is ever copied.
+// of them), not the events simulated, and nothing is ever copied. The
+// chunks of eventExt, kept only when the run needs them (withExt), follow
+// the same window.
 type liveEvents struct {
-	chunks []*slotChunk // chunks[0] holds the events from base
-	base   int
-	lo     int // no event before lo is in flight
-	next   int // the event the next add starts
-	n      int // events in flight
-	free   []*slotChunk
+	chunks  []*slotChunk // chunks[0] holds the events from base
+	exts    []*extChunk  // beside chunks, with withExt
+	withExt bool
+	base    int
+	lo      int // no event before lo is in flight
+	next    int // the event the next add starts
+	n       int // events in flight
+	free    []*slotChunk
+	freeExt []*extChunk
 }
 
 // slotLen is the number of events in a chunk of slots.
@@ -119,14 +150,20 @@ const slotLen = 1024
 
 type slotChunk [slotLen]eventState
 
-// add starts event, which must be the next one after the last added.
-func (l *liveEvents) add(event int, st eventState) {
+type extChunk [slotLen]eventExt
+
+// add starts event, which must be the next one after the last added, with
+// x its eventExt (ignored without withExt).
+func (l *liveEvents) add(event int, st eventState, x eventExt) {
 	if l.n == 0 && len(l.chunks) > 0 && event >= l.next {
 		// Nothing in flight: start the window afresh at event, rather
 		// than fill the gap up to it with empty slots.
 		l.free = append(l.free, l.chunks...)
 		clear(l.chunks)
 		l.chunks = l.chunks[:0]
+		l.freeExt = append(l.freeExt, l.exts...)
+		clear(l.exts)
+		l.exts = l.exts[:0]
 	}
 	if len(l.chunks) == 0 {
 		l.base, l.lo, l.next = event, event, event
@@ -138,9 +175,15 @@ func (l *liveEvents) add(event int, st eventState) {
 	i := event - l.base
 	for i/slotLen >= len(l.chunks) {
 		l.chunks = append(l.chunks, l.newChunk())
+		if l.withExt {
+			l.exts = append(l.exts, l.newExtChunk())
+		}
 	}
-	st.inFlight = true
+	st.flags |= flagInFlight
 	l.chunks[i/slotLen][i%slotLen] = st
+	if l.withExt {
+		l.exts[i/slotLen][i%slotLen] = x
+	}
 	l.next = event + 1
 	l.n++
 }
@@ -152,10 +195,20 @@ func (l *liveEvents) get(event int) *eventState {
 	}
 	i := event - l.base
 	st := &l.chunks[i/slotLen][i%slotLen]
-	if !st.inFlight {
+	if !st.has(flagInFlight) {
 		return nil
 	}
 	return st
+}
+
+// ext returns the eventExt of event, which must be in flight; nil without
+// withExt.
+func (l *liveEvents) ext(event int) *eventExt {
+	if !l.withExt {
+		return nil
+	}
+	i := event - l.base
+	return &l.exts[i/slotLen][i%slotLen]
 }
 
 // remove forgets event.
@@ -165,6 +218,9 @@ func (l *liveEvents) remove(event int) {
 		return
 	}
 	*st = eventState{}
+	if x := l.ext(event); x != nil {
+		*x = eventExt{}
+	}
 	l.n--
 	for l.lo < l.next && l.get(l.lo) == nil {
 		l.lo++
@@ -172,6 +228,11 @@ func (l *liveEvents) remove(event int) {
 			l.free = append(l.free, l.chunks[0])
 			l.chunks[0] = nil
 			l.chunks = l.chunks[1:]
+			if l.withExt {
+				l.freeExt = append(l.freeExt, l.exts[0])
+				l.exts[0] = nil
+				l.exts = l.exts[1:]
+			}
 			l.base += slotLen
 		}
 	}
@@ -186,6 +247,15 @@ func (l *liveEvents) newChunk() *slotChunk {
 	return new(slotChunk)
 }
 
+func (l *liveEvents) newExtChunk() *extChunk {
+	if n := len(l.freeExt); n > 0 {
+		c := l.freeExt[n-1]
+		l.freeExt = l.freeExt[:n-1]
+		return c
+	}
+	return new(extChunk)
+}
+
 // pending lists the events in flight, in workload order.
 func (l *liveEvents) pending() []int {
 	out := make([]int, 0, l.n)
@@ -195,4 +265,95 @@ func (l *liveEvents) pending() []int {
 		}
 	}
 	return out
+}
+
+// eventRef is an event in flight as the code that runs an attempt sees
+// it: its state, and its eventExt when the run keeps one (nil in a dry run
+// of generated events). Both stay where they are while the event is in
+// flight, so a worker may hold them.
+type eventRef struct {
+	*eventState
+	x *eventExt
+}
+
+// ref returns event's eventRef; its state is nil when it is not in flight.
+func (l *liveEvents) ref(event int) eventRef {
+	st := l.get(event)
+	if st == nil {
+		return eventRef{}
+	}
+	return eventRef{st, l.ext(event)}
+}
+
+// names returns the dedup id and object of event, in flight as st: kept
+// for it, or made again from the seed.
+func (e *engine) names(event int, st eventRef) (id, object string) {
+	if st.x != nil {
+		return st.x.id(), st.x.object()
+	}
+	if event == e.cur.event {
+		return e.cur.id, e.cur.object
+	}
+	names, split := e.work.names(event)
+	return names[:split], names[split:]
+}
+
+// currentNames are the names of the event whose attempt a dry run is
+// making: event's id and object, also as its queue carries them.
+type currentNames struct {
+	event      int // -1: none
+	id, object string
+	carried    eventNames
+}
+
+// takeNames makes event, whose attempt was just taken from the queue (or
+// started, fresh), the current one, its names those the queue carried,
+// or, when it carried none, made from the seed.
+func (e *engine) takeNames(event int, fresh bool) {
+	c := &e.cur
+	if !fresh {
+		var ok bool
+		if c.id, c.object, ok = e.q.popped.names(); ok {
+			c.event, c.carried = event, e.q.popped
+			return
+		}
+	}
+	names, split := e.work.names(event)
+	c.event, c.id, c.object = event, names[:split], names[split:]
+	c.carried.set(c.id, c.object)
+	c.carried.first = e.work.arrival(event)
+}
+
+// first is the virtual time of the first attempt of event, in flight as
+// st, since the run's start: kept for it, or carried by the queue, or, for
+// a generated event in a dry run, its arrival (its first attempt is queued
+// at its arrival, and one held back and queued again finds its event
+// started).
+func (e *engine) first(event int, st eventRef) time.Duration {
+	if st.x != nil {
+		return st.x.first
+	}
+	if event == e.cur.event {
+		return e.cur.carried.first
+	}
+	return e.work.arrival(event)
+}
+
+// req is what building the requests of an event in flight as st needs;
+// nil in a dry run.
+func (st eventRef) req() *requestState {
+	if st.x != nil {
+		return st.x.req
+	}
+	return nil
+}
+
+// setAt notes that the event's pending attempt is due at at and is now at
+// stage s (the time is kept only where a coupling may read it: with an
+// eventExt).
+func (st eventRef) setAt(at int64, s stage) {
+	st.stage = s
+	if st.x != nil {
+		st.x.at = at
+	}
 }

@@ -11,16 +11,14 @@ import (
 // The engine finds every event in flight, and only those, however events
 // end; and an event's state costs memory only while it may be in flight.
 func TestLiveEvents(t *testing.T) {
-	var l liveEvents
+	l := liveEvents{withExt: true}
 	r := policies.NewRand(5)
 	var order []int // the events in flight, oldest first
 	next := 0
 	for step := range 20_000 {
 		// Start events in order; end a random one in flight, usually an old one.
 		if step%5 < 3 || len(order) == 0 { // three starts for two ends
-			st := newEventState("evt_"+strconv.Itoa(next), "obj_"+strconv.Itoa(next%7), 0)
-			st.attempts = int32(next)
-			l.add(next, st)
+			l.add(next, eventState{attempts: uint16(next)}, newEventExt("evt_"+strconv.Itoa(next), "obj_"+strconv.Itoa(next%7), 0))
 			order = append(order, next)
 			next++
 			continue
@@ -42,8 +40,11 @@ func TestLiveEvents(t *testing.T) {
 		if (st != nil) != inFlight[ev] {
 			t.Fatalf("event %d: found %v, in flight %v", ev, st != nil, inFlight[ev])
 		}
-		if st != nil && (st.attempts != int32(ev) || st.id() != "evt_"+strconv.Itoa(ev) || st.object() != "obj_"+strconv.Itoa(ev%7)) {
-			t.Fatalf("event %d has the state of another: %q, %q", ev, st.id(), st.object())
+		if st == nil {
+			continue
+		}
+		if x := l.ext(ev); st.attempts != uint16(ev) || x.id() != "evt_"+strconv.Itoa(ev) || x.object() != "obj_"+strconv.Itoa(ev%7) {
+			t.Fatalf("event %d has the state of another: %q, %q", ev, x.id(), x.object())
 		}
 	}
 	pending := l.pending()

@@ -48,33 +48,102 @@ func (a *due) before(b *due) bool {
 // then costs O(log attempts per event) on memory read in order, not
 // O(log pending) scattered reads: with a million attempts pending, that is
 // most of a model run's time. Lanes are lists of fixed-size chunks from a
-// shared pool, so the queue's memory is the attempts pending, never copied.
+// shared pool, so the queue's memory is the attempts pending, never copied;
+// and as a lane is read only at its head and written only at its tail, the
+// full chunks between the two go to a temporary file (chunkFile) once more
+// than memChunks of them are in memory: ten million events against a black
+// hole, all in flight for days, then cost the queue 8 MB of memory instead
+// of 160 (and 500 more for their names, see eventNames).
 type queue struct {
 	lanes []lane  // by attempt number
 	heads []int32 // the non-empty lanes, a min-heap ordered by their heads
 	spill heap    // attempts that came out of their lane's order
 	n     int
 	free  *chunk // chunks no lane uses, linked by next
+	// file holds the chunks spilled; inMemory counts the chunks between
+	// lanes' heads and tails that are in memory, and memChunks is how many
+	// may be before they are spilled (0: defaultMemChunks).
+	file      chunkFile
+	inMemory  int
+	memChunks int
+	// err is why the queue could not read back what it spilled; the
+	// queue is then empty, and takes nothing more.
+	err error
+	// carry says each attempt carries its event's names (pushNames), and
+	// popped holds those of the attempt popped last; out are those of the
+	// attempts in spill, by key.
+	carry  bool
+	popped eventNames
+	out    map[uint64]eventNames
 }
+
+// eventNames is an event's dedup id followed by its object, and its first
+// attempt's time, as a dry run's queue carries them from one attempt of
+// the event to the next: making them again from the seed costs more than
+// the rest of an attempt, and keeping them in memory for every event in
+// flight, 52 bytes each, was most of a long run's memory. n is 0 when they
+// are not carried (too long, or the attempt was queued without them).
+type eventNames struct {
+	b        [62]byte
+	n, split uint8
+	first    time.Duration
+}
+
+// set makes nm hold id and object, if they fit.
+func (nm *eventNames) set(id, object string) {
+	if len(id)+len(object) > len(nm.b) {
+		nm.n = 0
+		return
+	}
+	copy(nm.b[copy(nm.b[:], id):], object)
+	nm.n, nm.split = uint8(len(id)+len(object)), uint8(len(id))
+}
+
+// names returns the id and the object (in one allocation); ok is false
+// when nm holds none.
+func (nm *eventNames) names() (id, object string, ok bool) {
+	if nm.n == 0 {
+		return "", "", false
+	}
+	s := string(nm.b[:nm.n])
+	return s[:nm.split], s[nm.split:], true
+}
+
+// defaultMemChunks is how many full chunks the lanes keep in memory
+// between their heads and tails (8 MiB of attempts, or of attempts with
+// their names) before they spill the rest to a temporary file: a run of up
+// to half a million attempts pending (a fifth of that with names) never
+// makes one.
+const defaultMemChunks = 512
 
 // chunkLen is the number of attempts in a chunk (16 KiB).
 const chunkLen = 1024
 
 type chunk struct {
 	items [chunkLen]due
+	names *[chunkLen]eventNames // with carry
 	next  *chunk
 }
 
 // lane is a FIFO of attempts with the same number, in order: items
-// head.items[first:] through tail.items[:end].
+// head.items[first:], the full chunks of mid, then tail.items[:end] (head
+// and tail may be one chunk); last is the attempt pushed last.
 type lane struct {
 	head, tail *chunk
 	first, end int
+	mid        []segment
+	last       due
+}
+
+// segment is a full chunk between a lane's head and tail: in memory (c),
+// or in slot of the queue's file.
+type segment struct {
+	c    *chunk
+	slot int32
 }
 
 func (l *lane) empty() bool { return l.head == nil }
 func (l *lane) front() *due { return &l.head.items[l.first] }
-func (l *lane) back() *due  { return &l.tail.items[l.end-1] }
 func (q *queue) Len() int   { return q.n }
 
 // peek returns the next attempt; the queue must not be empty.
@@ -89,7 +158,18 @@ func (q *queue) peek() *due {
 	return d
 }
 
-func (q *queue) push(d due) {
+func (q *queue) push(d due) { q.pushNames(d, nil) }
+
+// pushNames is push, the attempt carrying its event's names nm (nil:
+// none) when the queue carries them.
+func (q *queue) pushNames(d due, nm *eventNames) {
+	if q.err != nil {
+		return
+	}
+	var none eventNames
+	if nm == nil {
+		nm = &none
+	}
 	q.n++
 	n := d.n()
 	for n >= len(q.lanes) {
@@ -100,41 +180,104 @@ func (q *queue) push(d due) {
 	case l.empty():
 		c := q.newChunk()
 		c.items[0] = d
+		if q.carry {
+			c.names[0] = *nm
+		}
 		l.head, l.tail, l.first, l.end = c, c, 0, 1
+		l.last = d
 		q.pushHead(int32(n))
 		return
-	case d.before(l.back()):
+	case d.before(&l.last):
 		q.spill.push(d)
+		if q.carry && nm.n != 0 {
+			if q.out == nil {
+				q.out = map[uint64]eventNames{}
+			}
+			q.out[d.key] = *nm
+		}
 		return
 	case l.end == chunkLen:
-		c := q.newChunk()
-		l.tail.next = c
-		l.tail, l.end = c, 0
+		if l.tail == l.head {
+			l.tail = q.newChunk()
+		} else {
+			l.tail = q.toMiddle(l, l.tail)
+		}
+		l.end = 0
 	}
 	l.tail.items[l.end] = d
+	if q.carry {
+		l.tail.names[l.end] = *nm
+	}
 	l.end++
+	l.last = d
+}
+
+// toMiddle puts the full chunk c at the end of l's middle, on disk when
+// more than memChunks are in memory, and returns a chunk to write on.
+func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
+	limit := q.memChunks
+	if limit == 0 {
+		limit = defaultMemChunks
+		if q.carry {
+			limit = defaultMemChunks * chunkBytes / (chunkBytes + namesBytes)
+		}
+	}
+	if q.inMemory >= limit {
+		if slot, err := q.file.write(c); err == nil {
+			l.mid = append(l.mid, segment{slot: slot})
+			return c
+		}
+		// A full disk: the chunk stays in memory, as it would have.
+	}
+	l.mid = append(l.mid, segment{c: c})
+	q.inMemory++
+	return q.newChunk()
 }
 
 // pop removes and returns the next attempt; the queue must not be empty.
 func (q *queue) pop() due {
 	q.n--
 	if len(q.heads) == 0 || (q.spill.Len() > 0 && q.spill.peek().before(q.lanes[q.heads[0]].front())) {
-		return q.spill.pop()
+		d := q.spill.pop()
+		if q.carry {
+			q.popped = q.out[d.key]
+			delete(q.out, d.key)
+		}
+		return d
 	}
 	l := &q.lanes[q.heads[0]]
 	d := l.head.items[l.first]
+	if q.carry {
+		q.popped = l.head.names[l.first]
+	}
 	l.first++
 	switch {
 	case l.head == l.tail && l.first == l.end:
 		q.freeChunk(l.head)
-		*l = lane{}
+		*l = lane{mid: l.mid[:0]}
 		last := len(q.heads) - 1
 		q.heads[0] = q.heads[last]
 		q.heads = q.heads[:last]
 	case l.first == chunkLen:
 		c := l.head
-		l.head, l.first = c.next, 0
-		q.freeChunk(c)
+		l.first = 0
+		switch {
+		case len(l.mid) == 0:
+			l.head = l.tail
+			q.freeChunk(c)
+		case l.mid[0].c != nil:
+			l.head = l.mid[0].c
+			q.inMemory--
+			q.freeChunk(c)
+		default:
+			if err := q.file.read(l.mid[0].slot, c); err != nil {
+				q.fail(err)
+				return d
+			}
+		}
+		if len(l.mid) > 0 {
+			l.mid = l.mid[1:]
+		}
 	}
 	q.siftHead(0)
 	return d
@@ -143,7 +286,11 @@ func (q *queue) pop() due {
 func (q *queue) newChunk() *chunk {
 	c := q.free
 	if c == nil {
-		return &chunk{}
+		c = &chunk{}
+		if q.carry {
+			c.names = new([chunkLen]eventNames)
+		}
+		return c
 	}
 	q.free, c.next = c.next, nil
 	return c
@@ -154,20 +301,40 @@ func (q *queue) freeChunk(c *chunk) {
 	q.free = c
 }
 
+// fail empties the queue for good, for err.
+func (q *queue) fail(err error) {
+	q.reset()
+	q.err = err
+}
+
 // reset empties the queue.
 func (q *queue) reset() {
 	for i := range q.lanes {
-		for c := q.lanes[i].head; c != nil; {
-			next := c.next
-			q.freeChunk(c)
-			c = next
+		l := &q.lanes[i]
+		if l.head != nil {
+			q.freeChunk(l.head)
 		}
-		q.lanes[i] = lane{}
+		if l.tail != nil && l.tail != l.head {
+			q.freeChunk(l.tail)
+		}
+		for _, s := range l.mid {
+			if s.c != nil {
+				q.freeChunk(s.c)
+			} else {
+				q.file.release(s.slot)
+			}
+		}
+		*l = lane{mid: l.mid[:0]}
 	}
+	q.inMemory = 0
+	clear(q.out)
 	q.heads = q.heads[:0]
 	q.spill.items = q.spill.items[:0]
 	q.n = 0
 }
+
+// close removes the queue's temporary file, if it made one.
+func (q *queue) close() error { return q.file.close() }
 
 func (q *queue) headBefore(i, j int) bool {
 	return q.lanes[q.heads[i]].front().before(q.lanes[q.heads[j]].front())

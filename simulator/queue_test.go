@@ -2,7 +2,9 @@ package simulator
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +104,85 @@ func TestQueueFollowsSchedule(t *testing.T) {
 	}
 	if q.spill.Len() != 0 || len(q.heads) != 0 {
 		t.Errorf("an empty queue still holds %d spilled attempts and %d lanes", q.spill.Len(), len(q.heads))
+	}
+}
+
+// A queue whose lanes are long spills their middles to a temporary file and
+// still hands every attempt out in order, once, with the names it carries
+// for its event; the file is gone when the queue is closed.
+func TestQueueSpills(t *testing.T) {
+	for _, carry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("carry=%v", carry), func(t *testing.T) { testQueueSpills(t, carry) })
+	}
+}
+
+func testQueueSpills(t *testing.T, carry bool) {
+	dir := t.TempDir()
+	q := queue{memChunks: 1, carry: carry}
+	q.file.dir = dir
+	r := policies.NewRand(9)
+	var want heap // the order expected: one heap of every attempt
+	namesOf := func(ev int) eventNames {
+		var nm eventNames
+		nm.set(fmt.Sprintf("evt_%d", ev), fmt.Sprintf("obj_%d", ev%7))
+		nm.first = time.Duration(ev) * time.Second
+		return nm
+	}
+	check := func(what string, got, w due) {
+		t.Helper()
+		if got != w {
+			t.Fatalf("%s: got %+v, want %+v", what, got, w)
+		}
+		if carry && q.popped != namesOf(got.event()) {
+			id, obj, _ := q.popped.names()
+			t.Fatalf("%s: attempt of event %d came with the names %q, %q", what, got.event(), id, obj)
+		}
+	}
+	// Attempt n of event ev is due at ev's arrival plus n hours, as a
+	// schedule makes it: each lane is pushed in order; one in 50 comes
+	// early, out of its lane's order.
+	const events = 40_000
+	for ev := range events {
+		nm := namesOf(ev)
+		for n := 1; n <= 3; n++ {
+			at := time.Duration(ev)*time.Second + time.Duration(n)*time.Hour
+			if r.IntN(50) == 0 {
+				at -= time.Duration(r.IntN(3600)) * time.Second
+			}
+			d := newDue(at, ev, n)
+			q.pushNames(d, &nm)
+			want.push(d)
+		}
+		if ev%4 == 3 { // a pop now and then, as the engine interleaves them
+			check(fmt.Sprintf("pop after event %d", ev), q.pop(), want.pop())
+		}
+	}
+	if q.file.f == nil {
+		t.Fatal("nothing was spilled")
+	}
+	for i := 0; want.Len() > 0; i++ {
+		check(fmt.Sprintf("final pop %d", i), q.pop(), want.pop())
+	}
+	if q.Len() != 0 || q.err != nil {
+		t.Fatalf("Len %d, err %v after every attempt was taken", q.Len(), q.err)
+	}
+	if err := q.close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
+	}
+}
+
+// Names too long to carry are not carried: the engine makes them again.
+func TestEventNamesTooLong(t *testing.T) {
+	var nm eventNames
+	nm.set(strings.Repeat("e", 40), strings.Repeat("o", 30))
+	if _, _, ok := nm.names(); ok {
+		t.Fatal("70 bytes of names carried in 62")
+	}
+	nm.set("evt_1", "obj_1")
+	if id, obj, ok := nm.names(); !ok || id != "evt_1" || obj != "obj_1" {
+		t.Fatalf("carried %q, %q (%v)", id, obj, ok)
 	}
 }

@@ -59,7 +59,7 @@ func (e *engine) runRecord() Record {
 // virtual time at; copyIndex is 1
 // for the second request of a duplicated attempt; manual says it was a
 // manual redelivery.
-func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome, signal string, copyIndex int, manual bool) error {
+func (e *engine) recordAttempt(d *due, at time.Time, st eventRef, o *outcome, signal string, copyIndex int, manual bool) error {
 	// A Record is large (952 bytes): zeroing one and copying it to the
 	// sink for each attempt was a fifth of a model run. e.att holds only
 	// attempts, and every field an attempt has is set here (the base's
@@ -68,13 +68,14 @@ func (e *engine) recordAttempt(d *due, at time.Time, st *eventState, o *outcome,
 	r := &e.att
 	b := &e.base
 	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
-	r.Event, r.Seq, r.Attempt, r.Time = st.id(), d.event(), d.n(), at
-	r.At, r.Fault, r.Error, r.Tenant = d.offset()-st.first, o.fault, o.err, e.tenantLabel(d.event())
+	id, object := e.names(d.event(), st)
+	r.Event, r.Seq, r.Attempt, r.Time = id, d.event(), d.n(), at
+	r.At, r.Fault, r.Error, r.Tenant = d.offset()-e.first(d.event(), st), o.fault, o.err, e.tenantLabel(d.event())
 	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
 		Latency: o.latency.Truncate(time.Microsecond)}
 	r.AttemptFacts = AttemptFacts{
 		Outcome: o.outcome, AddedLatency: o.added.Truncate(time.Microsecond),
-		Object: st.object(), Copy: copyIndex, Subscription: o.sub, Manual: manual,
+		Object: object, Copy: copyIndex, Subscription: o.sub, Manual: manual,
 		Outage: o.outage, TLS: o.tls, Signal: signal,
 	}
 	if err := e.sink(r); err != nil {

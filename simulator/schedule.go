@@ -38,6 +38,9 @@ func (e *engine) schedule(ctx context.Context) error {
 	} else {
 		err = e.concurrent(ctx)
 	}
+	if err == nil {
+		err = e.q.err
+	}
 	if err != nil {
 		return err
 	}
@@ -89,7 +92,7 @@ func (e *engine) serial(ctx context.Context) error {
 			continue
 		}
 		st := e.take(d)
-		st.paused = e.dis.paused(e.virtual(d.at))
+		st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
@@ -112,17 +115,25 @@ func (e *engine) serial(ctx context.Context) error {
 // starts the event, and queues the next event's arrival (unless the
 // provider held that attempt back and it is now due again: the event has
 // started already).
-func (e *engine) take(d due) *eventState {
-	if d.n() == 1 && e.live.get(d.event()) == nil {
+func (e *engine) take(d due) eventRef {
+	fresh := d.n() == 1 && e.live.get(d.event()) == nil
+	if fresh {
 		e.start(d)
 		e.queueArrival()
 	}
-	return e.live.get(d.event())
+	if e.q.carry {
+		e.takeNames(d.event(), fresh)
+	}
+	return e.live.ref(d.event())
 }
 
 // push queues attempt d of a started event.
-func (e *engine) push(d due, st *eventState) {
-	st.at, st.stage = d.at, stageQueued
+func (e *engine) push(d due, st eventRef) {
+	st.setAt(d.at, stageQueued)
+	if e.q.carry && d.event() == e.cur.event {
+		e.q.pushNames(d, &e.cur.carried)
+		return
+	}
 	e.q.push(d)
 }
 
@@ -307,7 +318,7 @@ func (e *engine) fill() time.Time {
 			e.q.pop()
 			st := e.take(d)
 			if e.objectBlocked(&d) {
-				st.at, st.stage = d.at, stageWaiting
+				st.setAt(d.at, stageWaiting)
 				s.waiting = slices.Insert(s.waiting, i, d)
 				i++
 				continue
@@ -320,13 +331,13 @@ func (e *engine) fill() time.Time {
 			continue
 		}
 		s.waiting = slices.Delete(s.waiting, i, i+1)
-		e.launch(d, e.live.get(d.event()))
+		e.launch(d, e.live.ref(d.event()))
 	}
 	return time.Time{}
 }
 
 // launch sends attempt d.
-func (e *engine) launch(d due, st *eventState) {
+func (e *engine) launch(d due, st eventRef) {
 	if fc, ok := e.cfg.Clock.(*clockwork.FakeClock); ok {
 		// The fake clock follows the latest attempt sent; it never goes
 		// back for an earlier one sent later.
@@ -334,10 +345,10 @@ func (e *engine) launch(d due, st *eventState) {
 			fc.Advance(dt)
 		}
 	}
-	st.at, st.stage = d.at, stageSent
+	st.setAt(d.at, stageSent)
 	// Every attempt before it that could pause the endpoint is committed
 	// (disableSafe), so the disable rule knows whether it is paused.
-	st.paused = e.dis.paused(e.virtual(d.at))
+	st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
 	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }
@@ -351,7 +362,7 @@ func (e *engine) onSignal(sig signal) {
 		return // about an attempt committed already
 	}
 	if sig.reached {
-		f.st.reached = true
+		f.st.set(flagReached, true)
 		if !f.done {
 			f.st.stage = stageReached
 		}
@@ -359,12 +370,12 @@ func (e *engine) onSignal(sig signal) {
 	}
 	f.done = true
 	e.sch.inFlight--
-	if req := f.st.req; f.d.n() == 1 && req != nil && req.in != nil && req.in.First != nil {
+	if req := f.st.req(); f.d.n() == 1 && req != nil && req.in != nil && req.in.First != nil {
 		req.in.First <- FirstAnswer{HandlerStatus: f.o.handlerStatus, Outcome: f.o.outcome, Fault: f.o.fault}
 		req.in.First = nil
 	}
 	f.st.stage = stageReached
-	f.st.reached = f.st.reached || f.o.reached || (f.o.dup != nil && f.o.dup.reached)
+	f.st.set(flagReached, f.st.reached() || f.o.reached || (f.o.dup != nil && f.o.dup.reached))
 	if !f.o.unsent {
 		e.decide(&f.d, f.st, &f.o, &f.next)
 		// The answer's headers were for deciding; the reorder buffer may
@@ -489,25 +500,24 @@ func plainUTC(t time.Time) bool { return t.Location() == time.UTC && t == t.Roun
 func (e *engine) start(d due) {
 	var ev policies.Event
 	var in *Incoming
-	var st eventState
+	var x eventExt
 	switch {
 	case e.cfg.Incoming != nil:
 		ev, in = e.liveEvent(d.event(), d.offset())
-		st = newEventState(ev.ID, ev.Object, d.offset())
+		x = newEventExt(ev.ID, ev.Object, d.offset())
 	case e.cfg.DryRun:
-		names, split := e.work.names(d.event())
-		st = eventStateOf(names, split, d.offset())
+		// Nothing kept: names and first make it again from the seed.
 	default:
 		ev = e.work.event(d.event())
-		st = newEventState(ev.ID, ev.Object, d.offset())
+		x = newEventExt(ev.ID, ev.Object, d.offset())
 	}
 	if !e.cfg.DryRun {
-		st.req = &requestState{ev: ev, in: in} // the body is built when first sent
+		x.req = &requestState{ev: ev, in: in} // the body is built when first sent
 		if in != nil {
-			st.req.body, st.req.ctype = in.Body, in.Header.Get("Content-Type")
+			x.req.body, x.req.ctype = in.Body, in.Header.Get("Content-Type")
 		}
 	}
-	st.at = d.at
-	e.live.add(d.event(), st)
+	x.at = d.at
+	e.live.add(d.event(), eventState{}, x)
 	e.res.Events++
 }

@@ -156,7 +156,7 @@ func (e *engine) lose(d *due) error {
 		switch {
 		case st.scheduleFate != 0:
 			fate = scheduleFates[st.scheduleFate]
-		case st.subDelivered:
+		case st.subDelivered():
 			// One subscription's delivery succeeded before the disable.
 			fate = FateDelivered
 			e.res.Delivered++
@@ -183,7 +183,7 @@ func (s *scheduler) sendLost(d due) {
 	} else {
 		f = new(flight)
 	}
-	f.d, f.st, f.done, f.lost = d, nil, true, true
+	f.d, f.st, f.done, f.lost = d, eventRef{}, true, true
 	f.gen++
 	s.sent.push(f)
 }

@@ -45,6 +45,7 @@ func newClient(cfg *Config) *http.Client {
 // keep-alive connections of a client it built (a caller's own client is the
 // caller's to manage).
 func (e *engine) release() {
+	e.q.close() // a temporary file only; nothing of it is read again
 	if e.client != nil && e.cfg.Client == nil {
 		e.client.CloseIdleConnections()
 	}

@@ -12,7 +12,7 @@ import (
 // then answered and waiting in the reorder buffer for its turn.
 type flight struct {
 	d    due
-	st   *eventState
+	st   eventRef
 	o    outcome
 	next next   // what its answer means, decided when it came
 	done bool   // answered (or given up on, unsent, after an interruption)
@@ -87,7 +87,7 @@ func (s *scheduler) start(ctx context.Context, e *engine, n int) {
 }
 
 // send hands attempt d to a worker.
-func (s *scheduler) send(d due, st *eventState) {
+func (s *scheduler) send(d due, st eventRef) {
 	var f *flight
 	if n := len(s.free); n > 0 {
 		f = s.free[n-1]
@@ -111,7 +111,7 @@ func (s *scheduler) send(d due, st *eventState) {
 // release takes back a flight committed.
 func (s *scheduler) release(f *flight) {
 	f.gen++ // late signals about its last use are ignored
-	f.st, f.o, f.next, f.lost = nil, outcome{}, next{}, false
+	f.st, f.o, f.next, f.lost = eventRef{}, outcome{}, next{}, false
 	s.free = append(s.free, f)
 }
 
