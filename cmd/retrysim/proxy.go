@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
@@ -102,8 +103,8 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	// The first Ctrl-C closes the intake, the proxy's normal ending; only
 	// a second one interrupts.
 	ending, endOnce := make(chan struct{}), sync.Once{}
-	ctx, stop := interruptibleAfter(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote,
-		&softEnd{note: proxyEndNote, end: func() { endOnce.Do(func() { close(ending) }) }})
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote,
+		&interrupt.SoftEnd{Note: proxyEndNote, End: func() { endOnce.Do(func() { close(ending) }) }})
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	p, pol, secret, err := f.validateProxy(ctx, st, stderr)
@@ -218,7 +219,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.
 // proxyEndNote is what the first Ctrl-C does to the proxy: it ends it.
 const proxyEndNote = "ending: no new delivery is taken; the events taken in finish their schedules, the effects settle, and the report follows"
 
-var proxyInterruptNote = interruptNote{
-	first: "the events' schedules are cut: the attempts in flight finish, the events are marked interrupted, and the report follows",
-	again: "; the results file, if any, is left out",
+var proxyInterruptNote = interrupt.Note{
+	First: "the events' schedules are cut: the attempts in flight finish, the events are marked interrupted, and the report follows",
+	Again: "; the results file, if any, is left out",
 }

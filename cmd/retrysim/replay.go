@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 type replayFlags struct {
@@ -98,7 +99,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	}
 	st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	secretsOf(cmd.Context()).Add(slices.Concat(redact.URLSecrets(f.url), redact.URLSecrets(f.effectsURL))...)
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote, nil)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(st, cmd.InOrStdin())
 	if err != nil {
@@ -163,7 +164,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err
 	}
-	if interrupted(ctx) {
+	if interrupt.Interrupted(ctx) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
 	}
 	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {

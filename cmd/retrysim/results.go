@@ -5,6 +5,7 @@ import (
 
 	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/report/results"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 // resultsSink is the --results stream, kept by a second interrupt (its
@@ -20,7 +21,7 @@ func openResults(path string, stdout io.Writer, sec *redact.Set) (*resultsSink, 
 	if err != nil {
 		return nil, err
 	}
-	return &resultsSink{Stream: s, unhook: onExitNow(s.ExitNow)}, nil
+	return &resultsSink{Stream: s, unhook: interrupt.OnExitNow(s.ExitNow)}, nil
 }
 
 // commit commits the stream, which no interrupt needs to keep any more.

@@ -23,6 +23,7 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
@@ -322,7 +323,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	}
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
 	f.typed = cmd.Flags().Changed
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote, nil)
 	defer stop()
 	p, err := f.validate(ctx, st, cmd.ErrOrStderr())
 	if err != nil {
@@ -429,7 +430,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			}
 			proc, err := startExec(ctx, f.exec, f.url, stderr, opts...)
 			if err != nil {
-				if interrupted(ctx) {
+				if interrupt.Interrupted(ctx) {
 					return cfg, cleanup, &exitError{code: exitInterrupted, err: err}
 				}
 				return cfg, cleanup, badInput(err)
