@@ -368,9 +368,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.TTLs, Timeline: p.out.Timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
-	p.gateOpts.Timeouts = rep.Timeouts
-	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
+	rep := p.out.Report(agg.Runs(), p.settings.catalogueTimeouts(), p.gates, p.gateOpts)
 	p.out.Secrets, p.out.Notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	if err := writeOutput(p.out, p.junit, reportOut, rep); err != nil {
 		return err
