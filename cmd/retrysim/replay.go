@@ -196,7 +196,7 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	if f.entry < 0 {
 		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
-	if err := flagLimit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
+	if err := advice.Limit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
 		errs = append(errs, err)
 	}
 	if f.url == "" {

@@ -251,9 +251,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var overErr error
 	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
-		flagLimit("events", "", simulator.CheckEvents(f.events)),
-		flagLimit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
-		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		advice.Limit("events", "", simulator.CheckEvents(f.events)),
+		advice.Limit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
+		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),
 		overErr)...)
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)

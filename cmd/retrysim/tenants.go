@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -34,7 +35,7 @@ func (t *tenantFlags) parse(runID string, getenv func(string) string) (simulator
 	if t.tenants == 0 {
 		t.tenants = 1 // a command without the flag (proxy)
 	}
-	if err := flagLimit("tenants", "", simulator.CheckTenants(t.tenants)); err != nil {
+	if err := advice.Limit("tenants", "", simulator.CheckTenants(t.tenants)); err != nil {
 		return simulator.Shard{}, []error{err}
 	}
 	if t.shard == "" {

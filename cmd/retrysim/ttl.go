@@ -87,8 +87,8 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	errs = append(errs, outfile.CheckDistinct(outPaths(f.out), []outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
-		flagLimit("events", "", simulator.CheckEvents(f.events)),
-		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		advice.Limit("events", "", simulator.CheckEvents(f.events)),
+		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),
 		overErr)...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
