@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -267,7 +268,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	}
 	errs = append(errs, f.validateRunID(p)...)
 	var shardErrs []error
-	p.shard, shardErrs = f.tenantFlags.parse(f.runID, osGetenv)
+	p.shard, shardErrs = f.tenantFlags.parse(f.runID, os.Getenv)
 	errs = append(errs, shardErrs...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)

@@ -32,3 +32,24 @@ func Limit(flag, given string, err error) error {
 	}
 	return fmt.Errorf("--%s: %s is out of range (%s..%s)", flag, v, le.Min, le.Max)
 }
+
+// Shard says why --shard's value is not a shard (a
+// *simulator.ShardSyntaxError, as simulator.ParseShard returns it), with
+// the spellings that are; any other error is returned as it is.
+func Shard(err error) error {
+	var se *simulator.ShardSyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch {
+	case se.NoSlash:
+		return fmt.Errorf("--shard %q: give I/N (shard I, from 0, of N), or /N in a Kubernetes Indexed Job", se.Value)
+	case se.NoEnv:
+		return fmt.Errorf("--shard %s takes the shard's index from $%s, which is not set: give I/N, or run it as a pod of an Indexed Job", se.Value, simulator.JobIndexEnv)
+	}
+	from := ""
+	if se.FromEnv {
+		from = " ($" + simulator.JobIndexEnv + ")"
+	}
+	return fmt.Errorf("--shard %s/%s%s: not a shard: give I/N with N at least 1 and I from 0 to N-1", se.Index, se.Of, from)
+}

@@ -55,3 +55,19 @@ func TestOracleNamesTheFlagToFix(t *testing.T) {
 		t.Errorf("another error: %q, want %q", got, want)
 	}
 }
+
+// TestShardWords: a --shard that is not a shard says the spellings that
+// are, and where its index came from.
+func TestShardWords(t *testing.T) {
+	for _, tc := range []struct{ v, index, want string }{
+		{"4", "", `--shard "4": give I/N (shard I, from 0, of N), or /N in a Kubernetes Indexed Job`},
+		{"/4", "", "--shard /4 takes the shard's index from $JOB_COMPLETION_INDEX, which is not set: give I/N, or run it as a pod of an Indexed Job"},
+		{"/4", "9", "--shard 9/4 ($JOB_COMPLETION_INDEX): not a shard: give I/N with N at least 1 and I from 0 to N-1"},
+		{"4/4", "", "--shard 4/4: not a shard: give I/N with N at least 1 and I from 0 to N-1"},
+	} {
+		_, err := simulator.ParseShard(tc.v, func(string) string { return tc.index })
+		if got := advice.Shard(err); got == nil || got.Error() != tc.want {
+			t.Errorf("%q: %v, want %q", tc.v, got, tc.want)
+		}
+	}
+}
