@@ -115,20 +115,12 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	if err != nil {
 		return badInput(fmt.Errorf("--listen: %w", err))
 	}
-	reportOut := cmd.OutOrStdout()
-	var results *resultsSink
-	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
-			ln.Close()
-			return badInput(fmt.Errorf("--results: %w", err))
-		}
-		defer results.abort()
-		if f.results == "-" {
-			reportOut = stderr
-		}
+	outs, err := openOutputs(cmd, f.results, p.out)
+	if err != nil {
+		ln.Close()
+		return err
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
-	defer closeAggregator(agg, &err)
+	defer outs.close(&err)
 
 	opts := []proxy.Option{proxy.WithMax(f.maxEvents), proxy.WithCaptures(f.captures), proxy.WithSpelling(advice.Flag)}
 	if f.ack {
@@ -155,7 +147,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		}
 		defer closeOracle()
 	}
-	cfg.Sink = recordSink(secretsOf(ctx), results, agg, newEventLines(stderr, in).add)
+	cfg.Sink = outs.sink(ctx, newEventLines(stderr, in).add)
 	runErr := in.Run(ctx, ln, cfg, ending)
 	if errors.Is(runErr, simulator.ErrConfig) {
 		return badInput(runErr)
@@ -164,11 +156,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		return runErr
 	}
 	fmt.Fprintln(stderr, in.Summary())
-	var commitErr error
-	if results != nil {
-		commitErr = results.commit()
-	}
-	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
+	return outs.finish(ctx, cmd, p)
 }
 
 // validateProxy checks proxy's flags: those shared with run by run's own

@@ -330,19 +330,11 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	reportOut := cmd.OutOrStdout()
-	var results *resultsSink
-	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
-			return badInput(fmt.Errorf("--results: %w", err))
-		}
-		defer results.abort()
-		if f.results == "-" {
-			reportOut = cmd.ErrOrStderr()
-		}
+	outs, err := openOutputs(cmd, f.results, p.out)
+	if err != nil {
+		return err
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
-	defer closeAggregator(agg, &err)
+	defer outs.close(&err)
 	prog := &report.Progress{Over: p.over}
 	stopProgress, watch := func() {}, func(*simulator.Record) {}
 	if output.IsTerminal(cmd.ErrOrStderr()) {
@@ -352,17 +344,13 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 		watch = prog.Add
 	}
-	deliver := recordSink(secretsOf(ctx), results, agg, watch)
+	deliver := outs.sink(ctx, watch)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
 	}
 	stopProgress()
-	var commitErr error
-	if results != nil {
-		commitErr = results.commit()
-	}
-	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
+	return outs.finish(ctx, cmd, p)
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
