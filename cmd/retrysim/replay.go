@@ -114,7 +114,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		w, err := simulator.DetectWire(cfg.Capture)
 		if err != nil {
 			if c := cfg.Capture; c.Method != http.MethodPost {
-				return badInput(notADelivery(f, c))
+				return badInput(advice.NotADelivery(f.request, f.entry, c, f.captured))
 			}
 			return badInput(fmt.Errorf("--request: %w (pass --provider)", err))
 		}
@@ -224,30 +224,6 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 		return cfg, mode, ttl, badInput(errors.Join(errs...))
 	}
 	return cfg, mode, ttl, nil
-}
-
-// notADelivery explains a capture that is not a webhook delivery: a
-// request other than a POST that carries no provider's signature header
-// (a health check, a page load), and for a HAR file, which entries are
-// POSTs to choose from with --entry.
-func notADelivery(f *replayFlags, c capture.Request) error {
-	what := "--request " + f.request
-	if f.entry > 0 {
-		what = fmt.Sprintf("%s --entry %d", what, f.entry)
-	}
-	msg := fmt.Sprintf("%s: this is a %s request without a signature header of any provider (%s), not a webhook delivery, which is a POST",
-		what, c.Method, strings.Join(policies.WireNames(), ", "))
-	if c.Format != capture.FormatHAR {
-		return errors.New(msg)
-	}
-	posts, err := capture.HAREntries(f.captured, true)
-	switch {
-	case err != nil:
-		return errors.New(msg)
-	case len(posts) == 0:
-		return fmt.Errorf("%s; the HAR file has no POST entry", msg)
-	}
-	return fmt.Errorf("%s; the POST entries (choose one with --entry N):\n  %s", msg, strings.Join(capture.ListEntries(posts, 10), "\n  "))
 }
 
 // checkReplayTargets refuses a --url or --effects-url off this machine
