@@ -147,7 +147,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		}
 		defer closeOracle()
 	}
-	cfg.Sink = outs.sink(ctx, newEventLines(stderr, in).add)
+	cfg.Sink = outs.sink(ctx, report.NewEventLines(stderr, in.TypeOf).Add)
 	runErr := in.Run(ctx, ln, cfg, ending)
 	if errors.Is(runErr, simulator.ErrConfig) {
 		return badInput(runErr)
