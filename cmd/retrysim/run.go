@@ -357,7 +357,7 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := p.out.Report(agg.Runs(), p.settings.catalogueTimeouts(), p.gates, p.gateOpts)
+	rep := p.out.Report(agg.Runs(), report.TimeoutsOf(p.settings.allPolicies()), p.gates, p.gateOpts)
 	p.out.Secrets, p.out.Notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	if err := writeOutput(p.out, p.junit, reportOut, rep); err != nil {
 		return err
@@ -367,16 +367,6 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
 	return gateError(rep.Gates)
-}
-
-// catalogueTimeouts are the timeouts of every policy in the catalogue, the
-// config file's included, for the reports' latency headroom.
-func (st *settings) catalogueTimeouts() []report.Timeout {
-	var out []report.Timeout
-	for _, p := range st.allPolicies() {
-		out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
-	}
-	return out
 }
 
 // prepareOne readies one policy's run against the target (starting a demo
