@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 )
 
 // SecretMaker is implemented by wire formats whose secrets have a shape of
@@ -121,4 +122,26 @@ func SecretName(provider string) string {
 		}
 	}
 	return provider
+}
+
+// SecretsNotRun returns the providers of secrets, sorted, that none of
+// pols signs with (a provider that signs with another's key,
+// discord-events with discord's, takes that one's secret), and the
+// providers pols run, in order, once each: a secret given for a provider
+// a run does not replay was meant for another run.
+func SecretsNotRun(secrets map[string]string, pols []Policy) (unused, run []string) {
+	signs := map[string]bool{}
+	for _, p := range pols {
+		if !slices.Contains(run, p.Provider) {
+			run = append(run, p.Provider)
+		}
+		signs[p.Provider], signs[SecretName(p.Provider)] = true, true
+	}
+	for prov := range secrets {
+		if !signs[prov] {
+			unused = append(unused, prov)
+		}
+	}
+	slices.Sort(unused)
+	return unused, run
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/retrysim/retrysim/policies"
 )
 
 // Timeout is one provider policy's timeout. A report compares the handler's
@@ -14,6 +16,16 @@ import (
 type Timeout struct {
 	Policy  string
 	Timeout time.Duration
+}
+
+// TimeoutsOf are the timeouts of pols (a catalogue's every policy, the
+// config file's included), in their order, for Report.Timeouts.
+func TimeoutsOf(pols []policies.Policy) []Timeout {
+	var out []Timeout
+	for _, p := range pols {
+		out = append(out, Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
+	}
+	return out
 }
 
 // Headroom verdicts.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -105,6 +106,21 @@ func TestHeadroomInEveryFormat(t *testing.T) {
 			if !strings.Contains(b.String(), l) {
 				t.Errorf("%s lacks %q:\n%s", format, l, b.String())
 			}
+		}
+	}
+}
+
+// TestTimeoutsOf: every policy's timeout, by policy name and in the
+// catalogue's order, for the headroom table.
+func TestTimeoutsOf(t *testing.T) {
+	all := policies.Default().All()
+	got := report.TimeoutsOf(all)
+	if len(got) != len(all) || len(got) == 0 {
+		t.Fatalf("%d timeouts of %d policies", len(got), len(all))
+	}
+	for i, p := range all {
+		if got[i].Policy != p.Name || got[i].Timeout != p.Timeout.D() || got[i].Timeout <= 0 {
+			t.Errorf("timeout %d: %+v, want %s's %s", i, got[i], p.Name, p.Timeout.D())
 		}
 	}
 }

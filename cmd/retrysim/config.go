@@ -14,17 +14,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/configfile"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
 // configFile is the file looked for in the working directory.
 const configFile = "retrysim.yaml"
-
-// configSections are the config keys that are not flags.
-func configSections() []string { return []string{"policies", "secrets", "scenarios"} }
 
 // settings is what one command invocation takes from the config file and
 // the environment besides its flags' values: the policy catalogue, the
@@ -35,10 +32,8 @@ func configSections() []string { return []string{"policies", "secrets", "scenari
 type settings struct {
 	// v holds the file's and the environment's values, by config key.
 	v *viper.Viper
-	// path is the config file read, "" when none, and data what it holds
-	// (read once, bounded).
+	// path is the config file read, "" when none.
 	path string
-	data []byte
 	// catalogue is the policy catalogue: the built-in one, extended by
 	// the file's "policies:" section.
 	catalogue *policies.Catalogue
@@ -109,22 +104,22 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 		}
 	}
 	st.path = path
+	var errs []error
+	var lines map[string]int
 	if path != "" {
+		// The file is read once, bounded: viper takes its settings,
+		// configfile its data sections.
 		v.SetConfigType("yaml")
 		data, err := readCapped(path, nil, maxConfigFile, "a config file")
 		if err == nil {
-			st.data = data
 			err = v.ReadConfig(bytes.NewReader(data))
 		}
 		if err != nil {
 			return nil, badInput(fmt.Errorf("config %s: %w", path, err))
 		}
-	}
-	var errs []error
-	var lines map[string]int
-	if path != "" {
-		var err error
-		if lines, err = st.loadSections(allFlagNames(cmd.Root())); err != nil {
+		file, err := configfile.Read(path, data, st.catalogue, allFlagNames(cmd.Root()))
+		st.catalogue, st.secrets, st.scenarios, lines = file.Catalogue, file.Secrets, file.Scenarios, file.Lines
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -170,62 +165,6 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configSource("allow-remote", path, lines))
 	}
 	return st, nil
-}
-
-// loadSections checks the config file's keys and reads its sections that
-// are not flags: "policies:" (custom policies, decoded strictly by the
-// policies package), "secrets:" (provider: secret) and "scenarios:" (name:
-// scenario, decoded strictly by the scenarios package). One file serves
-// every command: a key is known when some command has a flag of that name
-// (known), and each command takes the keys it has. Every problem is
-// reported at once, naming the file, the line, the key and the value,
-// except a secret's value, which is never repeated.
-//
-// It returns the line of each top-level key, by lower-case name, so that a
-// flag's bad value can be pointed at.
-func (st *settings) loadSections(known map[string]bool) (map[string]int, error) {
-	path, data := st.path, st.data
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	top := doc.Content[0]
-	lines := map[string]int{}
-	var errs []error
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		key, val := top.Content[i], top.Content[i+1]
-		name := strings.ToLower(key.Value)
-		lines[name] = key.Line
-		if !known[name] && !slices.Contains(configSections(), name) {
-			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (valid: the flags of any command, %s; or %s)",
-				path, key.Line, key.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "), strings.Join(configSections(), ", ")))
-			continue
-		}
-		switch key.Value {
-		case "policies":
-			cat, err := st.catalogue.Extend(path, val)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			st.catalogue = cat
-		case "secrets":
-			fileSecrets, secretErrs := policies.DecodeSecrets(path, val)
-			maps.Copy(st.secrets, fileSecrets)
-			errs = append(errs, secretErrs...)
-		case "scenarios":
-			m, err := scenarios.DecodeMap(path, data, "scenarios")
-			if err != nil {
-				errs = append(errs, fmt.Errorf("config: %w", err))
-				continue
-			}
-			st.scenarios = m
-		}
-	}
-	return lines, errors.Join(errs...)
 }
 
 // setFromConfig sets flag f from a config file or environment value, the

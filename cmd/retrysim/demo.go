@@ -15,6 +15,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -105,12 +106,12 @@ Examples:
 				return err
 			}
 			defer h.Close()
-			defer onExitNow(func() { h.RemoveTemp() })()
+			defer interrupt.OnExitNow(func() { h.RemoveTemp() })()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
-			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interruptNote{first: "stopping the demo handler"})
+			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interrupt.Note{First: "stopping the demo handler"}, nil)
 			defer stop()
 			srv := demo.NewServer(h)
 			go func() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 // startHeldRun starts the built binary against a handler that holds every
@@ -99,12 +100,12 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitForLine(t, stderr, "interrupt again to exit now")
-	// Press again until it takes: a signal within sameInterrupt of the
+	// Press again until it takes: a signal within interrupt.SameInterrupt of the
 	// first is the same interrupt.
 	exited := make(chan struct{})
 	defer close(exited)
 	go func() {
-		tick := time.NewTicker(sameInterrupt / 4)
+		tick := time.NewTicker(interrupt.SameInterrupt / 4)
 		defer tick.Stop()
 		for {
 			select {

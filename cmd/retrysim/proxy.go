@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 	"github.com/retrysim/retrysim/simulator/proxy"
 )
 
@@ -102,8 +103,8 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	// The first Ctrl-C closes the intake, the proxy's normal ending; only
 	// a second one interrupts.
 	ending, endOnce := make(chan struct{}), sync.Once{}
-	ctx, stop := interruptibleAfter(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote,
-		&softEnd{note: proxyEndNote, end: func() { endOnce.Do(func() { close(ending) }) }})
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), proxyInterruptNote,
+		&interrupt.SoftEnd{Note: proxyEndNote, End: func() { endOnce.Do(func() { close(ending) }) }})
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	p, pol, secret, err := f.validateProxy(ctx, st, stderr)
@@ -114,20 +115,12 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 	if err != nil {
 		return badInput(fmt.Errorf("--listen: %w", err))
 	}
-	reportOut := cmd.OutOrStdout()
-	var results *resultsSink
-	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
-			ln.Close()
-			return badInput(fmt.Errorf("--results: %w", err))
-		}
-		defer results.abort()
-		if f.results == "-" {
-			reportOut = stderr
-		}
+	outs, err := openOutputs(cmd, f.results, p.out)
+	if err != nil {
+		ln.Close()
+		return err
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
-	defer closeAggregator(agg, &err)
+	defer outs.close(&err)
 
 	opts := []proxy.Option{proxy.WithMax(f.maxEvents), proxy.WithCaptures(f.captures), proxy.WithSpelling(advice.Flag)}
 	if f.ack {
@@ -154,7 +147,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		}
 		defer closeOracle()
 	}
-	cfg.Sink = recordSink(secretsOf(ctx), results, agg, newEventLines(stderr, in).add)
+	cfg.Sink = outs.sink(ctx, report.NewEventLines(stderr, in.TypeOf).Add)
 	runErr := in.Run(ctx, ln, cfg, ending)
 	if errors.Is(runErr, simulator.ErrConfig) {
 		return badInput(runErr)
@@ -163,11 +156,7 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 		return runErr
 	}
 	fmt.Fprintln(stderr, in.Summary())
-	var commitErr error
-	if results != nil {
-		commitErr = results.commit()
-	}
-	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
+	return outs.finish(ctx, cmd, p)
 }
 
 // validateProxy checks proxy's flags: those shared with run by run's own
@@ -218,7 +207,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.
 // proxyEndNote is what the first Ctrl-C does to the proxy: it ends it.
 const proxyEndNote = "ending: no new delivery is taken; the events taken in finish their schedules, the effects settle, and the report follows"
 
-var proxyInterruptNote = interruptNote{
-	first: "the events' schedules are cut: the attempts in flight finish, the events are marked interrupted, and the report follows",
-	again: "; the results file, if any, is left out",
+var proxyInterruptNote = interrupt.Note{
+	First: "the events' schedules are cut: the attempts in flight finish, the events are marked interrupted, and the report follows",
+	Again: "; the results file, if any, is left out",
 }

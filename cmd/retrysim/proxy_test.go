@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 // proxyProc is retrysim proxy running as its own process, as a user runs
@@ -328,10 +329,10 @@ func TestProxyRefusesRestarts(t *testing.T) {
 
 // pressUntil sends cmd SIGINT again and again, as a person pressing Ctrl-C
 // until something happens, until the function returned is called: a
-// signal within sameInterrupt of the one before is the same one.
+// signal within interrupt.SameInterrupt of the one before is the same one.
 func pressUntil(cmd *exec.Cmd) (stop func()) {
 	done := make(chan struct{})
-	tick := time.NewTicker(sameInterrupt / 4)
+	tick := time.NewTicker(interrupt.SameInterrupt / 4)
 	go func() {
 		defer tick.Stop()
 		for {

@@ -18,6 +18,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 type replayFlags struct {
@@ -98,7 +99,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	}
 	st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), f.secrets)
 	secretsOf(cmd.Context()).Add(slices.Concat(redact.URLSecrets(f.url), redact.URLSecrets(f.effectsURL))...)
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote, nil)
 	defer stop()
 	cfg, mode, ttl, err := f.validate(st, cmd.InOrStdin())
 	if err != nil {
@@ -113,7 +114,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 		w, err := simulator.DetectWire(cfg.Capture)
 		if err != nil {
 			if c := cfg.Capture; c.Method != http.MethodPost {
-				return badInput(notADelivery(f, c))
+				return badInput(advice.NotADelivery(f.request, f.entry, c, f.captured))
 			}
 			return badInput(fmt.Errorf("--request: %w (pass --provider)", err))
 		}
@@ -163,7 +164,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err
 	}
-	if interrupted(ctx) {
+	if interrupt.Interrupted(ctx) {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report above covers the sends made before the interrupt")}
 	}
 	if len(f.failOn) > 0 && res.Verdict() != simulator.VerdictIdempotent {
@@ -195,7 +196,7 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	if f.entry < 0 {
 		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
-	if err := flagLimit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
+	if err := advice.Limit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
 		errs = append(errs, err)
 	}
 	if f.url == "" {
@@ -223,30 +224,6 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 		return cfg, mode, ttl, badInput(errors.Join(errs...))
 	}
 	return cfg, mode, ttl, nil
-}
-
-// notADelivery explains a capture that is not a webhook delivery: a
-// request other than a POST that carries no provider's signature header
-// (a health check, a page load), and for a HAR file, which entries are
-// POSTs to choose from with --entry.
-func notADelivery(f *replayFlags, c capture.Request) error {
-	what := "--request " + f.request
-	if f.entry > 0 {
-		what = fmt.Sprintf("%s --entry %d", what, f.entry)
-	}
-	msg := fmt.Sprintf("%s: this is a %s request without a signature header of any provider (%s), not a webhook delivery, which is a POST",
-		what, c.Method, strings.Join(policies.WireNames(), ", "))
-	if c.Format != capture.FormatHAR {
-		return errors.New(msg)
-	}
-	posts, err := capture.HAREntries(f.captured, true)
-	switch {
-	case err != nil:
-		return errors.New(msg)
-	case len(posts) == 0:
-		return fmt.Errorf("%s; the HAR file has no POST entry", msg)
-	}
-	return fmt.Errorf("%s; the POST entries (choose one with --entry N):\n  %s", msg, strings.Join(capture.ListEntries(posts, 10), "\n  "))
 }
 
 // checkReplayTargets refuses a --url or --effects-url off this machine

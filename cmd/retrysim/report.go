@@ -168,9 +168,7 @@ func runReport(cmd *cobra.Command, o *reportFlags, paths []string) (err error) {
 	if len(runs) == 0 {
 		return badInput(fmt.Errorf("results %s: no runs in it (expected the JSON Lines that 'retrysim run --results' writes)", path))
 	}
-	rep := &report.Report{Runs: runs, TTLs: out.TTLs, Timeline: out.Timeline(), Timeouts: st.catalogueTimeouts(), Spelling: advice.Flag}
-	gateOpts.Timeouts = rep.Timeouts
-	rep.Gates = report.CheckGates(rep.Runs, gates, gateOpts)
+	rep := out.Report(runs, report.TimeoutsOf(st.allPolicies()), gates, gateOpts)
 	out.Notes = cmd.ErrOrStderr()
 	if err := writeOutput(out, junit, cmd.OutOrStdout(), rep); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
@@ -250,9 +252,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var overErr error
 	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
-		flagLimit("events", "", simulator.CheckEvents(f.events)),
-		flagLimit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
-		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		advice.Limit("events", "", simulator.CheckEvents(f.events)),
+		advice.Limit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
+		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),
 		overErr)...)
 	if p.secrets, err = parseSecrets(f.secrets); err != nil {
 		errs = append(errs, err)
@@ -266,7 +268,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	}
 	errs = append(errs, f.validateRunID(p)...)
 	var shardErrs []error
-	p.shard, shardErrs = f.tenantFlags.parse(f.runID, osGetenv)
+	p.shard, shardErrs = f.tenantFlags.parse(f.runID, os.Getenv)
 	errs = append(errs, shardErrs...)
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
@@ -322,25 +324,17 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 	}
 	f.given = func(name string) bool { return cmd.Flags().Changed(name) || st.isSet(name) }
 	f.typed = cmd.Flags().Changed
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote)
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), runInterruptNote, nil)
 	defer stop()
 	p, err := f.validate(ctx, st, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
-	reportOut := cmd.OutOrStdout()
-	var results *resultsSink
-	if f.results != "" {
-		if results, err = openResults(f.results, cmd.OutOrStdout(), secretsOf(cmd.Context())); err != nil {
-			return badInput(fmt.Errorf("--results: %w", err))
-		}
-		defer results.abort()
-		if f.results == "-" {
-			reportOut = cmd.ErrOrStderr()
-		}
+	outs, err := openOutputs(cmd, f.results, p.out)
+	if err != nil {
+		return err
 	}
-	agg := report.NewAggregator(report.WithTimeline(p.out.Keep), report.WithTTLs(p.out.TTLs))
-	defer closeAggregator(agg, &err)
+	defer outs.close(&err)
 	prog := &report.Progress{Over: p.over}
 	stopProgress, watch := func() {}, func(*simulator.Record) {}
 	if output.IsTerminal(cmd.ErrOrStderr()) {
@@ -350,26 +344,20 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		stopProgress = prog.Show(cmd.ErrOrStderr(), time.Second, 200*time.Millisecond)
 		watch = prog.Add
 	}
-	deliver := recordSink(secretsOf(ctx), results, agg, watch)
+	deliver := outs.sink(ctx, watch)
 	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
 		stopProgress()
 		return err
 	}
 	stopProgress()
-	var commitErr error
-	if results != nil {
-		commitErr = results.commit()
-	}
-	return outputsDone(commitErr, p.writeReport(ctx, cmd, agg, reportOut))
+	return outs.finish(ctx, cmd, p)
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
 // --out), and says how the command ends: interrupted, a gate failed, or
 // success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
-	rep := &report.Report{Runs: agg.Runs(), TTLs: p.out.TTLs, Timeline: p.out.Timeline(), Timeouts: p.settings.catalogueTimeouts(), Spelling: advice.Flag}
-	p.gateOpts.Timeouts = rep.Timeouts
-	rep.Gates = report.CheckGates(rep.Runs, p.gates, p.gateOpts)
+	rep := p.out.Report(agg.Runs(), report.TimeoutsOf(p.settings.allPolicies()), p.gates, p.gateOpts)
 	p.out.Secrets, p.out.Notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	if err := writeOutput(p.out, p.junit, reportOut, rep); err != nil {
 		return err
@@ -379,16 +367,6 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
 	return gateError(rep.Gates)
-}
-
-// catalogueTimeouts are the timeouts of every policy in the catalogue, the
-// config file's included, for the reports' latency headroom.
-func (st *settings) catalogueTimeouts() []report.Timeout {
-	var out []report.Timeout
-	for _, p := range st.allPolicies() {
-		out = append(out, report.Timeout{Policy: p.Name, Timeout: p.Timeout.D()})
-	}
-	return out
 }
 
 // prepareOne readies one policy's run against the target (starting a demo
@@ -429,7 +407,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			}
 			proc, err := startExec(ctx, f.exec, f.url, stderr, opts...)
 			if err != nil {
-				if interrupted(ctx) {
+				if interrupt.Interrupted(ctx) {
 					return cfg, cleanup, &exitError{code: exitInterrupted, err: err}
 				}
 				return cfg, cleanup, badInput(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -40,25 +39,8 @@ func parseSettle(s string) (time.Duration, error) {
 // would get deliveries signed with a secret of its own, and answer them
 // all 4xx.
 func secretsNotRun(secrets map[string]string, pols []policies.Policy, given func(string) bool) []error {
-	run := map[string]bool{}
-	var names []string
-	for _, p := range pols {
-		if !run[p.Provider] {
-			run[p.Provider] = true
-			names = append(names, p.Provider)
-		}
-		// A provider that signs with another's key (discord-events with
-		// discord's) takes that one's --secret.
-		run[policies.SecretName(p.Provider)] = true
-	}
+	others, names := policies.SecretsNotRun(secrets, pols)
 	var errs []error
-	var others []string
-	for prov := range secrets {
-		if !run[prov] {
-			others = append(others, prov)
-		}
-	}
-	sort.Strings(others)
 	for _, prov := range others {
 		hint := fmt.Sprintf("add --provider %s", prov)
 		if given != nil && !given("provider") {

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/report"
@@ -31,26 +28,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			rows := [][]string{{"NAME", "FROM", "DESCRIPTION"}}
-			for _, l := range scenarios.List(st.scenarios) {
-				if !l.Own {
-					rows = append(rows, []string{l.Name, "built-in", l.Description})
-					continue
-				}
-				// A config file's text reaches the terminal escaped.
-				rows = append(rows, []string{report.EscapeText(l.Name), report.EscapeText(st.path), report.EscapeText(l.Description)})
-			}
-			if err := report.WriteTable(cmd.OutOrStdout(), rows, 0); err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintln(cmd.OutOrStdout()); err != nil {
-				return err
-			}
-			if err := report.WriteTable(cmd.OutOrStdout(), [][]string{{"fault types:", strings.Join(scenarios.Types(), ", ")}}, 0); err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "'retrysim scenarios show NAME' prints a scenario's YAML.\n")
-			return err
+			return report.WriteScenarios(cmd.OutOrStdout(), scenarios.List(st.scenarios), st.path)
 		},
 	}
 	cmd.AddCommand(&cobra.Command{

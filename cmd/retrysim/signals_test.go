@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/retrysim/retrysim/report/outfile"
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 // TestExitNowRemovesDemoDatabase: exiting at once on a second interrupt
@@ -22,7 +24,8 @@ func TestExitNowRemovesDemoDatabase(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(tmp, "retrysim-demo-*")); len(left) != 1 {
 		t.Fatalf("the demo made %v, want one temporary directory", left)
 	}
-	runExitNow()
+	interrupt.RunExitNow()
+	outfile.RemovePending()
 	if left, _ := filepath.Glob(filepath.Join(tmp, "retrysim-demo-*")); len(left) != 0 {
 		t.Errorf("left behind on exiting at once: %v", left)
 	}

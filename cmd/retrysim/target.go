@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/retrysim/retrysim/simulator/demo"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 // demoServer is the built-in demo handler served on a random loopback
@@ -16,7 +17,7 @@ func startDemo(mode demo.Mode, provider, secret string, opts ...demo.Option) (*d
 	if err != nil {
 		return nil, err
 	}
-	return &demoServer{Loopback: l, unhook: onExitNow(func() { l.Handler.RemoveTemp() })}, nil
+	return &demoServer{Loopback: l, unhook: interrupt.OnExitNow(func() { l.Handler.RemoveTemp() })}, nil
 }
 
 func (d *demoServer) close() {

@@ -14,6 +14,7 @@ import (
 	"github.com/retrysim/retrysim/report/ttlmodel"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
+	"github.com/retrysim/retrysim/simulator/interrupt"
 )
 
 type ttlFlags struct {
@@ -86,17 +87,17 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	errs = append(errs, outfile.CheckDistinct(outPaths(f.out), []outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}})...)
 	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
-		flagLimit("events", "", simulator.CheckEvents(f.events)),
-		flagLimit("seed", "", simulator.CheckSeed(f.seed)),
+		advice.Limit("events", "", simulator.CheckEvents(f.events)),
+		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),
 		overErr)...)
 	if len(errs) > 0 {
 		return badInput(errors.Join(errs...))
 	}
 
-	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interruptNote{
-		first: "stopping the model and writing the tables for the events modelled so far",
-		again: ", without the tables",
-	})
+	ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr(), interrupt.Note{
+		First: "stopping the model and writing the tables for the events modelled so far",
+		Again: ", without the tables",
+	}, nil)
 	defer stop()
 	prog := &report.Progress{Over: over}
 	stopProgress := func() {}
@@ -118,7 +119,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	if err := output.WriteTTL(cmd.OutOrStdout(), files, rep, format, advice.Flag); err != nil {
 		return &exitError{code: exitWrite, err: err}
 	}
-	if interrupted(ctx) {
+	if interrupt.Interrupted(ctx) {
 		// The tables above cover only the events modelled before the
 		// interrupt; say so, and exit as an interrupted run does.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the tables above cover only the events modelled before the interrupt")}

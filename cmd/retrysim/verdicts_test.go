@@ -335,18 +335,3 @@ func TestSecretForAProviderNotRun(t *testing.T) {
 		t.Errorf("stderr repeats the secret:\n%s", errOut.String())
 	}
 }
-
-// discord-events signs with discord's key: --secret discord=… is meant for
-// a discord-events run, and is not refused.
-func TestSecretSharedWithAnotherProvider(t *testing.T) {
-	p, err := policies.Default().Lookup("discord-events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if errs := secretsNotRun(map[string]string{"discord": "k"}, []policies.Policy{p}, nil); len(errs) != 0 {
-		t.Errorf("--secret discord=… for discord-events refused: %v", errs)
-	}
-	if errs := secretsNotRun(map[string]string{"stripe": "k"}, []policies.Policy{p}, nil); len(errs) != 1 {
-		t.Errorf("--secret stripe=… for discord-events: %v, want one error", errs)
-	}
-}

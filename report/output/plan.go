@@ -60,6 +60,17 @@ func (p *Plan) AddConfiguredTTL(ttl time.Duration) {
 	}
 }
 
+// Report is the report of runs as the plan writes it: its TTL choices
+// and timeline, timeouts for the latency headroom, and the gates judged
+// by opts with those timeouts. run, proxy and report all make theirs here,
+// so that the same records give the same report.
+func (p *Plan) Report(runs []*report.Summary, timeouts []report.Timeout, gates []report.Gate, opts report.GateOptions) *report.Report {
+	rep := &report.Report{Runs: runs, TTLs: p.TTLs, Timeline: p.Timeline(), Timeouts: timeouts, Spelling: p.Spelling}
+	opts.Timeouts = timeouts
+	rep.Gates = report.CheckGates(runs, gates, opts)
+	return rep
+}
+
 // Write writes rep: every file in the format its name says, the pictures
 // first so the Markdown and HTML can show them, then the report in Format
 // to stdout (nil: not at all). Each output is written or fails on its

@@ -1,0 +1,80 @@
+//go:build unix
+
+package interrupt
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// lockedBuffer is stderr written by the watcher's goroutine.
+// Each write is told on wrote.
+type lockedBuffer struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{}
+}
+
+func newLockedBuffer() *lockedBuffer { return &lockedBuffer{wrote: make(chan struct{}, 8)} }
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer func() { l.wrote <- struct{}{} }()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestFirstInterruptCancels: the first SIGINT cancels the context as an
+// interrupt and says what the command does next.
+func TestFirstInterruptCancels(t *testing.T) {
+	stderr := newLockedBuffer()
+	ctx, stop := Context(context.Background(), stderr, Options{Note: Note{First: "writing the partial report"}})
+	if Interrupted(ctx) {
+		t.Fatal("interrupted before any signal")
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+	<-stderr.wrote
+	if !Interrupted(ctx) {
+		t.Errorf("cause %v, want an interrupt", context.Cause(ctx))
+	}
+	stop()
+	if got, want := stderr.String(), "\nretrysim: interrupted: writing the partial report (interrupt again to exit now)\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// TestSoftEndFirst: with a soft end, the first SIGINT ends the command
+// cleanly and leaves the context running; stopping is not an interrupt.
+func TestSoftEndFirst(t *testing.T) {
+	stderr := newLockedBuffer()
+	ended := make(chan struct{})
+	ctx, stop := Context(context.Background(), stderr, Options{Soft: &SoftEnd{Note: "ending", End: func() { close(ended) }}})
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-ended
+	<-stderr.wrote
+	if ctx.Err() != nil {
+		t.Errorf("the soft end cancelled the context: %v", context.Cause(ctx))
+	}
+	stop()
+	if Interrupted(ctx) {
+		t.Error("stopping counts as an interrupt")
+	}
+	if got := stderr.String(); !strings.Contains(got, "retrysim: ending (interrupt again to cut them short)") {
+		t.Errorf("stderr %q does not say the command ends", got)
+	}
+}
