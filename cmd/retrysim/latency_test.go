@@ -109,9 +109,17 @@ func TestLatencyHeadroom(t *testing.T) {
 	if lat.Answers != len(took) || len(took) != 10 {
 		t.Fatalf("%d answers measured, the handler logged %d, want 10", lat.Answers, len(took))
 	}
-	// A few milliseconds: the server's own accept and parse, and the trip
-	// back, are in the report's figure and not in the handler's log.
-	const tolerance = 5 * time.Millisecond * raceSlowdown
+	// The server's own accept and parse, and the trip back, are in the
+	// report's figure and not in the handler's log: a few milliseconds on
+	// a quiet machine, tens of them on busy shared cores (the package's
+	// binary may be building beside this test). So the report may be
+	// above the handler's log by up to that much, never below it (a
+	// millisecond of rounding aside); a wrong measurement (virtual time,
+	// a retry's backoff, the timeout) is off by seconds.
+	const (
+		below = time.Millisecond
+		above = 100 * time.Millisecond * raceSlowdown
+	)
 	for _, c := range []struct {
 		name string
 		p    float64
@@ -119,8 +127,8 @@ func TestLatencyHeadroom(t *testing.T) {
 	}{{"p50", 50, lat.P50}, {"p95", 95, lat.P95}, {"p99", 99, lat.P99}, {"max", 100, lat.Max}} {
 		own := percentile(took, c.p)
 		got := time.Duration(c.got * float64(time.Millisecond))
-		if d := got - own; d < -tolerance || d > tolerance {
-			t.Errorf("%s: the report says %s, the handler's own log %s (off by more than %s)", c.name, got, own, tolerance)
+		if d := got - own; d < -below || d > above {
+			t.Errorf("%s: the report says %s, the handler's own log %s (want from %s below it to %s above)", c.name, got, own, below, above)
 		}
 	}
 }
