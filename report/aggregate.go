@@ -128,12 +128,12 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 		if run.Effects == nil {
 			run.Effects = map[string]int{}
 		}
-		run.Effects[rec.Event] = rec.Effects
+		run.Effects[rec.EventID] = rec.Effects
 		if rec.EffectsBefore > 0 {
 			if run.effectsBefore == nil {
 				run.effectsBefore = map[string]int{}
 			}
-			run.effectsBefore[rec.Event] = rec.EffectsBefore
+			run.effectsBefore[rec.EventID] = rec.EffectsBefore
 		}
 	case simulator.KindEnd:
 		run.end(rec)
@@ -359,7 +359,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		ev.need = max(ev.need, after)
 	} else if storesKey(rec) {
 		ev.key, ev.hasKey = at, true
-		r.noteKeyed(rec.Event)
+		r.noteKeyed(rec.EventID)
 	}
 	return nil
 }
@@ -514,7 +514,7 @@ func (r *runAgg) noteLostToDisable(rec *simulator.Record) {
 		return
 	}
 	r.lostSeqs = slices.Insert(r.lostSeqs, i, rec.Seq)
-	r.LostToDisableIDs = slices.Insert(r.LostToDisableIDs, i, rec.Event)
+	r.LostToDisableIDs = slices.Insert(r.LostToDisableIDs, i, rec.EventID)
 	if len(r.lostSeqs) > MaxListedEvents {
 		r.lostSeqs = r.lostSeqs[:MaxListedEvents]
 		r.LostToDisableIDs = r.LostToDisableIDs[:MaxListedEvents]

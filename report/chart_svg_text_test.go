@@ -22,8 +22,8 @@ func TestSVGChartOfHostileTextIsWellFormed(t *testing.T) {
 	id := "évènement-" + strings.Repeat("é", 20)
 	for i := range recs {
 		recs[i].Scenario = "test\x01\x1b[31m"
-		if recs[i].Event != "" {
-			recs[i].Event = id
+		if recs[i].EventID != "" {
+			recs[i].EventID = id
 		}
 	}
 	agg := report.NewAggregator(report.WithTimeline(-1))

@@ -145,12 +145,12 @@ func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenari
 		switch rec.Kind {
 		case simulator.KindAttempt:
 			if rec.Reached && rec.HandlerStatus/100 == 2 {
-				processed[rec.Event]++
+				processed[rec.EventID]++
 			}
 		case simulator.KindEnd:
 			ids := slices.Sorted(maps.Keys(processed))
 			for _, id := range ids {
-				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Event: id, Time: rec.Time, EffectsFacts: simulator.EffectsFacts{Effects: processed[id]}}
+				e := simulator.Record{Kind: simulator.KindEffects, Provider: rec.Provider, Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, EventID: id, Time: rec.Time, EffectsFacts: simulator.EffectsFacts{Effects: processed[id]}}
 				if err := agg.Add(&e); err != nil {
 					return err
 				}

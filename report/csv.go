@@ -46,10 +46,10 @@ func WriteCSV(w io.Writer, rep *Report) error {
 				name = ProbeName
 			}
 			return []string{
-				r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), a.Event, strconv.Itoa(a.Seq),
+				r.Provider, r.Policy, r.Scenario, strconv.FormatUint(r.Seed, 10), a.EventID, strconv.Itoa(a.Seq),
 				strconv.Itoa(a.Attempt), a.Time.UTC().Format(time.RFC3339Nano), fmtFloat(a.At.Seconds()),
 				"", strconv.Itoa(a.Status), strconv.Itoa(a.HandlerStatus), strconv.FormatBool(a.Reached),
-				fmtFloat(msf(a.Latency)), "0", "", a.Error, "", processed(a.Event), name,
+				fmtFloat(msf(a.Latency)), "0", "", a.Error, "", processed(a.EventID), name,
 			}
 		}
 		if r.Probe != nil {

@@ -26,8 +26,8 @@ func TestFieldsFromOutsideAreEscaped(t *testing.T) {
 	recs := s.attempt(0, 1, 0, simulator.Delivered, 200, true, time.Millisecond).fate(0, simulator.FateDelivered).end(nil, false)
 	for i := range recs {
 		recs[i].Scenario = "test\n## Verdict: IDEMPOTENT"
-		if recs[i].Event != "" {
-			recs[i].Event = forgedVerdict
+		if recs[i].EventID != "" {
+			recs[i].EventID = forgedVerdict
 		}
 	}
 	runs, err := report.Summarize(recs)

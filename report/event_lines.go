@@ -59,6 +59,6 @@ func (l *EventLines) Add(r *simulator.Record) {
 		}
 		// The id and the type are the sender's: escaped before they reach
 		// a terminal, or make a line of their own.
-		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", EscapeText(r.Event), EscapeText(typ), r.Attempts, policies.Plural(r.Attempts, "attempt", "attempts"), r.Fate, dups)
+		fmt.Fprintf(l.w, "  %s %s · %d %s · %s · %s\n", EscapeText(r.EventID), EscapeText(typ), r.Attempts, policies.Plural(r.Attempts, "attempt", "attempts"), r.Fate, dups)
 	}
 }

@@ -23,12 +23,12 @@ func TestEventLineCountsDuplicatesAsTheReport(t *testing.T) {
 		return ""
 	})
 	for i, status := range []int{401, 200, 200} {
-		lines.Add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Seq: 0, Attempt: i + 1, Answer: simulator.Answer{Reached: true, HandlerStatus: status}})
+		lines.Add(&simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_1", Seq: 0, Attempt: i + 1, Answer: simulator.Answer{Reached: true, HandlerStatus: status}})
 	}
-	lines.Add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_1", Seq: 0, EventFacts: simulator.EventFacts{Attempts: 3, Fate: simulator.FateDelivered}})
-	lines.Add(&simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Seq: 1, Attempt: 1, Answer: simulator.Answer{Reached: true, HandlerStatus: 403}})
-	lines.Add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_2", Seq: 1, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateStopped}})
-	lines.Add(&simulator.Record{Kind: simulator.KindEvent, Event: "evt_3", Seq: 2, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateDelivered}})
+	lines.Add(&simulator.Record{Kind: simulator.KindEvent, EventID: "evt_1", Seq: 0, EventFacts: simulator.EventFacts{Attempts: 3, Fate: simulator.FateDelivered}})
+	lines.Add(&simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_2", Seq: 1, Attempt: 1, Answer: simulator.Answer{Reached: true, HandlerStatus: 403}})
+	lines.Add(&simulator.Record{Kind: simulator.KindEvent, EventID: "evt_2", Seq: 1, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateStopped}})
+	lines.Add(&simulator.Record{Kind: simulator.KindEvent, EventID: "evt_3", Seq: 2, EventFacts: simulator.EventFacts{Attempts: 1, Fate: simulator.FateDelivered}})
 	got := out.String()
 	for _, want := range []string{"evt_1 (type not given) · 3 attempts · delivered · 1 duplicate reached your handler\n", "evt_2 (type not given) · 1 attempt · stopped · no duplicate\n"} {
 		if !strings.Contains(got, want) {

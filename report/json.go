@@ -431,7 +431,7 @@ func jsonEventOf(ev *EventTimeline) jsonEvent {
 		if a.AttackChange != "" {
 			name += " (" + a.AttackChange + ")"
 		}
-		je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.Event, N: a.Attempt, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
+		je.Attacks = append(je.Attacks, jsonAttackRequest{Attack: name, ID: a.EventID, N: a.Attempt, HandlerStatus: a.HandlerStatus, ReachedHandler: a.Reached, Detail: a.AttackDetail})
 	}
 	return je
 }

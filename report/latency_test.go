@@ -56,7 +56,7 @@ func TestHeadroom(t *testing.T) {
 				s.attempt(i, l)
 			}
 			for i := range tc.cutOff {
-				s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "cut", Seq: 100 + i, Attempt: 1, Answer: simulator.Answer{Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout}})
+				s.add(simulator.Record{Kind: simulator.KindAttempt, EventID: "cut", Seq: 100 + i, Attempt: 1, Answer: simulator.Answer{Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout}})
 			}
 			r := s.run(t)
 			hs := r.Headroom(catalogueLike)

@@ -17,7 +17,7 @@ func TestProcessedBeforeAndDuring(t *testing.T) {
 	s.attempt(0, 1, 0, simulator.Delivered, 200, true, 2*ms).fate(0, simulator.FateDelivered)
 	lostResponse(s, 1, 0)
 	before := s.base(simulator.KindEffects)
-	before.Event, before.Effects, before.EffectsBefore = eventID(0), 1, 1
+	before.EventID, before.Effects, before.EffectsBefore = eventID(0), 1, 1
 	s.recs = append(s.recs, before)
 	recs := s.end(map[string]int{eventID(1): 1}, false)
 

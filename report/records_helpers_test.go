@@ -35,7 +35,7 @@ func (s *recStream) base(kind string) simulator.Record {
 // attempt adds attempt n of event seq at +at from the event's first attempt.
 func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, handler int, reached bool, latency time.Duration) *recStream {
 	r := s.base(simulator.KindAttempt)
-	r.Event, r.Seq, r.Attempt = eventID(seq), seq, n
+	r.EventID, r.Seq, r.Attempt = eventID(seq), seq, n
 	r.Time = t0.Add(time.Duration(seq)*time.Minute + at)
 	r.At = at
 	r.Outcome, r.HandlerStatus, r.Reached = o, handler, reached
@@ -49,7 +49,7 @@ func (s *recStream) attempt(seq, n int, at time.Duration, o simulator.Outcome, h
 
 func (s *recStream) fate(seq int, fate string) *recStream {
 	r := s.base(simulator.KindEvent)
-	r.Event, r.Seq, r.Fate = eventID(seq), seq, fate
+	r.EventID, r.Seq, r.Fate = eventID(seq), seq, fate
 	s.recs = append(s.recs, r)
 	return s
 }
@@ -58,7 +58,7 @@ func (s *recStream) fate(seq int, fate string) *recStream {
 func (s *recStream) end(effects map[string]int, interrupted bool) []simulator.Record {
 	for id, n := range effects {
 		r := s.base(simulator.KindEffects)
-		r.Event, r.Effects = id, n
+		r.EventID, r.Effects = id, n
 		s.recs = append(s.recs, r)
 	}
 	r := s.base(simulator.KindEnd)
@@ -109,12 +109,12 @@ func (s *sigStream) add(r simulator.Record) *sigStream {
 
 // attempt adds a delivered attempt of event evt_<seq> that took latency.
 func (s *sigStream) attempt(seq int, latency time.Duration) *sigStream {
-	return s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: 1, Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true, Latency: latency.Truncate(time.Microsecond)}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
+	return s.add(simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: 1, Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true, Latency: latency.Truncate(time.Microsecond)}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 }
 
 // attack adds an attack request on its own id, answered status.
 func (s *sigStream) attack(attack, id string, status int, more ...func(*simulator.Record)) *sigStream {
-	r := simulator.Record{Kind: simulator.KindAttack, Event: id, Seq: 0, Attempt: 1, Answer: simulator.Answer{Status: status, HandlerStatus: status, Reached: status != 0}, AttackFacts: simulator.AttackFacts{Attack: attack}}
+	r := simulator.Record{Kind: simulator.KindAttack, EventID: id, Seq: 0, Attempt: 1, Answer: simulator.Answer{Status: status, HandlerStatus: status, Reached: status != 0}, AttackFacts: simulator.AttackFacts{Attack: attack}}
 	for _, f := range more {
 		f(&r)
 	}
@@ -135,7 +135,7 @@ func (s *sigStream) run(t *testing.T) *report.Summary {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if err := agg.Add(&simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, Event: id, EffectsFacts: simulator.EffectsFacts{Effects: s.effects[id]}}); err != nil {
+		if err := agg.Add(&simulator.Record{Kind: simulator.KindEffects, Provider: s.recs[0].Provider, Policy: s.recs[0].Policy, Scenario: "test", Seed: 1, EventID: id, EffectsFacts: simulator.EffectsFacts{Effects: s.effects[id]}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -34,9 +34,9 @@ func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
 				}
 				at = at.Add(time.Minute + time.Duration(seq)*time.Millisecond)
 				reached := (seq+round)%5 == 0
-				out = append(out, simulator.Record{Kind: simulator.KindAttempt, Event: id(seq), Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 60.5) * float64(time.Second)), Fault: "drop", Answer: simulator.Answer{Reached: reached, HandlerStatus: map[bool]int{true: 500}[reached], Latency: time.Duration(seq%13) * time.Millisecond / 3}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, Object: fmt.Sprintf("obj_%d", seq%7)}})
+				out = append(out, simulator.Record{Kind: simulator.KindAttempt, EventID: id(seq), Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 60.5) * float64(time.Second)), Fault: "drop", Answer: simulator.Answer{Reached: reached, HandlerStatus: map[bool]int{true: 500}[reached], Latency: time.Duration(seq%13) * time.Millisecond / 3}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, Object: fmt.Sprintf("obj_%d", seq%7)}})
 				if round == 2 && seq%3 == 0 {
-					out = append(out, simulator.Record{Kind: simulator.KindAttack, Event: "atk_" + id(seq), Seq: seq, Attempt: 2, Time: at, Answer: simulator.Answer{HandlerStatus: 401, Status: 401, Reached: true}, AttackFacts: simulator.AttackFacts{Attack: "bad-signature", AttackDetail: "signed with another secret"}})
+					out = append(out, simulator.Record{Kind: simulator.KindAttack, EventID: "atk_" + id(seq), Seq: seq, Attempt: 2, Time: at, Answer: simulator.Answer{HandlerStatus: 401, Status: 401, Reached: true}, AttackFacts: simulator.AttackFacts{Attack: "bad-signature", AttackDetail: "signed with another secret"}})
 				}
 			}
 		}
@@ -44,7 +44,7 @@ func stream(policy string, n, inFlight, unfinished int) []simulator.Record {
 			if seq >= n-unfinished {
 				continue
 			}
-			out = append(out, simulator.Record{Kind: simulator.KindEvent, Event: id(seq), Seq: seq, Time: at, EventFacts: simulator.EventFacts{Attempts: 1 + seq%4, Fate: simulator.FateExhausted}})
+			out = append(out, simulator.Record{Kind: simulator.KindEvent, EventID: id(seq), Seq: seq, Time: at, EventFacts: simulator.EventFacts{Attempts: 1 + seq%4, Fate: simulator.FateExhausted}})
 		}
 	}
 	for i := range out {

@@ -89,7 +89,7 @@ func TestSignatureCheck(t *testing.T) {
 func TestSignatureCheckWhenNothingGenuineWasAccepted(t *testing.T) {
 	genuine := func(status int) func(s *sigStream) {
 		return func(s *sigStream) {
-			s.add(simulator.Record{Kind: simulator.KindAttempt, Event: "evt_a", Seq: 0, Attempt: 1, Answer: simulator.Answer{Status: status, HandlerStatus: status, Reached: true, Latency: time.Millisecond}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.HTTPError}})
+			s.add(simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_a", Seq: 0, Attempt: 1, Answer: simulator.Answer{Status: status, HandlerStatus: status, Reached: true, Latency: time.Millisecond}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.HTTPError}})
 		}
 	}
 	for _, tc := range []struct {

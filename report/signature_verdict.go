@@ -123,16 +123,16 @@ func (r *runAgg) addAttack(rec *simulator.Record) error {
 	}
 	k.undetectable = rec.Undetectable
 	k.probe, k.expect = rec.Probe, rec.ProbeExpect
-	r.attacks.sent = append(r.attacks.sent, attackSent{name: name, id: rec.Event, status: rec.HandlerStatus, reached: rec.Reached, original: rec.OriginalStatus})
+	r.attacks.sent = append(r.attacks.sent, attackSent{name: name, id: rec.EventID, status: rec.HandlerStatus, reached: rec.Reached, original: rec.OriginalStatus})
 	if r.attacks.ids == nil {
 		r.attacks.ids = map[string]bool{}
 	}
-	r.attacks.ids[rec.Event] = true
+	r.attacks.ids[rec.EventID] = true
 	if rec.Undetectable != "" {
 		if r.attacks.retryLike == nil {
 			r.attacks.retryLike = map[string]bool{}
 		}
-		r.attacks.retryLike[rec.Event] = true
+		r.attacks.retryLike[rec.EventID] = true
 		if rec.Reached && policies.Is2xx(rec.OriginalStatus) {
 			// A retry of a request the handler accepted: it tests dedup.
 			r.DuplicateArrivals++

@@ -109,7 +109,7 @@ func (s *spool) chunk(t *spoolTail, seq int, kind byte, rec *simulator.Record, f
 	first := t.last == 0
 	if first {
 		if rec != nil {
-			t.id, t.object = rec.Event, rec.Object
+			t.id, t.object = rec.EventID, rec.Object
 		}
 		kind |= chunkFirst // an event never attempted begins with its fate
 	}

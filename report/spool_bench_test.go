@@ -27,11 +27,11 @@ func feedBlackHole(b *testing.B, a *Aggregator, n int) {
 	for round := 1; round <= 16; round++ {
 		for seq, id := range ids {
 			at := streamStart.Add(time.Duration(round)*time.Hour + time.Duration(seq)*time.Millisecond)
-			add(simulator.Record{Kind: simulator.KindAttempt, Event: id, Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 3600) * float64(time.Second)), Fault: "black-hole", Answer: simulator.Answer{Latency: 30 * time.Second}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout}})
+			add(simulator.Record{Kind: simulator.KindAttempt, EventID: id, Seq: seq, Attempt: round, Time: at, At: time.Duration((float64(round-1) * 3600) * float64(time.Second)), Fault: "black-hole", Answer: simulator.Answer{Latency: 30 * time.Second}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout}})
 		}
 	}
 	for seq, id := range ids {
-		add(simulator.Record{Kind: simulator.KindEvent, Event: id, Seq: seq, EventFacts: simulator.EventFacts{Attempts: 16, Fate: simulator.FateExhausted}})
+		add(simulator.Record{Kind: simulator.KindEvent, EventID: id, Seq: seq, EventFacts: simulator.EventFacts{Attempts: 16, Fate: simulator.FateExhausted}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})
 }

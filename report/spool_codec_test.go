@@ -92,7 +92,7 @@ func TestSpoolCodecKeepsEveryField(t *testing.T) {
 	var all simulator.Record
 	fillAll(t, &all)
 	t.Run("all fields", func(t *testing.T) {
-		ev := &EventTimeline{ID: all.Event, Seq: 42, Fate: "delivered", Attempts: []simulator.Record{all, all}, Attacks: []simulator.Record{all}}
+		ev := &EventTimeline{ID: all.EventID, Seq: 42, Fate: "delivered", Attempts: []simulator.Record{all, all}, Attacks: []simulator.Record{all}}
 		if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
 			t.Errorf("round trip changed the timeline:\n got %+v\nwant %+v", got, ev)
 		}
@@ -150,7 +150,7 @@ func TestSpoolCodecTimeZones(t *testing.T) {
 func TestSpoolCodecManyStrings(t *testing.T) {
 	ev := &EventTimeline{ID: "evt", Fate: "exhausted"}
 	for i := range 3 * maxTableStrings {
-		ev.Attempts = append(ev.Attempts, simulator.Record{Kind: "attempt", Event: "evt", Attempt: i + 1, Error: fmt.Sprintf("error %d", i%(2*maxTableStrings))})
+		ev.Attempts = append(ev.Attempts, simulator.Record{Kind: "attempt", EventID: "evt", Attempt: i + 1, Error: fmt.Sprintf("error %d", i%(2*maxTableStrings))})
 	}
 	ev.Attempts = append(ev.Attempts, simulator.Record{Error: strings.Repeat("long ", maxTableLen)})
 	if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {

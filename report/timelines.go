@@ -71,9 +71,9 @@ func entryBySeq(x, y spoolEntry) int { return cmp.Compare(x.seq, y.seq) }
 // (or, for an event never attempted, the fate) of.
 func (r *runAgg) hold(ev *eventAgg, rec *simulator.Record) {
 	if r.spool != nil {
-		ev.spooled = &spoolTail{id: rec.Event, object: rec.Object}
+		ev.spooled = &spoolTail{id: rec.EventID, object: rec.Object}
 	} else {
-		ev.timeline = &EventTimeline{ID: rec.Event, Seq: rec.Seq}
+		ev.timeline = &EventTimeline{ID: rec.EventID, Seq: rec.Seq}
 		r.kept = append(r.kept, ev.timeline)
 	}
 	r.open++
@@ -139,7 +139,7 @@ func (r *runAgg) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
 	if ev == nil || (ev.timeline == nil && ev.spooled == nil) {
 		return nil
 	}
-	r.tally.offer(sampleEntry{seq: rec.Seq, id: rec.Event, kinds: kinds})
+	r.tally.offer(sampleEntry{seq: rec.Seq, id: rec.EventID, kinds: kinds})
 	return r.endTimeline(ev, rec)
 }
 

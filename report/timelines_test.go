@@ -19,9 +19,9 @@ import (
 func oddities(policy string) []simulator.Record {
 	base := simulator.Record{Policy: policy, Provider: policy, Scenario: "s", Seed: 1}
 	again := base
-	again.Kind, again.Event, again.Seq, again.Attempt, again.Time, again.Outcome = simulator.KindAttempt, "again", 3, 9, streamStart.Add(72*time.Hour), simulator.Delivered
+	again.Kind, again.EventID, again.Seq, again.Attempt, again.Time, again.Outcome = simulator.KindAttempt, "again", 3, 9, streamStart.Add(72*time.Hour), simulator.Delivered
 	late := base
-	late.Kind, late.Event, late.Seq, late.Attempt, late.Attack = simulator.KindAttack, "late", 6, 1, "replayed"
+	late.Kind, late.EventID, late.Seq, late.Attempt, late.Attack = simulator.KindAttack, "late", 6, 1, "replayed"
 	end := base
 	end.Kind, end.Time, end.Interrupted = simulator.KindEnd, streamStart.Add(73*time.Hour), true
 	return []simulator.Record{again, late, end}
@@ -37,7 +37,7 @@ func referenceTimelines(recs []simulator.Record) []*EventTimeline {
 		case simulator.KindAttempt:
 			ev := live[r.Seq]
 			if ev == nil {
-				ev = &EventTimeline{ID: r.Event, Seq: r.Seq}
+				ev = &EventTimeline{ID: r.EventID, Seq: r.Seq}
 				live[r.Seq] = ev
 				all = append(all, ev)
 			}

@@ -57,7 +57,7 @@ func records(t *testing.T, window time.Duration, events map[int][]struct {
 	for seq := 0; seq < len(events); seq++ {
 		first := start.Add(time.Duration(seq) * time.Minute)
 		for n, at := range events[seq] {
-			add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: n + 1, Time: first.Add(at.at), At: time.Duration((at.at.Seconds()) * float64(time.Second)), Answer: simulator.Answer{HandlerStatus: at.handler, Reached: at.handler != 0}, AttemptFacts: simulator.AttemptFacts{Outcome: at.outcome}})
+			add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, EventID: string(rune('a' + seq)), Attempt: n + 1, Time: first.Add(at.at), At: time.Duration((at.at.Seconds()) * float64(time.Second)), Answer: simulator.Answer{HandlerStatus: at.handler, Reached: at.handler != 0}, AttemptFacts: simulator.AttemptFacts{Outcome: at.outcome}})
 		}
 		add(simulator.Record{Kind: simulator.KindEvent, Seq: seq, EventFacts: simulator.EventFacts{Fate: simulator.FateDelivered}})
 	}
@@ -111,8 +111,8 @@ func TestInjectedLatencyIsNotTheHandlersFault(t *testing.T) {
 	add(simulator.Record{Kind: simulator.KindRun, RunFacts: simulator.RunFacts{Start: &start, Events: 2}})
 	for seq, added := range []time.Duration{35 * time.Second, 0} { // event 0: injected; event 1: the handler's own
 		first := start.Add(time.Duration(seq) * time.Minute)
-		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 1, Time: first, Answer: simulator.Answer{HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, AddedLatency: added}})
-		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, Event: string(rune('a' + seq)), Attempt: 2, Time: first.Add(5 * time.Minute), At: time.Duration((300) * float64(time.Second)), Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, EventID: string(rune('a' + seq)), Attempt: 1, Time: first, Answer: simulator.Answer{HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Timeout, AddedLatency: added}})
+		add(simulator.Record{Kind: simulator.KindAttempt, Seq: seq, EventID: string(rune('a' + seq)), Attempt: 2, Time: first.Add(5 * time.Minute), At: time.Duration((300) * float64(time.Second)), Answer: simulator.Answer{Status: 200, HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: simulator.Delivered}})
 	}
 	add(simulator.Record{Kind: simulator.KindEnd})
 	run := a.Runs()[0]

@@ -37,7 +37,7 @@ func stream(t *testing.T, schedule []float64, manual time.Duration, events map[i
 		first := t0.Add(time.Duration(seq) * time.Minute)
 		for n, a := range events[seq] {
 			r := base
-			r.Kind, r.Seq, r.Attempt, r.Event = simulator.KindAttempt, seq, n+1, "ev"+string(rune('a'+seq))
+			r.Kind, r.Seq, r.Attempt, r.EventID = simulator.KindAttempt, seq, n+1, "ev"+string(rune('a'+seq))
 			r.Time, r.At = first.Add(a.at), a.at
 			r.Outcome, r.HandlerStatus, r.Reached, r.Fault = a.outcome, a.handler, a.outcome != simulator.ConnectionFailed, a.fault
 			recs = append(recs, r)

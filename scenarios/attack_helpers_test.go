@@ -123,7 +123,7 @@ func runAttack(t *testing.T, provider, src string, h *attackHandler, events int)
 		case simulator.KindAttack:
 			out.attacks = append(out.attacks, rec)
 		case simulator.KindAttempt:
-			out.ids[rec.Event] = true
+			out.ids[rec.EventID] = true
 		}
 	}
 	return out
@@ -160,15 +160,15 @@ func checkSent(t *testing.T, r *attackResult, h *attackHandler, attack string, s
 		if a.Attack != attack || a.Attempt != n {
 			t.Errorf("attack record %s beside attempt %d, want %s beside attempt %d", a.Attack, a.Attempt, attack, n)
 		}
-		if r.ids[a.Event] || seen[a.Event] || a.Event == "" {
-			t.Errorf("attack on dedup id %q: not an id of its own", a.Event)
+		if r.ids[a.EventID] || seen[a.EventID] || a.EventID == "" {
+			t.Errorf("attack on dedup id %q: not an id of its own", a.EventID)
 		}
-		seen[a.Event] = true
+		seen[a.EventID] = true
 		if a.HandlerStatus != want || !a.Reached {
 			t.Errorf("%s: handler status %d (reached %t), want %d", attack, a.HandlerStatus, a.Reached, want)
 		}
-		if len(h.requests(a.Event)) == 0 {
-			t.Errorf("%s on %s: the handler never got it", attack, a.Event)
+		if len(h.requests(a.EventID)) == 0 {
+			t.Errorf("%s on %s: the handler never got it", attack, a.EventID)
 		}
 	}
 	if !slices.Equal(got, seqs) {

@@ -16,7 +16,7 @@ func TestBadSignature(t *testing.T) {
 			r := runAttack(t, provider, src, h, 4)
 			checkPairs(t, r.result, 4, same(delivered))
 			for _, a := range checkSent(t, r, h, scenarios.AttackBadSignature, []int{0, 2}, 1, 401) {
-				got := h.requests(a.Event)[0]
+				got := h.requests(a.EventID)[0]
 				if !errors.Is(got.Verify, policies.ErrBadSignature) {
 					t.Errorf("the forged request verifies with the endpoint's secret: %v", got.Verify)
 				}
@@ -33,8 +33,8 @@ func TestBadSignature(t *testing.T) {
 		h := &attackHandler{accept: true}
 		r := runAttack(t, "stripe", src, h, 4)
 		for _, a := range checkSent(t, r, h, scenarios.AttackBadSignature, []int{0, 2}, 1, 200) {
-			if h.effects[a.Event] != 1 {
-				t.Errorf("the forged request's own id %s shows %d side effects, want the 1 it caused", a.Event, h.effects[a.Event])
+			if h.effects[a.EventID] != 1 {
+				t.Errorf("the forged request's own id %s shows %d side effects, want the 1 it caused", a.EventID, h.effects[a.EventID])
 			}
 		}
 	})

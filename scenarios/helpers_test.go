@@ -167,7 +167,7 @@ func checkArrivals(t *testing.T, r *result, h *logHandler) {
 	var want []arrival
 	for _, a := range r.attempts {
 		if a.Reached {
-			want = append(want, arrival{ID: a.Event, Virtual: a.Time.UTC()})
+			want = append(want, arrival{ID: a.EventID, Virtual: a.Time.UTC()})
 		}
 	}
 	got := h.logged()

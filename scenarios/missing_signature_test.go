@@ -23,7 +23,7 @@ func TestMissingSignature(t *testing.T) {
 			h2 := &attackHandler{}
 			r = runAttack(t, provider, "faults: [{type: fail-attempts, first: 1, status: 503}, {type: missing-signature, attempts: [2]}]", h2, 3)
 			for _, a := range checkSent(t, r, h2, scenarios.AttackMissingSignature, []int{0, 1, 2}, 2, 401) {
-				got := h2.requests(a.Event)[0]
+				got := h2.requests(a.EventID)[0]
 				for _, hd := range scheme.Headers {
 					if got.Header.Get(hd) != "" {
 						t.Errorf("%s is still there", hd)
@@ -32,8 +32,8 @@ func TestMissingSignature(t *testing.T) {
 				if !errors.Is(got.Verify, policies.ErrBadSignature) {
 					t.Errorf("an unsigned request verifies: %v", got.Verify)
 				}
-				if id, err := w.DedupID(got.Header, got.Body); err != nil || id != a.Event {
-					t.Errorf("the unsigned request's dedup id %q (%v), want %s: the rest of the request must stay the provider's", id, err, a.Event)
+				if id, err := w.DedupID(got.Header, got.Body); err != nil || id != a.EventID {
+					t.Errorf("the unsigned request's dedup id %q (%v), want %s: the rest of the request must stay the provider's", id, err, a.EventID)
 				}
 			}
 		})

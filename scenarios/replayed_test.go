@@ -18,7 +18,7 @@ func TestReplayed(t *testing.T) {
 			h := &attackHandler{dedup: dedup}
 			r := runAttack(t, "github", src, h, 2)
 			for _, a := range checkSent(t, r, h, scenarios.AttackReplayed, []int{0, 1}, 1, 200) {
-				got := h.requests(a.Event)
+				got := h.requests(a.EventID)
 				if len(got) != 2 || !sameBytes(got[0], got[1]) {
 					t.Fatalf("the handler got %d requests for the replayed id; want the original and a byte-for-byte copy", len(got))
 				}
@@ -29,8 +29,8 @@ func TestReplayed(t *testing.T) {
 				if dedup {
 					want = 1
 				}
-				if h.effects[a.Event] != want {
-					t.Errorf("dedup %t: %d side effects on the replayed id, want %d", dedup, h.effects[a.Event], want)
+				if h.effects[a.EventID] != want {
+					t.Errorf("dedup %t: %d side effects on the replayed id, want %d", dedup, h.effects[a.EventID], want)
 				}
 			}
 		}
@@ -40,7 +40,7 @@ func TestReplayed(t *testing.T) {
 		r := runAttack(t, "stripe", src, h, 2)
 		w, _ := policies.WireFor("stripe")
 		for _, a := range checkSent(t, r, h, scenarios.AttackReplayed, []int{0, 1}, 1, 401) {
-			got := h.requests(a.Event)
+			got := h.requests(a.EventID)
 			if len(got) != 2 || got[0].Verify != nil || !errors.Is(got[1].Verify, policies.ErrBadSignature) {
 				t.Fatalf("want a valid original and a rejected copy, got %d requests", len(got))
 			}

@@ -83,10 +83,10 @@ func TestRestart(t *testing.T) {
 				want = 2
 			}
 		}
-		id := r.attempts[0].Event
+		id := r.attempts[0].EventID
 		for _, a := range r.attempts {
 			if a.Seq == seq {
-				id = a.Event
+				id = a.EventID
 			}
 		}
 		if got := m.processed[id]; got != want {

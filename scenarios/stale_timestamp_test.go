@@ -19,7 +19,7 @@ func TestStaleTimestamp(t *testing.T) {
 			w, _ := policies.WireFor(provider)
 			scheme, _ := policies.SchemeOf(w)
 			for _, a := range checkSent(t, r, h, scenarios.AttackStaleTimestamp, []int{0, 1}, 1, 401) {
-				got := h.requests(a.Event)[0]
+				got := h.requests(a.EventID)[0]
 				if !errors.Is(got.Verify, policies.ErrBadSignature) {
 					t.Errorf("a stale request verifies now: %v", got.Verify)
 				}

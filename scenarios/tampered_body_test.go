@@ -24,7 +24,7 @@ func TestTamperedBody(t *testing.T) {
 				r := runAttack(t, provider, "faults: [{type: tampered-body, change: value, attempts: [1]}]", h, 2)
 				w, _ := policies.WireFor(provider)
 				for _, a := range checkSent(t, r, h, scenarios.AttackTamperedBody, []int{0, 1}, 1, 401) {
-					got := h.requests(a.Event)[0]
+					got := h.requests(a.EventID)[0]
 					m := changedFrom.FindStringSubmatch(a.AttackDetail)
 					if m == nil {
 						t.Fatalf("detail %q does not say what changed", a.AttackDetail)
@@ -50,7 +50,7 @@ func TestTamperedBody(t *testing.T) {
 		r := runAttack(t, "stripe", "faults: [{type: tampered-body, change: spacing, attempts: [1]}]", h, 2)
 		w, _ := policies.WireFor("stripe")
 		for _, a := range checkSent(t, r, h, scenarios.AttackTamperedBody, []int{0, 1}, 1, 401) {
-			got := h.requests(a.Event)[0]
+			got := h.requests(a.EventID)[0]
 			var compact bytes.Buffer
 			if err := json.Compact(&compact, got.Body); err != nil {
 				t.Fatal(err)

@@ -237,7 +237,7 @@ func attackAnswerWords(a answer) string {
 // nil for the provider's probe.
 func (e *engine) recordAttack(d *due, at time.Time, res *attackResult, expect int) error {
 	r := e.base
-	r.Kind, r.Time, r.Event = KindAttack, at, res.id
+	r.Kind, r.Time, r.EventID = KindAttack, at, res.id
 	if d != nil {
 		r.Seq, r.Attempt = d.event(), d.n()
 		r.Tenant = e.tenantLabel(d.event())

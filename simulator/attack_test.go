@@ -89,7 +89,7 @@ func TestAttacksAreDeterministic(t *testing.T) {
 			Events: 12, Seed: 5, RunID: "test", Concurrency: concurrency, Secret: "s"})
 		var out []string
 		for _, r := range attackRecords(recs) {
-			out = append(out, r.Event+" "+r.Attack+" "+r.AttackChange+" "+r.Time.String())
+			out = append(out, r.EventID+" "+r.Attack+" "+r.AttackChange+" "+r.Time.String())
 		}
 		return out
 	}
@@ -113,7 +113,7 @@ func TestAttackAnnouncedOnce(t *testing.T) {
 	}
 	recs, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: sc, URL: srv.URL, Events: 6, Secret: "s"})
 	att := attackRecords(recs)
-	if len(att) != 1 || att[0].NotApplicable == "" || att[0].Event != "" || res.Attacks != 0 {
+	if len(att) != 1 || att[0].NotApplicable == "" || att[0].EventID != "" || res.Attacks != 0 {
 		t.Errorf("attack records %+v, attacks sent %d; want one announcement and nothing sent", att, res.Attacks)
 	}
 }

@@ -51,8 +51,8 @@ func (e *engine) noteEffects(r *Record) {
 	}
 	// Attempt records do not come here: recordAttempt writes them to the
 	// sink itself and calls noteAttempt.
-	if r.Kind == KindAttack && r.NotApplicable == "" && r.Event != "" {
-		e.fx.attacks = append(e.fx.attacks, attackID{seq: r.Seq, id: r.Event})
+	if r.Kind == KindAttack && r.NotApplicable == "" && r.EventID != "" {
+		e.fx.attacks = append(e.fx.attacks, attackID{seq: r.Seq, id: r.EventID})
 	}
 }
 
@@ -170,7 +170,7 @@ func (e *engine) emitEffects(ctx context.Context, end *Record) error {
 			e.res.Effects[id] = n
 		}
 		r := e.base
-		r.Kind, r.Event, r.Seq, r.Effects, r.EffectsBefore, r.Time = KindEffects, id, seq, n, before, end.Time
+		r.Kind, r.EventID, r.Seq, r.Effects, r.EffectsBefore, r.Time = KindEffects, id, seq, n, before, end.Time
 		return e.emit(r)
 	}
 	for seq := range e.eventsKnown() {

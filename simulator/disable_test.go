@@ -69,7 +69,7 @@ func TestDisableRules(t *testing.T) {
 					t.Fatalf("concurrency %d made %d attempts, concurrency 1 made %d", conc, len(as), len(first))
 				}
 				for i := range as {
-					if as[i].Event != first[i].Event || as[i].Attempt != first[i].Attempt || !as[i].Time.Equal(first[i].Time) {
+					if as[i].EventID != first[i].EventID || as[i].Attempt != first[i].Attempt || !as[i].Time.Equal(first[i].Time) {
 						t.Fatalf("attempt %d differs between concurrency 1 and %d", i, conc)
 					}
 				}

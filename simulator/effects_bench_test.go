@@ -25,7 +25,7 @@ func BenchmarkEffects(b *testing.B) {
 		sink := func(r *Record) error {
 			switch r.Kind {
 			case KindEvent:
-				ids = append(ids, r.Event)
+				ids = append(ids, r.EventID)
 			case KindEffects:
 				n++
 			}

@@ -35,7 +35,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 		})
 		var out []key
 		for _, r := range attempts(recs) {
-			out = append(out, key{r.Event, r.Attempt, r.Time, r.Outcome, r.Fault, r.Reached})
+			out = append(out, key{r.EventID, r.Attempt, r.Time, r.Outcome, r.Fault, r.Reached})
 		}
 		return out
 	}
@@ -58,7 +58,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 	// Another seed gives another timeline.
 	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
 	other := attempts(recs)
-	if len(other) == len(one) && other[0].Event == one[0].event && other[0].Time.Equal(one[0].at) {
+	if len(other) == len(one) && other[0].EventID == one[0].event && other[0].Time.Equal(one[0].at) {
 		t.Errorf("seed 8 gave the same timeline as seed 7")
 	}
 }
@@ -71,9 +71,9 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 	perEvent := map[string][]Record{}
 	for _, r := range attempts(recs) {
 		if r.Outcome != ConnectionFailed || r.Reached {
-			t.Fatalf("attempt %d of %s: outcome %s reached=%v, want connection_failed, not reached", r.Attempt, r.Event, r.Outcome, r.Reached)
+			t.Fatalf("attempt %d of %s: outcome %s reached=%v, want connection_failed, not reached", r.Attempt, r.EventID, r.Outcome, r.Reached)
 		}
-		perEvent[r.Event] = append(perEvent[r.Event], r)
+		perEvent[r.EventID] = append(perEvent[r.EventID], r)
 	}
 	if len(perEvent) != 5 {
 		t.Fatalf("got attempts for %d events, want 5", len(perEvent))
@@ -100,7 +100,7 @@ func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
 		if r.Kind == KindEvent {
 			fates++
 			if r.Fate != FateExhausted || r.Attempts != p.MaxAttempts() {
-				t.Errorf("event %s: fate %s after %d attempts, want exhausted after %d", r.Event, r.Fate, r.Attempts, p.MaxAttempts())
+				t.Errorf("event %s: fate %s after %d attempts, want exhausted after %d", r.EventID, r.Fate, r.Attempts, p.MaxAttempts())
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func TestEndpointDisabledAfterConsecutiveFailures(t *testing.T) {
 	}
 	for _, a := range as {
 		if a.Time.After(res.DisabledAt) {
-			t.Errorf("attempt %d of %s sent at %s, after the endpoint was disabled at %s", a.Attempt, a.Event, a.Time, res.DisabledAt)
+			t.Errorf("attempt %d of %s sent at %s, after the endpoint was disabled at %s", a.Attempt, a.EventID, a.Time, res.DisabledAt)
 		}
 	}
 	if res.Lost != 40 {
@@ -294,11 +294,11 @@ func TestInterruptedRun(t *testing.T) {
 				if r.Kind == KindEvent && r.Fate == FateInterrupted {
 					interrupted++
 					if r.Attempts == 0 {
-						t.Errorf("event %s ended interrupted with no attempt made", r.Event)
+						t.Errorf("event %s ended interrupted with no attempt made", r.EventID)
 					}
 				}
 				if (r.Kind == KindEvent || r.Kind == KindEnd) && (r.Time.Before(DefaultStart()) || r.At.Seconds() < 0) {
-					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.Event, r.Time, r.At.Seconds())
+					t.Errorf("%s record of %q at %s (%+gs): before the run started", r.Kind, r.EventID, r.Time, r.At.Seconds())
 				}
 			}
 			if interrupted == 0 {
@@ -403,7 +403,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 		})
 		var out []key
 		for _, r := range recs {
-			k := key{kind: r.Kind, event: r.Event, fate: r.Fate, outcome: string(r.Outcome), n: r.n(), at: r.Time}
+			k := key{kind: r.Kind, event: r.EventID, fate: r.Fate, outcome: string(r.Outcome), n: r.n(), at: r.Time}
 			if r.DisabledAt != nil {
 				k.disabledAt = r.DisabledAt.String()
 			}

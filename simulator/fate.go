@@ -301,12 +301,12 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	r.Kind, r.Fate, r.Seq, r.Time, r.Fault = KindEvent, fate, event, at, fault
 	r.Tenant = e.tenantLabel(event)
 	if st := e.live.ref(event); st.eventState != nil {
-		r.Event, _ = e.names(event, st)
+		r.EventID, _ = e.names(event, st)
 		r.Attempts = int(st.attempts)
 		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)
 	} else {
-		r.Event = e.work.event(event).ID
+		r.EventID = e.work.event(event).ID
 	}
 	return e.emitOut()
 }

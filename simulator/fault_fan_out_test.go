@@ -21,7 +21,7 @@ func TestFannedOutAttempt(t *testing.T) {
 		if !r.Reached || r.Attempt != 1 || r.Copy != 0 {
 			t.Errorf("attempt %+v: want a first attempt that reached the handler", r)
 		}
-		subs[r.Event] = append(subs[r.Event], r.Subscription)
+		subs[r.EventID] = append(subs[r.EventID], r.Subscription)
 	}
 	if len(subs) != 2 || res.Delivered != 2 {
 		t.Fatalf("events %v, delivered %d; want 2 events, each delivered", subs, res.Delivered)
@@ -84,9 +84,9 @@ func TestFannedOutRetriesOneSubscription(t *testing.T) {
 	// subscription's once, or on the whole schedule when it failed.
 	bySub := map[string][2]int{} // event → attempts per subscription
 	for _, r := range attempts(recs) {
-		c := bySub[r.Event]
+		c := bySub[r.EventID]
 		c[r.Subscription]++
-		bySub[r.Event] = c
+		bySub[r.EventID] = c
 	}
 	for ev, c := range bySub {
 		for _, n := range c {

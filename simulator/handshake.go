@@ -46,7 +46,7 @@ func (e *engine) handshake(ctx context.Context) (bool, error) {
 		problem = fmt.Errorf("%w (%s)", problem, describe(err))
 	}
 	r := e.base
-	r.Kind, r.Time, r.Event, r.Seq = KindHandshake, e.cfg.Start, hs.Event.ID, -1
+	r.Kind, r.Time, r.EventID, r.Seq = KindHandshake, e.cfg.Start, hs.Event.ID, -1
 	r.Handshake, r.HandshakeExpect = hs.Name, hs.Expect
 	r.Status, r.HandlerStatus, r.Reached = status, status, status != 0
 	r.Latency = latency.Truncate(time.Microsecond)

@@ -116,7 +116,7 @@ func TestIncomingDeliveriesAreRetriedAndResigned(t *testing.T) {
 			var ids []string
 			for _, r := range recs {
 				if r.Kind == simulator.KindEvent {
-					ids = append(ids, r.Event)
+					ids = append(ids, r.EventID)
 				}
 			}
 			if !slices.Equal(ids, want) {

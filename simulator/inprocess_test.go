@@ -77,7 +77,7 @@ func TestInProcessPath(t *testing.T) {
 			}
 			for _, r := range recs {
 				if r.Kind == KindAttempt && r.Status == http.StatusNotFound {
-					t.Fatalf("attempt %d of %s answered 404: the request did not go to %s", r.Attempt, r.Event, tc.route)
+					t.Fatalf("attempt %d of %s answered 404: the request did not go to %s", r.Attempt, r.EventID, tc.route)
 				}
 			}
 		})

@@ -56,7 +56,7 @@ func TestModelMatchesHTTP(t *testing.T) {
 				var out []view
 				for _, r := range recs {
 					if r.Kind == KindAttempt || r.Kind == KindEvent || r.Kind == KindRestart {
-						out = append(out, view{r.Kind, r.Event, r.Fate, r.n(), r.HandlerStatus, r.Time, r.Outcome, r.Fault, r.Reached, r.Manual, r.Copy})
+						out = append(out, view{r.Kind, r.EventID, r.Fate, r.n(), r.HandlerStatus, r.Time, r.Outcome, r.Fault, r.Reached, r.Manual, r.Copy})
 					}
 				}
 				return out

@@ -54,7 +54,7 @@ const (
 	KindRestart = "restart"
 	// KindAttack is a request the handler must reject, sent beside attempt
 	// N of event Seq: a signature attack from the scenario, or (Probe) the
-	// provider's own invalid-signature probe. Event is the attack's own
+	// provider's own invalid-signature probe. EventID is the attack's own
 	// dedup id, which the provider never sends, so any side effect on it is
 	// the attack's. With NotApplicable set nothing was sent: the record says
 	// once per run why the provider's scheme makes the attack pointless.
@@ -134,10 +134,10 @@ type Record struct {
 	// event's fate, the restart, the disable; the run's start (run,
 	// handshake records) or end (effects, end records).
 	Time time.Time
-	// Event is the event's dedup id (attempt, attack, handshake, disable,
+	// EventID is the event's dedup id (attempt, attack, handshake, disable,
 	// event and effects records); an attack's is its own, which the
 	// provider never sends, so any side effect on it is the attack's.
-	Event string
+	EventID string
 	// Seq is the event's index in the workload, from 0 (same records; -1
 	// for a handshake).
 	Seq int

@@ -149,7 +149,7 @@ func (r *Record) n() int {
 func (r *Record) toJSON() recordJSON {
 	return recordJSON{
 		Kind: r.Kind, Provider: r.Provider, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed,
-		Event: r.Event, Seq: r.Seq, N: r.n(), Time: r.Time, AtSeconds: r.At.Seconds(),
+		Event: r.EventID, Seq: r.Seq, N: r.n(), Time: r.Time, AtSeconds: r.At.Seconds(),
 		Outcome: r.Outcome, Status: r.Status, HandlerStatus: r.HandlerStatus, Reached: r.Reached,
 		LatencyMS: millis(r.Latency), AddedLatencyMS: millis(r.AddedLatency), Fault: r.Fault, Object: r.Object,
 		Copy: r.Copy, Subscription: r.Subscription, Manual: r.Manual, Error: r.Error, Outage: r.Outage,
@@ -184,7 +184,7 @@ func (r *Record) toJSON() recordJSON {
 func (w *recordJSON) toRecord(r *Record) {
 	*r = Record{
 		Kind: w.Kind, Provider: w.Provider, Policy: w.Policy, Scenario: w.Scenario, Seed: w.Seed,
-		Time: w.Time, Event: w.Event, Seq: w.Seq, Tenant: w.Tenant, Error: w.Error,
+		Time: w.Time, EventID: w.Event, Seq: w.Seq, Tenant: w.Tenant, Error: w.Error,
 		At: seconds(w.AtSeconds), Fault: w.Fault,
 		Answer: Answer{Status: w.Status, HandlerStatus: w.HandlerStatus, Reached: w.Reached, Latency: fromMillis(w.LatencyMS)},
 		AttemptFacts: AttemptFacts{

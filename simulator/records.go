@@ -69,7 +69,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st eventRef, o *outcome, si
 	b := &e.base
 	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
 	id, object := e.names(d.event(), st)
-	r.Event, r.Seq, r.Attempt, r.Time = id, d.event(), d.n(), at
+	r.EventID, r.Seq, r.Attempt, r.Time = id, d.event(), d.n(), at
 	r.At, r.Fault, r.Error, r.Tenant = d.offset()-e.first(d.event(), st), o.fault, o.err, e.tenantLabel(d.event())
 	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
 		Latency: o.latency.Truncate(time.Microsecond)}

@@ -123,7 +123,7 @@ func TestFollowedRedirectKeepsThePost(t *testing.T) {
 			}
 			for _, r := range recs {
 				if r.Kind == KindAttempt && (r.Outcome != Delivered || r.Status != 200) {
-					t.Errorf("attempt %d of %s: %s %d (%s), want delivered 200", r.Attempt, r.Event, r.Outcome, r.Status, r.Error)
+					t.Errorf("attempt %d of %s: %s %d (%s), want delivered 200", r.Attempt, r.EventID, r.Outcome, r.Status, r.Error)
 				}
 			}
 		})

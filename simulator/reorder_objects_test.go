@@ -124,7 +124,7 @@ func TestReorderedPairsAreStaleInThePayload(t *testing.T) {
 				EventType: tc.eventType, Secret: policies.GenerateSecret(pol.Provider, 9),
 				Sink: func(r *simulator.Record) error {
 					if r.Kind == simulator.KindAttempt && r.Object != "" {
-						objectOf[r.Event] = r.Object
+						objectOf[r.EventID] = r.Object
 					}
 					return agg.Add(r)
 				},

@@ -32,10 +32,10 @@ func TestRunIDChangesIdsOnly(t *testing.T) {
 				rec = r
 			case KindAttempt:
 				timeline = append(timeline, attempt{r.Seq, r.Attempt, r.Time.String(), r.Outcome, r.Fault})
-				ids = append(ids, r.Event)
+				ids = append(ids, r.EventID)
 			case KindAttack:
-				if r.Event != "" {
-					ids = append(ids, r.Event)
+				if r.EventID != "" {
+					ids = append(ids, r.EventID)
 				}
 			}
 		}

@@ -96,7 +96,7 @@ func TestInProcessLateEffectIsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := recs[len(recs)-2].Event
+	id := recs[len(recs)-2].EventID
 	if res.Effects[id] != 2 {
 		t.Errorf("effects %v: want %s processed twice (the cut-off call's late credit and the retry's)", res.Effects, id)
 	}

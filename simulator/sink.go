@@ -21,7 +21,7 @@ func (e *engine) sink(r *Record) error {
 	if !reflect.DeepEqual(deepCopy(r), before) {
 		panic(fmt.Sprintf("simulator: a Sink changed the %s record it was given; a sink must copy a record to change it", before.Kind))
 	}
-	*r = Record{Kind: "reused", Event: "a Sink kept the record the engine lent it"}
+	*r = Record{Kind: "reused", EventID: "a Sink kept the record the engine lent it"}
 	return err
 }
 

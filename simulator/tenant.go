@@ -131,7 +131,7 @@ func (e *engine) disableTenant(d *due, id string, at time.Time, by string, cause
 	e.res.TenantsDisabled++
 	r := &e.out
 	*r = e.base
-	r.Kind, r.Time, r.Seq, r.Attempt, r.Event = KindDisable, at, d.event(), d.n(), id
+	r.Kind, r.Time, r.Seq, r.Attempt, r.EventID = KindDisable, at, d.event(), d.n(), id
 	r.Tenant, r.DisabledBy, r.DisabledCause = e.tenantLabel(d.event()), by, cause
 	return e.emitOut()
 }
@@ -169,7 +169,7 @@ func (e *engine) lose(d *due) error {
 	r := &e.out
 	*r = e.base
 	r.Kind, r.Fate, r.Seq, r.Time, r.Tenant = KindEvent, FateDisabled, ev, at, e.tenantLabel(ev)
-	r.Event = e.eventID(ev)
+	r.EventID = e.eventID(ev)
 	return e.emitOut()
 }
 

@@ -71,10 +71,10 @@ func signedOnce(t *testing.T, header string, records []simulator.Record, arrival
 	attempts := map[string]map[int]bool{}
 	for _, r := range records {
 		if r.Kind == simulator.KindAttempt && r.Reached {
-			if attempts[r.Event] == nil {
-				attempts[r.Event] = map[int]bool{}
+			if attempts[r.EventID] == nil {
+				attempts[r.EventID] = map[int]bool{}
 			}
-			attempts[r.Event][r.Attempt] = true
+			attempts[r.EventID][r.Attempt] = true
 		}
 	}
 	sigs := map[string]map[string]bool{}

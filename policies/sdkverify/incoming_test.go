@@ -73,7 +73,7 @@ func TestOfficialVerifiersAcceptResentRealDeliveries(t *testing.T) {
 // invalid-signature probe in records.
 func probe(records []simulator.Record, dedup string) bool {
 	for _, r := range records {
-		if r.Kind == simulator.KindAttack && r.Probe && r.Event == dedup {
+		if r.Kind == simulator.KindAttack && r.Probe && r.EventID == dedup {
 			return true
 		}
 	}

@@ -54,7 +54,7 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			probes := map[string]bool{}
 			for _, r := range records {
 				if r.Kind == simulator.KindAttack && r.Probe {
-					probes[r.Event] = true
+					probes[r.EventID] = true
 				}
 			}
 			if (pol.SignatureProbe != nil) != (len(probes) == 1) {
@@ -87,7 +87,7 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 			ids := map[string]bool{}
 			for _, r := range records {
 				if r.Kind == simulator.KindAttempt {
-					ids[r.Event] = true
+					ids[r.EventID] = true
 				}
 			}
 			for id, n := range h.seen {
@@ -145,7 +145,7 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 			for _, r := range records {
 				switch {
 				case r.Kind == simulator.KindAttempt && r.HandlerStatus != ok:
-					t.Errorf("attempt %d of %s: the official verifier answered %d", r.Attempt, r.Event, r.HandlerStatus)
+					t.Errorf("attempt %d of %s: the official verifier answered %d", r.Attempt, r.EventID, r.HandlerStatus)
 				case r.Kind != simulator.KindAttack || r.NotApplicable != "":
 				case r.Undetectable != "":
 					sent++

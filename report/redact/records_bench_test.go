@@ -9,7 +9,7 @@ import (
 // BenchmarkRedactRecord is the cost redaction adds to every record of a
 // run: with no secret to look for (a dry run), and with one.
 func BenchmarkRedactRecord(b *testing.B) {
-	rec := simulator.Record{Kind: simulator.KindAttempt, Provider: "stripe", Policy: "stripe", Scenario: "black-hole", Event: "evt_0123456789abcdef", Error: "connection refused", Fault: "drop-request", AttemptFacts: simulator.AttemptFacts{Outcome: simulator.ConnectionFailed}}
+	rec := simulator.Record{Kind: simulator.KindAttempt, Provider: "stripe", Policy: "stripe", Scenario: "black-hole", EventID: "evt_0123456789abcdef", Error: "connection refused", Fault: "drop-request", AttemptFacts: simulator.AttemptFacts{Outcome: simulator.ConnectionFailed}}
 	var sink simulator.Record
 	b.Run("copy-only", func(b *testing.B) {
 		for b.Loop() {

@@ -15,8 +15,8 @@ func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
 	sec := &Set{}
 	d := NewRecords(sec)
 	const secret = "whsec_added_during_the_run"
-	clean := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_1", Error: "handler said " + secret}
-	hostile := simulator.Record{Kind: simulator.KindAttempt, Event: "evt_2", Error: "500 \x1b]0;pwned\x07"}
+	clean := simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_1", Error: "handler said " + secret}
+	hostile := simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_2", Error: "500 \x1b]0;pwned\x07"}
 	for range 3 {
 		if got := d.Redact(&clean); got != &clean {
 			t.Fatalf("a clean record was copied: %+v", got)

@@ -21,7 +21,7 @@ const secret = "whsec_StreamSecret_0123456789"
 func records(ended bool) []*simulator.Record {
 	recs := []*simulator.Record{
 		{Kind: simulator.KindRun, Provider: "stripe", Policy: "stripe", Scenario: "flaky-network", Seed: 7},
-		{Kind: simulator.KindAttempt, Provider: "stripe", Policy: "stripe", Scenario: "flaky-network", Seed: 7, Event: "evt_1", AttemptFacts: simulator.AttemptFacts{Outcome: simulator.ConnectionFailed}, Error: "dial http://127.0.0.1:1/hook?key=" + secret},
+		{Kind: simulator.KindAttempt, Provider: "stripe", Policy: "stripe", Scenario: "flaky-network", Seed: 7, EventID: "evt_1", AttemptFacts: simulator.AttemptFacts{Outcome: simulator.ConnectionFailed}, Error: "dial http://127.0.0.1:1/hook?key=" + secret},
 	}
 	if ended {
 		recs = append(recs, &simulator.Record{Kind: simulator.KindEnd, Provider: "stripe", Policy: "stripe", Scenario: "flaky-network", Seed: 7})

@@ -256,12 +256,12 @@ func TestTTLLeaksExactlyPastItsTTL(t *testing.T) {
 				if r.Kind != simulator.KindAttempt || !r.Reached {
 					continue
 				}
-				k, ok := key[r.Event]
+				k, ok := key[r.EventID]
 				switch {
 				case !ok:
-					key[r.Event] = r.Time
+					key[r.EventID] = r.Time
 				case r.Time.Sub(k) > ttl:
-					leaks[r.Event] = true
+					leaks[r.EventID] = true
 				}
 			}
 			leaked := 0
