@@ -19,7 +19,9 @@ type chunkFile struct {
 	dir   string  // where the file is made; "" for os.TempDir
 	slots int32   // slots in the file
 	free  []int32 // slots read back, to reuse
-	buf   []byte
+	// buf is one slot. Its length, fixed by the first write, is every
+	// slot's: a queue carries names or not for its whole life.
+	buf []byte
 }
 
 // chunkBytes is the size of a chunk's attempts on disk: each one's time
@@ -100,10 +102,15 @@ func (s *chunkFile) read(slot int32, c *chunk) error {
 }
 
 // bytes returns the buffer a slot of c is written from and read into.
+// Slots are at multiples of one size, so a chunk of another size than
+// the first would overlap its neighbours: that is a bug, not a condition.
 func (s *chunkFile) bytes(c *chunk) []byte {
 	n := slotSize(c)
-	if len(s.buf) != n {
+	if s.buf == nil {
 		s.buf = make([]byte, n)
+	}
+	if len(s.buf) != n {
+		panic("simulator: a queue spilled chunks of two sizes")
 	}
 	return s.buf
 }
@@ -118,7 +125,7 @@ func (s *chunkFile) close() error {
 	}
 	name := s.f.Name()
 	err := s.f.Close()
-	s.f, s.slots, s.free = nil, 0, nil
+	s.f, s.slots, s.free, s.buf = nil, 0, nil, nil
 	if rerr := os.Remove(name); rerr != nil && !os.IsNotExist(rerr) && err == nil {
 		err = rerr
 	}
