@@ -9,7 +9,6 @@ import (
 
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/output"
-
 	"github.com/retrysim/retrysim/report/redact"
 	"github.com/retrysim/retrysim/report/results"
 	"github.com/retrysim/retrysim/simulator"
