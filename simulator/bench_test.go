@@ -232,7 +232,7 @@ func BenchmarkFailingRun(b *testing.B) {
 		if err := cfg.providerDefaults(); err != nil {
 			b.Fatal(err)
 		}
-		c, err := cfg.withDefaults()
+		c, err := cfg.resolve()
 		if err != nil {
 			b.Fatal(err)
 		}

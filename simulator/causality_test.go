@@ -24,7 +24,7 @@ func stream(tb testing.TB, cfg Config) ([]string, *Result) {
 	if err := cfg.providerDefaults(); err != nil {
 		tb.Fatal(err)
 	}
-	c, err := cfg.withDefaults()
+	c, err := cfg.resolve()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -209,7 +209,10 @@ type Config struct {
 // accepts requests.
 type RestartFunc func(ctx context.Context) error
 
-func (c *Config) withDefaults() (Config, error) {
+// resolve returns the config a run uses: each field left at zero given its
+// default, and every field checked, all problems joined into one error.
+// (providerDefaults, before it, applies what the policy itself says.)
+func (c *Config) resolve() (Config, error) {
 	cfg := *c
 	givenRunID := cfg.RunID
 	if cfg.Tenants == 0 {
@@ -227,7 +230,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	settleErr := settleWithDefaults(&cfg.SettleLimit, &cfg.SettleQuiet)
+	settleErr := resolveSettle(&cfg.SettleLimit, &cfg.SettleQuiet)
 	var errs []error
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()

@@ -97,7 +97,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.providerDefaults(); err != nil {
 		return nil, err
 	}
-	c, err := cfg.withDefaults()
+	c, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // event type, which must be one the wire format knows.
 func (c *Config) providerDefaults() error {
 	if c.Policy.Wire() == nil {
-		return nil // withDefaults reports it
+		return nil // resolve reports it
 	}
 	if c.URL != "" {
 		p, err := c.Policy.WithURLOverrides(c.URL)

@@ -65,14 +65,14 @@ func TestConfigLimits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := base
 			tc.edit(&cfg)
-			_, err := cfg.withDefaults()
+			_, err := cfg.resolve()
 			var le *LimitError
 			if !errors.Is(err, ErrConfig) || !errors.As(err, &le) || le.Setting != tc.setting {
 				t.Errorf("got %v, want ErrConfig with a LimitError for %s", err, tc.setting)
 			}
 		})
 	}
-	cfg, err := base.withDefaults()
+	cfg, err := base.resolve()
 	if err != nil {
 		t.Fatal(err)
 	}

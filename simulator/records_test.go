@@ -112,7 +112,7 @@ func engineAttempts(t *testing.T, cfg Config, prepare, after func(*engine)) []Re
 	if err := cfg.providerDefaults(); err != nil {
 		t.Fatal(err)
 	}
-	c, err := cfg.withDefaults()
+	c, err := cfg.resolve()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,7 +187,7 @@ func newReplay(ctx context.Context, cfg *ReplayConfig) (*replay, error) {
 	if cfg.Times == 0 {
 		cfg.Times = DefaultReplayTimes
 	}
-	if err := settleWithDefaults(&cfg.SettleLimit, &cfg.SettleQuiet); err != nil {
+	if err := resolveSettle(&cfg.SettleLimit, &cfg.SettleQuiet); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err := CheckReplayTimes(cfg.Times); err != nil {

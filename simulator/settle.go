@@ -233,11 +233,11 @@ func queryOracle(ctx context.Context, effects EffectsFunc, limit time.Duration) 
 	return r.Effects, err
 }
 
-// settleWithDefaults gives the wait for the effects to settle its
+// resolveSettle gives the wait for the effects to settle its
 // defaults where they are 0 (DefaultSettle; DefaultSettleQuiet, or half the
 // wait when that is shorter) and checks it: above 0 and at most MaxSettle
 // (CheckSettle), with a quiet period up to it. Run and replay alike.
-func settleWithDefaults(settle, quiet *time.Duration) error {
+func resolveSettle(settle, quiet *time.Duration) error {
 	if *settle == 0 {
 		*settle = DefaultSettle
 	}
