@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,9 +18,6 @@ import (
 	"github.com/retrysim/retrysim/policies/configfile"
 	"github.com/retrysim/retrysim/scenarios"
 )
-
-// configFile is the file looked for in the working directory.
-const configFile = "retrysim.yaml"
 
 // settings is what one command invocation takes from the config file and
 // the environment besides its flags' values: the policy catalogue, the
@@ -99,8 +95,8 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 	path, _ := cmd.Flags().GetString("config")
 	explicit := path != ""
 	if !explicit {
-		if _, err := os.Stat(configFile); err == nil {
-			path = configFile
+		if _, err := os.Stat(configfile.Name); err == nil {
+			path = configfile.Name
 		}
 	}
 	st.path = path
@@ -110,7 +106,7 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 		// The file is read once, bounded: viper takes its settings,
 		// configfile its data sections.
 		v.SetConfigType("yaml")
-		data, err := readCapped(path, nil, maxConfigFile, "a config file")
+		data, err := configfile.ReadFile(path)
 		if err == nil {
 			err = v.ReadConfig(bytes.NewReader(data))
 		}
@@ -131,38 +127,35 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 		}
 	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		key := configKey(cmd, f.Name)
+		key := configfile.Key(cmd.Name(), f.Name)
 		if f.Changed || f.Name == "config" || f.Name == "help" || !v.IsSet(key) {
 			return
 		}
 		raw := v.Get(key)
-		if f.Name == "exec" && (!explicit || os.Getenv("RETRYSIM_EXEC") != "") {
-			// A retrysim.yaml in an untrusted checkout, or the environment,
-			// must not run a command by being there.
-			errs = append(errs, fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", configSource(key, path, lines)))
+		source := configfile.Source(key, path, lines, os.Getenv)
+		note, err := configfile.Untrusted(cmd.Name(), f.Name, source, explicit, os.Getenv)
+		if err != nil {
+			errs = append(errs, err)
 			return
 		}
-		if !explicit && writesOrRuns(cmd, f.Name) && os.Getenv(envName(key)) == "" {
-			// A retrysim.yaml in an untrusted checkout chooses no path
-			// retrysim writes to: the key is left out, and said.
-			fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: %s: ignored: where retrysim writes is taken only from --%s, %s or a config file named with --config, so that running retrysim in a directory never writes where a file there says\n",
-				configSource(key, path, lines), f.Name, envName(key))
+		if note != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: %s\n", note)
 			return
 		}
-		st.sources[f.Name] = configSource(key, path, lines)
+		st.sources[f.Name] = source
 		if err := setFromConfig(f, raw); err != nil {
-			val := fmt.Sprintf("%q", configText(raw))
+			val := fmt.Sprintf("%q", configfile.Text(raw))
 			if f.Name == "secret" {
 				val = "(value not shown)"
 			}
-			errs = append(errs, fmt.Errorf("%s: %s: %w", configSource(key, path, lines), val, err))
+			errs = append(errs, fmt.Errorf("%s: %s: %w", source, val, err))
 		}
 	})
 	if len(errs) > 0 {
 		return nil, badInput(errors.Join(errs...))
 	}
 	if f := cmd.Flags().Lookup("allow-remote"); f != nil && !f.Changed && v.IsSet("allow-remote") && f.Value.String() == "true" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configSource("allow-remote", path, lines))
+		fmt.Fprintf(cmd.ErrOrStderr(), "retrysim: the loopback guard is off (allow-remote from %s): targets on other machines are allowed\n", configfile.Source("allow-remote", path, lines, os.Getenv))
 	}
 	return st, nil
 }
@@ -174,7 +167,7 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 // that takes one value is its elements joined by commas, as --ttl takes
 // them).
 func setFromConfig(f *pflag.Flag, raw any) error {
-	vals := []string{configText(raw)}
+	vals := []string{configfile.Text(raw)}
 	if sv, ok := f.Value.(pflag.SliceValue); ok {
 		// Setting a slice flag appends from its second value on: start
 		// from empty so the value replaces the default.
@@ -184,7 +177,7 @@ func setFromConfig(f *pflag.Flag, raw any) error {
 		if list, ok := raw.([]any); ok {
 			vals = vals[:0]
 			for _, e := range list {
-				vals = append(vals, configText(e))
+				vals = append(vals, configfile.Text(e))
 			}
 		}
 	}
@@ -194,55 +187,6 @@ func setFromConfig(f *pflag.Flag, raw any) error {
 		}
 	}
 	return nil
-}
-
-// configText renders a config or environment value as the command line
-// would spell it; a list becomes its elements joined by commas.
-func configText(raw any) string {
-	if list, ok := raw.([]any); ok {
-		parts := make([]string, len(list))
-		for i, e := range list {
-			parts[i] = configText(e)
-		}
-		return strings.Join(parts, ",")
-	}
-	if f, ok := raw.(float64); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64) // 1e6 in YAML is 1000000
-	}
-	return fmt.Sprint(raw)
-}
-
-// writesOrRuns reports whether cmd's flag name chooses a path retrysim
-// writes to: such a value is taken from a config file only when the file
-// was named with --config (exec, which runs a command, is refused
-// outright).
-func writesOrRuns(cmd *cobra.Command, name string) bool {
-	switch name {
-	case "results", "out", "captures", "db":
-		return true
-	case "chart":
-		return cmd.Name() == "policies" // run's --chart names a kind of chart
-	}
-	return false
-}
-
-// envName is the environment variable that sets config key name.
-func envName(name string) string {
-	return "RETRYSIM_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-}
-
-// configSource names where flag name's value came from, for an error: the
-// environment variable when it is set (it beats the file), else the config
-// file and the key's line.
-func configSource(name, path string, lines map[string]int) string {
-	env := envName(name)
-	if os.Getenv(env) != "" {
-		return env
-	}
-	if line, ok := lines[name]; ok {
-		return fmt.Sprintf("%s:%d: %s", path, line, name)
-	}
-	return fmt.Sprintf("%s: %s", path, name)
 }
 
 // scenario resolves a --scenario value: a scenario from the config file
@@ -257,42 +201,25 @@ func (st *settings) scenario(name string) (scenarios.Scenario, error) {
 	return s, err
 }
 
-// secretEnv is the environment variable that holds provider's secret:
-// RETRYSIM_SECRET_STRIPE, RETRYSIM_SECRET_STANDARD_WEBHOOKS.
-func secretEnv(provider string) string {
-	return "RETRYSIM_SECRET_" + strings.ToUpper(strings.NewReplacer("-", "_").Replace(provider))
-}
-
 // secret returns provider's secret from the environment or, after it, the
 // config file; --secret beats both and is the caller's to check.
 func (st *settings) secret(provider string) (string, bool) {
-	if v := os.Getenv(secretEnv(provider)); v != "" {
+	if v := os.Getenv(configfile.SecretEnv(provider)); v != "" {
 		return v, true
 	}
 	v, ok := st.secrets[provider]
 	return v, ok
 }
 
-// configKey is the config key (and RETRYSIM_ variable) of cmd's flag
-// name: its name, but for demo's --ttl, which is how long its ttl handler
-// keeps a key, as run's --demo-ttl is, and nothing like run's --ttl, the
-// TTL choices a report compares. The two share "demo-ttl".
-func configKey(cmd *cobra.Command, name string) string {
-	if cmd.Name() == "demo" && name == "ttl" {
-		return "demo-ttl"
-	}
-	return name
-}
-
 // allFlagNames is every config key of every command under root (a flag's
-// name, or its configKey), but config and help.
+// name, or its configfile.Key), but config and help.
 func allFlagNames(root *cobra.Command) map[string]bool {
 	names := map[string]bool{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			if f.Name != "config" && f.Name != "help" {
-				names[configKey(c, f.Name)] = true
+				names[configfile.Key(c.Name(), f.Name)] = true
 			}
 		})
 		for _, sub := range c.Commands() {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/configfile"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
 	"github.com/retrysim/retrysim/simulator/interrupt"
@@ -88,8 +89,8 @@ Examples:
 					from[w] = "given with --secret"
 				} else if v, ok := st.secret(w); ok {
 					sec[w] = v
-					from[w] = "from " + secretEnv(w)
-					if os.Getenv(secretEnv(w)) == "" {
+					from[w] = "from " + configfile.SecretEnv(w)
+					if os.Getenv(configfile.SecretEnv(w)) == "" {
 						from[w] = "from secrets: in " + st.path
 					}
 				}

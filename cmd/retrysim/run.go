@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/configfile"
 	"github.com/retrysim/retrysim/policies/payload"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
@@ -376,7 +377,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 	cleanup := func() {}
 	secret, given := p.settings.secretFor(p.secrets, pol.Provider)
 	if err := policies.CheckSecret(pol.Provider, secret); given && err != nil {
-		return simulator.Config{}, cleanup, badInput(fmt.Errorf("%s or secrets: in %s: %w", secretEnv(pol.Provider), configFile, err))
+		return simulator.Config{}, cleanup, badInput(fmt.Errorf("%s or secrets: in %s: %w", configfile.SecretEnv(pol.Provider), configfile.Name, err))
 	}
 	if !given {
 		secret = policies.GenerateSecret(pol.Provider, f.seed)
@@ -467,10 +468,10 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 		// The handler needs only the public key: the private one is
 		// printed so the user can pass it back with --secret.
 		fmt.Fprintf(w, "retrysim: no private key given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  (the same seed gives the same key; your handler does not need it)\n",
-			provider, provider, secretEnv(provider), configFile, seed, secret)
+			provider, provider, configfile.SecretEnv(provider), configfile.Name, seed, secret)
 	case generated:
 		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
-			provider, provider, secretEnv(provider), configFile, seed, secret)
+			provider, provider, configfile.SecretEnv(provider), configfile.Name, seed, secret)
 	}
 	if keyed {
 		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))

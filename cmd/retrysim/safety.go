@@ -105,13 +105,9 @@ func tlsConfig(insecure bool, caFile string) (*tls.Config, error) {
 	case caFile == "":
 		return nil, nil
 	}
-	pem, err := readCapped(caFile, nil, maxCAFile, "a PEM certificate file")
+	cfg, err := simulator.TrustFile(caFile)
 	if err != nil {
 		return nil, fmt.Errorf("--ca: %w", err)
-	}
-	cfg, err := simulator.TrustPEM(pem)
-	if err != nil {
-		return nil, fmt.Errorf("--ca: %s holds %w", caFile, err)
 	}
 	return cfg, nil
 }

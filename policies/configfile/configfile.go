@@ -4,6 +4,11 @@
 // (provider: secret) and "scenarios:" (name: scenario, decoded strictly by
 // the scenarios package). The file's other keys are settings the caller
 // takes by its own means; Read only checks that each is one it knows.
+// For those, the package names the file (Name, read by ReadFile up to
+// MaxSize), the environment variable and config key of each setting
+// (EnvName, SecretEnv, Key), where a value came from (Source), and which
+// values a file found in the working directory is not trusted with
+// (Untrusted).
 package configfile
 
 import (

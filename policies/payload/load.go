@@ -3,7 +3,6 @@ package payload
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/boundedfile"
 )
 
 // Limits on what Load reads, far above real payloads (GitHub caps its own
@@ -182,19 +182,16 @@ func has(data []byte, path string) bool {
 	return false
 }
 
-// readCapped reads a payload file of at most MaxFileSize bytes.
+// readCapped reads a payload file of at most MaxFileSize bytes
+// (boundedfile.Read), saying a problem as this package's *Error.
 func readCapped(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: %w", ErrInvalid, unwrapPath(err))}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: %w", ErrInvalid, unwrapPath(err))}
-	}
-	if len(data) > MaxFileSize {
+	data, err := boundedfile.Read(name, nil, MaxFileSize, "")
+	var tl *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: larger than %d MiB", ErrInvalid, MaxFileSize>>20)}
+	case err != nil:
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: %w", ErrInvalid, unwrapPath(err))}
 	}
 	return data, nil
 }

@@ -1,10 +1,10 @@
 package capture
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+
+	"github.com/retrysim/retrysim/policies/boundedfile"
 )
 
 // Read reads a captured delivery from the file at path, or from stdin
@@ -17,9 +17,9 @@ func Read(path string, stdin io.Reader, entry int) (Request, []byte, error) {
 	dir, data, err := filepath.Dir(path), []byte(nil), error(nil)
 	if path == "-" {
 		dir = "."
-		data, err = readCapped("stdin", stdin, "a captured request")
+		data, err = boundedfile.Read("stdin", stdin, MaxSize, "a captured request")
 	} else {
-		data, err = readCapped(path, nil, "a captured request")
+		data, err = boundedfile.Read(path, nil, MaxSize, "a captured request")
 	}
 	if err != nil {
 		return Request{}, nil, err
@@ -30,30 +30,8 @@ func Read(path string, stdin io.Reader, entry int) (Request, []byte, error) {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
 			}
-			return readCapped(name, nil, "a request body")
+			return boundedfile.Read(name, nil, MaxSize, "a request body")
 		},
 	})
 	return c, data, err
-}
-
-// readCapped reads the file name, or r when it is not nil, refusing it
-// when it holds more than MaxSize bytes; what says what the file should
-// have been.
-func readCapped(name string, r io.Reader, what string) ([]byte, error) {
-	if r == nil {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%s is larger than %d MiB: not %s", name, MaxSize>>20, what)
-	}
-	return data, nil
 }

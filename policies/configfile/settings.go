@@ -1,0 +1,112 @@
+package configfile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retrysim/retrysim/policies/boundedfile"
+)
+
+// Name is the config file looked for in the working directory.
+const Name = "retrysim.yaml"
+
+// MaxSize caps the config file: it is a few kilobytes in use, so a larger
+// one (or /dev/zero) is a mistake.
+const MaxSize = 4 << 20
+
+// ReadFile reads the config file at path whole, refusing one larger than
+// MaxSize (boundedfile.Read).
+func ReadFile(path string) ([]byte, error) {
+	return boundedfile.Read(path, nil, MaxSize, "a config file")
+}
+
+// EnvName is the environment variable that sets config key name:
+// RETRYSIM_ and the key in upper case, dashes as underscores
+// (RETRYSIM_DEMO_TTL).
+func EnvName(name string) string {
+	return "RETRYSIM_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// SecretEnv is the environment variable that holds provider's secret:
+// RETRYSIM_SECRET_STRIPE, RETRYSIM_SECRET_STANDARD_WEBHOOKS.
+func SecretEnv(provider string) string {
+	return "RETRYSIM_SECRET_" + strings.ToUpper(strings.NewReplacer("-", "_").Replace(provider))
+}
+
+// Key is the config key (and RETRYSIM_ variable) of command's flag: its
+// name, but for demo's --ttl, which is how long its ttl handler keeps a
+// key, as run's --demo-ttl is, and nothing like run's --ttl, the TTL
+// choices a report compares. The two share "demo-ttl".
+func Key(command, flag string) string {
+	if command == "demo" && flag == "ttl" {
+		return "demo-ttl"
+	}
+	return flag
+}
+
+// Text renders a config or environment value as the command line would
+// spell it; a list becomes its elements joined by commas.
+func Text(raw any) string {
+	if list, ok := raw.([]any); ok {
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = Text(e)
+		}
+		return strings.Join(parts, ",")
+	}
+	if f, ok := raw.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64) // 1e6 in YAML is 1000000
+	}
+	return fmt.Sprint(raw)
+}
+
+// Source names where key's value came from, for an error: the environment
+// variable when getenv finds it set (it beats the file), else the config
+// file at path and the key's line (lines, from File.Lines).
+func Source(key, path string, lines map[string]int, getenv func(string) string) string {
+	env := EnvName(key)
+	if getenv(env) != "" {
+		return env
+	}
+	if line, ok := lines[key]; ok {
+		return fmt.Sprintf("%s:%d: %s", path, line, key)
+	}
+	return fmt.Sprintf("%s: %s", path, key)
+}
+
+// WritesPath reports whether command's flag chooses a path retrysim
+// writes to: such a value is taken from a config file only when the file
+// was named with --config.
+func WritesPath(command, flag string) bool {
+	switch flag {
+	case "results", "out", "captures", "db":
+		return true
+	case "chart":
+		return command == "policies" // run's --chart names a kind of chart
+	}
+	return false
+}
+
+// Untrusted says whether a value for command's flag, found at source (see
+// Source) in the environment or the config file, must not be taken:
+// explicit says the file was named with --config. A value that would run
+// a command (exec) from a file found in the working directory, or from the
+// environment, is an error; a path retrysim writes to, from a file found
+// in the working directory, is left out, and note says so. Both are ""
+// and nil when the value may be taken.
+func Untrusted(command, flag, source string, explicit bool, getenv func(string) string) (note string, err error) {
+	key := Key(command, flag)
+	if flag == "exec" && (!explicit || getenv("RETRYSIM_EXEC") != "") {
+		// A retrysim.yaml in an untrusted checkout, or the environment,
+		// must not run a command by being there.
+		return "", fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", source)
+	}
+	if !explicit && WritesPath(command, flag) && getenv(EnvName(key)) == "" {
+		// A retrysim.yaml in an untrusted checkout chooses no path
+		// retrysim writes to: the key is left out, and said.
+		return fmt.Sprintf("%s: ignored: where retrysim writes is taken only from --%s, %s or a config file named with --config, so that running retrysim in a directory never writes where a file there says",
+			source, flag, EnvName(key)), nil
+	}
+	return "", nil
+}
