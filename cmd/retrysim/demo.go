@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/policies/configfile"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
 	"github.com/retrysim/retrysim/simulator/interrupt"
@@ -72,7 +73,7 @@ Examples:
 				return badInput(fmt.Errorf("--addr: %w", err))
 			}
 			st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
-			sec, err := parseSecrets(secrets)
+			sec, err := advice.Secrets(secrets)
 			if err != nil {
 				return badInput(err)
 			}

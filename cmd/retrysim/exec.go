@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
 
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
@@ -17,20 +17,5 @@ func startExec(ctx context.Context, command, targetURL string, out io.Writer, op
 		return nil, fmt.Errorf("--url %q: %w", targetURL, err)
 	}
 	h, err := supervise.Start(ctx, command, u, out, opts...)
-	return h, execError(err)
-}
-
-// execError says a failure of --exec's handler in the flags' words; nil
-// stays nil.
-func execError(err error) error {
-	var busy *supervise.BusyPortError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &busy) && busy.Command != "":
-		return fmt.Errorf("--exec: %w; stop what listens there, or give the handler and --url another port", err)
-	case errors.As(err, &busy):
-		return fmt.Errorf("--exec: %w", err)
-	}
-	return fmt.Errorf("--exec %w", err)
+	return h, advice.Exec(err)
 }

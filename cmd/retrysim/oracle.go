@@ -40,7 +40,7 @@ type oraclePlan struct {
 func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
 	var errs []error
 	if f.oracleFlags.settleQuiet != "" {
-		d, err := parseSpan("settle-quiet", f.oracleFlags.settleQuiet, simulator.CheckSettle)
+		d, err := advice.Span("settle-quiet", f.oracleFlags.settleQuiet, simulator.CheckSettle)
 		if err != nil {
 			errs = append(errs, err)
 		}

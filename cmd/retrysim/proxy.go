@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -162,29 +161,10 @@ func runProxy(cmd *cobra.Command, f *proxyFlags) (err error) {
 // validateProxy checks proxy's flags: those shared with run by run's own
 // rules, then its own; it returns the plan, the one policy and its secret.
 func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.Writer) (*plan, policies.Policy, string, error) {
-	var errs []error
-	if len(f.providers) != 1 {
-		errs = append(errs, errors.New("--provider: name the one provider whose deliveries come in, e.g. --provider stripe"))
-	}
-	if f.forwardTo == "" {
-		errs = append(errs, errors.New("--forward-to: give your handler's URL, e.g. http://127.0.0.1:3000/webhooks/stripe"))
-	}
-	if err := proxy.CheckListen(f.listen); err != nil {
-		errs = append(errs, fmt.Errorf("--listen: %w", err))
-	}
-	// --events is a cap on the deliveries taken in, 0 for none: any
-	// other value is a number of events the engine must take.
-	if f.maxEvents != 0 && simulator.CheckEvents(f.maxEvents) != nil {
-		errs = append(errs, fmt.Errorf("--events: %d is out of range (0 for no limit, up to %d)", f.maxEvents, simulator.MaxEvents))
-	}
-	if f.duration < 0 {
-		errs = append(errs, fmt.Errorf("--duration: %s is negative", f.duration))
-	}
-	if f.captures != "" {
-		if st, err := os.Stat(f.captures); err != nil || !st.IsDir() {
-			errs = append(errs, fmt.Errorf("--captures: %s is not a directory", f.captures))
-		}
-	}
+	errs := advice.Proxy{
+		Providers: len(f.providers), ForwardTo: f.forwardTo, Listen: f.listen, Captures: f.captures,
+		MaxEvents: f.maxEvents, Duration: f.duration,
+	}.Problems()
 	if len(errs) > 0 {
 		return nil, policies.Policy{}, "", badInput(errors.Join(errs...))
 	}
@@ -199,7 +179,7 @@ func (f *proxyFlags) validateProxy(ctx context.Context, st *settings, stderr io.
 		secret, given = st.secret(pol.Provider)
 	}
 	if !given {
-		return nil, pol, "", badInput(fmt.Errorf("--secret: give %s=<your handler's secret>: retrysim checks each incoming delivery with it and signs every attempt with it (stripe listen prints its whsec_ secret)", pol.Provider))
+		return nil, pol, "", badInput(advice.ProxySecret(pol.Provider))
 	}
 	return p, pol, secret, nil
 }

@@ -108,7 +108,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	if err := checkReplayTargets(cmd, f); err != nil {
 		return err
 	}
-	secrets, _ := parseSecrets(f.secrets)
+	secrets, _ := advice.Secrets(f.secrets)
 	provider := cfg.Policy.Provider
 	if provider == "" {
 		w, err := simulator.DetectWire(cfg.Capture)
@@ -207,16 +207,10 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	if ttl, err = parseTTL("demo-ttl", f.demoTTL); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := parseSecrets(f.secrets); err != nil {
+	if _, err := advice.Secrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	}
-	if gates, err := report.ParseGates(f.failOn); err != nil {
-		errs = append(errs, fmt.Errorf("--fail-on: %w", err))
-	} else if i := slices.IndexFunc(gates, func(g report.Gate) bool { return g != report.GateDuplicateEffects }); i >= 0 {
-		errs = append(errs, fmt.Errorf("--fail-on: %s is a gate of run and report; replay checks only %s", gates[i], report.GateDuplicateEffects))
-	} else {
-		errs = append(errs, report.GatePlan{NoOracle: f.url != "" && f.effectsURL == ""}.Refusals(gates, advice.Flag)...)
-	}
+	errs = append(errs, advice.ReplayGates(f.failOn, f.url != "" && f.effectsURL == "")...)
 	if err := formatFlag(f.format, report.ReplayFormats()); err != nil {
 		errs = append(errs, err)
 	}

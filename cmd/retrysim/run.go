@@ -216,27 +216,21 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	})
 	errs = append(errs, polErrs...)
 	var typeErrs []error
-	p.eventTypes, typeErrs = eventTypes(f.eventTypes, p.policies)
+	p.eventTypes, typeErrs = advice.EventTypes(f.eventTypes, p.policies)
 	errs = append(errs, typeErrs...)
 	if len(typeErrs) == 0 && len(polErrs) == 0 {
 		errs = append(errs, f.validatePayloads(p)...)
 	}
 	if !f.dryRun {
-		errs = append(errs, checkURLOverrides(f.urlFlagName(), f.url, p.policies)...)
+		errs = append(errs, advice.URLOverrides(f.urlFlagName(), f.url, p.policies)...)
 	}
 	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	p.scenario = sc
-	switch restarts := sc.Restarts(); {
-	case f.exec != "" && f.url == "":
-		errs = append(errs, errors.New("--exec starts your handler: give its --url too (retrysim waits for that port)"))
-	case len(restarts) > 0 && f.urlFlag != "":
-		// proxy forwards to a handler it did not start, so it cannot restart it.
-		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s), and proxy forwards to a handler it did not start: choose a scenario without restarts, or test restarts with 'retrysim run --exec CMD'", sc.Name, policies.FormatDuration(restarts[0])))
-	case len(restarts) > 0 && f.url != "" && f.exec == "":
-		errs = append(errs, fmt.Errorf("--scenario %s restarts your handler (first at +%s): add --exec CMD so retrysim can start it, kill it and start it again", sc.Name, policies.FormatDuration(restarts[0])))
+	if err := advice.Restarts(sc, f.exec, f.url, f.urlFlag != ""); err != nil {
+		errs = append(errs, err)
 	}
 	if f.url == "" && !f.dryRun {
 		if p.mode, err = demo.ParseMode(f.demoMode); err != nil {
@@ -251,20 +245,20 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		errs = append(errs, checkTarget(ctx, "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	var overErr error
-	p.over, overErr = parseSpan("over", f.over, simulator.CheckOver)
+	p.over, overErr = advice.Span("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
 		advice.Limit("events", "", simulator.CheckEvents(f.events)),
 		advice.Limit("concurrency", "", simulator.CheckConcurrency(f.concurrency)),
 		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),
 		overErr)...)
-	if p.secrets, err = parseSecrets(f.secrets); err != nil {
+	if p.secrets, err = advice.Secrets(f.secrets); err != nil {
 		errs = append(errs, err)
 	} else {
 		if f.typed != nil && f.typed("secret") {
 			// A shared config may hold secrets for providers this
 			// command does not run; one typed for this command is meant
 			// for it.
-			errs = append(errs, secretsNotRun(p.secrets, p.policies, f.given)...)
+			errs = append(errs, advice.SecretsNotRun(p.secrets, p.policies, f.given == nil || f.given("provider"))...)
 		}
 	}
 	errs = append(errs, f.validateRunID(p)...)
@@ -306,16 +300,6 @@ func (f *runFlags) urlFlagName() string {
 		return "--url"
 	}
 	return "--" + f.urlFlag
-}
-
-// parseSecrets reads --secret's provider=value pairs
-// (policies.ParseSecrets). Error messages never repeat the value.
-func parseSecrets(pairs []string) (map[string]string, error) {
-	out, err := policies.ParseSecrets(pairs)
-	if pe := (*policies.SecretPairError)(nil); errors.As(err, &pe) {
-		return nil, fmt.Errorf("--secret #%d: %w", pe.Index, pe.Err)
-	}
-	return out, err
 }
 
 func runRun(cmd *cobra.Command, f *runFlags) (err error) {
@@ -414,7 +398,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 				return cfg, cleanup, badInput(err)
 			}
 			cleanup = proc.Stop
-			cfg.Restart = func(ctx context.Context) error { return execError(proc.Restart(ctx)) }
+			cfg.Restart = func(ctx context.Context) error { return advice.Exec(proc.Restart(ctx)) }
 		}
 	default:
 		srv, err := startDemo(p.mode, pol.Provider, secret, demo.WithTTL(p.demoTTL))
@@ -453,32 +437,14 @@ func recordSink(sec *redact.Set, results *resultsSink, agg *report.Aggregator, w
 	}
 }
 
-// tellSecret prints, once per provider, the secret generated for a run
-// against the user's handler, and the public key a handler needs for
-// providers that sign with a private key. A secret the user gave is never
-// printed.
+// tellSecret tells the user provider's secret (advice.TellSecret), once
+// per provider: told remembers those told.
 func tellSecret(w io.Writer, told map[string]bool, provider, secret string, generated bool, seed uint64) {
 	if told[provider] {
 		return
 	}
 	told[provider] = true
-	pub, keyed := policies.PublicKey(provider, secret)
-	switch {
-	case generated && keyed:
-		// The handler needs only the public key: the private one is
-		// printed so the user can pass it back with --secret.
-		fmt.Fprintf(w, "retrysim: no private key given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  (the same seed gives the same key; your handler does not need it)\n",
-			provider, provider, configfile.SecretEnv(provider), configfile.Name, seed, secret)
-	case generated:
-		fmt.Fprintf(w, "retrysim: no secret given for %s (--secret %s=…, %s, or secrets: in %s): signing with one generated from --seed %d:\n  %s\n  configure your handler with it; the same seed gives the same secret\n",
-			provider, provider, configfile.SecretEnv(provider), configfile.Name, seed, secret)
-	}
-	if keyed {
-		fmt.Fprintf(w, "retrysim: %s signs with a private key; configure your handler to verify with this public key:\n  %s\n", provider, strings.TrimSpace(strings.ReplaceAll(pub, "\n", "\n  ")))
-		if note := policies.PublicKeyNote(provider); note != "" {
-			fmt.Fprintf(w, "  (%s)\n", note)
-		}
-	}
+	advice.TellSecret(w, provider, secret, generated, seed)
 }
 
 // validateGates reads --fail-on and --ttl-configured, and refuses a gate

@@ -2,10 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -31,23 +30,5 @@ func (f *runFlags) validateRunID(p *plan) []error {
 
 // parseSettle reads --settle.
 func parseSettle(s string) (time.Duration, error) {
-	return parseSpan("settle", s, simulator.CheckSettle)
-}
-
-// secretsNotRun refuses a --secret for a provider the command does not
-// run: the user meant it for a run, and without --provider the default one
-// would get deliveries signed with a secret of its own, and answer them
-// all 4xx.
-func secretsNotRun(secrets map[string]string, pols []policies.Policy, given func(string) bool) []error {
-	others, names := policies.SecretsNotRun(secrets, pols)
-	var errs []error
-	for _, prov := range others {
-		hint := fmt.Sprintf("add --provider %s", prov)
-		if given != nil && !given("provider") {
-			hint = fmt.Sprintf("--provider is not given, so the default is run; add --provider %s", prov)
-		}
-		errs = append(errs, fmt.Errorf("--secret %s=…: %s is not among the providers this run replays (%s); %s",
-			prov, prov, strings.Join(names, ", "), hint))
-	}
-	return errs
+	return advice.Span("settle", s, simulator.CheckSettle)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/retrysim/retrysim/report/advice"
@@ -21,30 +19,10 @@ func (t *tenantFlags) add(fl *pflag.FlagSet) {
 }
 
 // parse checks the flags against the run id given ("" for none) and
-// returns the shard (the zero Shard for a whole run).
+// returns the shard (advice.Tenants).
 func (t *tenantFlags) parse(runID string, getenv func(string) string) (simulator.Shard, []error) {
-	var errs []error
 	if t.tenants == 0 {
 		t.tenants = 1 // a command without the flag (proxy)
 	}
-	if err := advice.Limit("tenants", "", simulator.CheckTenants(t.tenants)); err != nil {
-		return simulator.Shard{}, []error{err}
-	}
-	if t.shard == "" {
-		return simulator.Shard{}, nil
-	}
-	s, err := simulator.ParseShard(t.shard, getenv)
-	if err != nil {
-		return s, []error{advice.Shard(err)}
-	}
-	switch {
-	case t.tenants == 1 && s.Of > 1:
-		errs = append(errs, fmt.Errorf("--shard %s: %w; give --tenants N to spread the events over N senders, each with its own subscription", s, simulator.ErrShardOneTenant))
-	case s.Of > t.tenants:
-		errs = append(errs, fmt.Errorf("--shard %s: %d shards of %d tenants would leave shards with none: give --tenants %d or more", s, s.Of, t.tenants, s.Of))
-	}
-	if runID == "" && s.Of > 1 {
-		errs = append(errs, fmt.Errorf("--shard %s needs --run-id: every shard of a run must carry the run's id (the same on every shard), or their ids and streams are not one run's", s))
-	}
-	return s, errs
+	return advice.Tenants(t.tenants, t.shard, runID, getenv)
 }

@@ -85,7 +85,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 	files, outErrs := output.Files(f.out, "ttl", report.TTLFormats(), advice.Flag)
 	errs = append(errs, outErrs...)
 	errs = append(errs, outfile.CheckDistinct(outPaths(f.out), []outfile.Named{{Flag: "--scenario", Path: scenarioFile}, {Flag: "--config", Path: st.path}})...)
-	over, overErr := parseSpan("over", f.over, simulator.CheckOver)
+	over, overErr := advice.Span("over", f.over, simulator.CheckOver)
 	errs = append(errs, limitErrs(
 		advice.Limit("events", "", simulator.CheckEvents(f.events)),
 		advice.Limit("seed", "", simulator.CheckSeed(f.seed)),

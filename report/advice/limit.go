@@ -3,7 +3,9 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -52,4 +54,18 @@ func Shard(err error) error {
 		from = " ($" + simulator.JobIndexEnv + ")"
 	}
 	return fmt.Errorf("--shard %s/%s%s: not a shard: give I/N with N at least 1 and I from 0 to N-1", se.Index, se.Of, from)
+}
+
+// Span reads the value s of a duration flag the engine bounds (--over,
+// --settle) with check: a value that is no duration, or one check refuses
+// (see Limit), is an error naming the flag.
+func Span(flag, s string, check func(time.Duration) error) (time.Duration, error) {
+	d, err := policies.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("--%s: %w", flag, err)
+	}
+	if err := Limit(flag, s, check(d)); err != nil {
+		return 0, err
+	}
+	return d, nil
 }

@@ -1,4 +1,4 @@
-package main
+package advice
 
 import (
 	"errors"
@@ -8,9 +8,9 @@ import (
 	"github.com/retrysim/retrysim/policies"
 )
 
-// eventTypes reads --event-type for the policies of a run
+// EventTypes reads --event-type for the policies of a run
 // (policies.ChooseEventTypes) and says each problem in the flags' words.
-func eventTypes(given []string, pols []policies.Policy) (map[string]string, []error) {
+func EventTypes(given []string, pols []policies.Policy) (map[string]string, []error) {
 	out, errs := policies.ChooseEventTypes(given, pols)
 	for i, err := range errs {
 		var many *policies.OneTypeForManyError
@@ -28,10 +28,10 @@ func eventTypes(given []string, pols []policies.Policy) (map[string]string, []er
 	return out, errs
 }
 
-// checkURLOverrides refuses, naming flag (--url) and each bad key, connection
+// URLOverrides refuses, naming flag (--url) and each bad key, connection
 // overrides in the URL fragment that a policy reading them (Twilio) cannot
-// take, before anything is printed or sent.
-func checkURLOverrides(flag, url string, pols []policies.Policy) []error {
+// take (policies.URLOverrideProblems), before anything is printed or sent.
+func URLOverrides(flag, url string, pols []policies.Policy) []error {
 	name, problems := policies.URLOverrideProblems(url, pols)
 	for i, e := range problems {
 		problems[i] = fmt.Errorf("%s: %s: %w", flag, name, e)
