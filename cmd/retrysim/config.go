@@ -230,33 +230,6 @@ func allFlagNames(root *cobra.Command) map[string]bool {
 	return names
 }
 
-// providerFlag resolves --provider against the catalogue: each policy it
-// names ('all' for the named defaults), given to adjust (which may change
-// it, or refuse it with an error naming its own flag) when adjust is not
-// nil. Every problem is returned, in the order the names were given.
-func (st *settings) providerFlag(list []string, adjust func(policies.Policy) (policies.Policy, error)) ([]policies.Policy, []error) {
-	names, err := policies.ParseNames(list)
-	if err != nil {
-		return nil, []error{fmt.Errorf("--provider: %w", err)}
-	}
-	var pols []policies.Policy
-	var errs []error
-	for _, n := range names {
-		pol, err := st.policy(n)
-		if err == nil && adjust != nil {
-			pol, err = adjust(pol)
-		} else if err != nil {
-			err = fmt.Errorf("--provider: %w", err)
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		pols = append(pols, pol)
-	}
-	return pols, errs
-}
-
 // scenarioFlag resolves --scenario (scenario), and names the file it was
 // read from when that is a YAML file of the user's rather than a scenario
 // of the config file or a built-in one, so that no output overwrites it.

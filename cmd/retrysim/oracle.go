@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"time"
 
@@ -36,35 +34,17 @@ type oraclePlan struct {
 }
 
 // validateOracle reads --effects-url's database form, --effects-query,
-// --pending-query and --settle-quiet.
+// --pending-query and --settle-quiet (advice.OracleFlags), and refuses a
+// database off this machine unless --allow-remote.
 func (f *runFlags) validateOracle(ctx context.Context, p *plan) []error {
-	var errs []error
-	if f.oracleFlags.settleQuiet != "" {
-		d, err := advice.Span("settle-quiet", f.oracleFlags.settleQuiet, simulator.CheckSettle)
-		if err != nil {
-			errs = append(errs, err)
+	o := f.oracleFlags
+	src, db, quiet, errs := advice.OracleFlags{EffectsURL: f.effectsURL, EffectsQuery: o.effectsQuery, PendingQuery: o.pendingQuery, SettleQuiet: o.settleQuiet}.Check()
+	p.oracle = oraclePlan{db: db, src: src, settleQuiet: quiet}
+	if db {
+		secretsOf(ctx).Add(src.Password)
+		if !src.Local && !f.dryRun {
+			errs = append(errs, checkTarget(ctx, "--effects-url", "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote)...)
 		}
-		p.oracle.settleQuiet = d
-	}
-	if !oracle.IsDatabaseURL(f.effectsURL) {
-		for _, q := range []struct{ name, v string }{{"effects-query", f.oracleFlags.effectsQuery}, {"pending-query", f.oracleFlags.pendingQuery}} {
-			if q.v != "" {
-				errs = append(errs, fmt.Errorf("--%s reads a database: give --effects-url postgres://…, mysql://… or sqlite:PATH", q.name))
-			}
-		}
-		return errs
-	}
-	src, err := oracle.ParseSource(f.effectsURL)
-	if err != nil {
-		return append(errs, fmt.Errorf("--effects-url: %w", err))
-	}
-	p.oracle.db, p.oracle.src = true, src
-	secretsOf(ctx).Add(src.Password)
-	if f.oracleFlags.effectsQuery == "" {
-		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
-	}
-	if !src.Local && !f.dryRun {
-		errs = append(errs, checkTarget(ctx, "--effects-url", "http://"+net.JoinHostPort(src.Host, src.Port), f.allowRemote)...)
 	}
 	return errs
 }

@@ -201,19 +201,11 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	errs = append(errs, outErrs...)
 	f.providerFromURL(st, stderr)
 	var polErrs []error
-	p.policies, polErrs = st.providerFlag(f.providers, func(pol policies.Policy) (policies.Policy, error) {
-		switch {
-		case !f.retries.set:
-			return pol, nil
-		case pol.Retries == nil:
-			return pol, fmt.Errorf("--retries: policy %s does not let you set its retries (only: %s)", pol.Name, strings.Join(st.catalogue.Settable(), ", "))
-		}
-		pol, err := pol.WithRetries(f.retries.n)
-		if err != nil {
-			return pol, fmt.Errorf("--retries: %w", err)
-		}
-		return pol, nil
-	})
+	var adjust func(policies.Policy) (policies.Policy, error)
+	if f.retries.set {
+		adjust = advice.Retries(st.catalogue, f.retries.n)
+	}
+	p.policies, polErrs = advice.Providers(st.catalogue, f.providers, adjust)
 	errs = append(errs, polErrs...)
 	var typeErrs []error
 	p.eventTypes, typeErrs = advice.EventTypes(f.eventTypes, p.policies)

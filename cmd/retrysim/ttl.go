@@ -67,7 +67,7 @@ func runTTL(cmd *cobra.Command, f *ttlFlags) error {
 		return err
 	}
 	defaultScenario := !cmd.Flags().Changed("scenario") && !st.isSet("scenario")
-	pols, errs := st.providerFlag(f.providers, nil)
+	pols, errs := advice.Providers(st.catalogue, f.providers, nil)
 	sc, scenarioFile, err := st.scenarioFlag(f.scenario)
 	if err != nil {
 		errs = append(errs, err)

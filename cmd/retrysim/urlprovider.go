@@ -4,25 +4,21 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/report/advice"
 )
 
 // providerFromURL makes the provider the --url's path names the run's
-// provider when --provider was not given, and says so on stderr: a
-// Stripe handler at /webhooks/stripe gets Stripe's deliveries, not the
-// default's. A name without a policy of its own is only pointed out.
+// provider when --provider was not given (advice.ProviderFromURL), and
+// says so on stderr.
 func (f *runFlags) providerFromURL(st *settings, stderr io.Writer) {
-	if f.url == "" || (f.given != nil && f.given("provider")) || len(f.providers) != 1 {
-		return
+	given := f.given != nil && f.given("provider")
+	known := func(name string) bool {
+		_, err := st.policy(name)
+		return err == nil
 	}
-	name, ok := policies.ProviderInURL(f.url)
-	if !ok || name == f.providers[0] {
-		return
+	var note string
+	f.providers, note = advice.ProviderFromURL(f.urlFlagName(), f.url, f.providers, given, known)
+	if note != "" {
+		fmt.Fprintf(stderr, "retrysim: %s\n", note)
 	}
-	if _, err := st.policy(name); err != nil {
-		fmt.Fprintf(stderr, "retrysim: %s names %s, but --provider is %s (the default): pass --provider with the policy you mean\n", f.urlFlagName(), name, f.providers[0])
-		return
-	}
-	fmt.Fprintf(stderr, "retrysim: %s names %s and --provider is not given: replaying %s (pass --provider to choose another)\n", f.urlFlagName(), name, name)
-	f.providers = []string{name}
 }

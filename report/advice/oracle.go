@@ -3,6 +3,7 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/oracle"
@@ -33,4 +34,41 @@ func Oracle(err error) error {
 		return fmt.Errorf("--pending-query: %s", oe.Problem)
 	}
 	return fmt.Errorf("--effects-query: %s", oe.Problem)
+}
+
+// OracleFlags are --effects-url and the flags that go with it: a
+// database's queries, and the quiet window.
+type OracleFlags struct {
+	EffectsURL, EffectsQuery, PendingQuery, SettleQuiet string
+}
+
+// Check reads the flags: --settle-quiet (0 when not given) and, when
+// --effects-url names a database, its source (db true). The queries read
+// a database, so they need a database URL, and a database URL needs
+// --effects-query. Whether a database off this machine may be read is
+// the caller's to check, against its resolver.
+func (o OracleFlags) Check() (src oracle.Source, db bool, quiet time.Duration, errs []error) {
+	if o.SettleQuiet != "" {
+		d, err := Span("settle-quiet", o.SettleQuiet, simulator.CheckSettle)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		quiet = d
+	}
+	if !oracle.IsDatabaseURL(o.EffectsURL) {
+		for _, q := range []struct{ name, v string }{{"effects-query", o.EffectsQuery}, {"pending-query", o.PendingQuery}} {
+			if q.v != "" {
+				errs = append(errs, fmt.Errorf("--%s reads a database: give --effects-url postgres://…, mysql://… or sqlite:PATH", q.name))
+			}
+		}
+		return src, false, quiet, errs
+	}
+	src, err := oracle.ParseSource(o.EffectsURL)
+	if err != nil {
+		return src, false, quiet, append(errs, fmt.Errorf("--effects-url: %w", err))
+	}
+	if o.EffectsQuery == "" {
+		errs = append(errs, errors.New("--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'"))
+	}
+	return src, true, quiet, errs
 }
