@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -189,25 +187,10 @@ func setFromConfig(f *pflag.Flag, raw any) error {
 	return nil
 }
 
-// scenario resolves a --scenario value: a scenario from the config file
-// (it wins over a built-in of the same name), a built-in, or a YAML file;
-// names joined by commas compose.
-func (st *settings) scenario(name string) (scenarios.Scenario, error) {
-	s, err := scenarios.LookupIn(name, st.scenarios)
-	if err != nil && len(st.scenarios) > 0 && errors.Is(err, scenarios.ErrUnknown) {
-		names := slices.Sorted(maps.Keys(st.scenarios))
-		return s, fmt.Errorf("%w (or from %s: %s)", err, st.path, strings.Join(names, ", "))
-	}
-	return s, err
-}
-
 // secret returns provider's secret from the environment or, after it, the
 // config file; --secret beats both and is the caller's to check.
 func (st *settings) secret(provider string) (string, bool) {
-	if v := os.Getenv(configfile.SecretEnv(provider)); v != "" {
-		return v, true
-	}
-	v, ok := st.secrets[provider]
+	v, _, ok := configfile.Secret(provider, st.secrets, st.path, os.Getenv)
 	return v, ok
 }
 
@@ -230,14 +213,10 @@ func allFlagNames(root *cobra.Command) map[string]bool {
 	return names
 }
 
-// scenarioFlag resolves --scenario (scenario), and names the file it was
-// read from when that is a YAML file of the user's rather than a scenario
-// of the config file or a built-in one, so that no output overwrites it.
-func (st *settings) scenarioFlag(name string) (sc scenarios.Scenario, file string, err error) {
-	if _, own := st.scenarios[name]; !own && scenarios.IsFileName(name) {
-		file = name
-	}
-	sc, err = st.scenario(name)
+// scenarioFlag resolves --scenario (configfile.Scenario), and names the
+// file it was read from when that is a YAML file of the user's.
+func (st *settings) scenarioFlag(name string) (scenarios.Scenario, string, error) {
+	sc, file, err := configfile.Scenario(name, st.scenarios, st.path)
 	if err != nil {
 		return sc, file, fmt.Errorf("--scenario: %w", err)
 	}

@@ -64,13 +64,8 @@ Examples:
 			if err != nil {
 				return badInput(fmt.Errorf("--mode: %w", err))
 			}
-			switch err := demo.CheckListen(cmd.Context(), addr, allowRemote); {
-			case errors.Is(err, demo.ErrNotHostPort):
-				return badInput(fmt.Errorf("--addr %s: give host:port to listen on, e.g. 127.0.0.1:8080", addr))
-			case errors.Is(err, demo.ErrNotLoopback):
-				return badInput(fmt.Errorf("--addr %s is not a loopback address (127.0.0.1, ::1, localhost): the demo handler would take requests from other machines; pass --allow-remote to listen on it", addr))
-			case err != nil:
-				return badInput(fmt.Errorf("--addr: %w", err))
+			if err := advice.DemoListen(addr, demo.CheckListen(cmd.Context(), addr, allowRemote)); err != nil {
+				return badInput(err)
 			}
 			st.redactGiven(cmd.Context(), cmd.ErrOrStderr(), secrets)
 			sec, err := advice.Secrets(secrets)
@@ -88,12 +83,9 @@ Examples:
 			for _, w := range policies.WireNames() {
 				if _, ok := sec[w]; ok {
 					from[w] = "given with --secret"
-				} else if v, ok := st.secret(w); ok {
+				} else if v, src, ok := configfile.Secret(w, st.secrets, st.path, os.Getenv); ok {
 					sec[w] = v
-					from[w] = "from " + configfile.SecretEnv(w)
-					if os.Getenv(configfile.SecretEnv(w)) == "" {
-						from[w] = "from secrets: in " + st.path
-					}
+					from[w] = src
 				}
 			}
 			opts := []demo.Option{demo.WithSeed(seed), demo.WithTTL(d)}
@@ -122,16 +114,7 @@ Examples:
 				defer cancel()
 				srv.Shutdown(sctx)
 			}()
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless given (--secret, RETRYSIM_SECRET_<PROVIDER>, secrets: in the config):\n",
-				m, ln.Addr(), ln.Addr(), demo.WebhookPath, ln.Addr(), demo.EffectsPath, seed)
-			for _, w := range policies.WireNames() {
-				if _, ok := sec[w]; ok {
-					fmt.Fprintf(out, "    %-18s (%s)\n", w, from[w])
-					continue
-				}
-				fmt.Fprintf(out, "    %-18s %s\n", w, policies.GenerateSecret(w, seed))
-			}
+			advice.DemoBanner(cmd.OutOrStdout(), m, ln.Addr(), seed, from)
 			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}

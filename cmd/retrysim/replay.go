@@ -156,11 +156,8 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	}
 	// A password in the URL's userinfo is sent, never shown; what the
 	// handler controls is printed with its control characters escaped.
-	res.Target, target = redact.DisplayURL(res.Target), redact.DisplayURL(target)
-	res.EffectsError = redact.Printable(res.EffectsError)
-	for i := range res.Sends {
-		res.Sends[i].Error = redact.Printable(res.Sends[i].Error)
-	}
+	redact.Replay(res)
+	target = redact.DisplayURL(target)
 	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err
 	}

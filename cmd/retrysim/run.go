@@ -444,14 +444,10 @@ func tellSecret(w io.Writer, told map[string]bool, provider, secret string, gene
 func (f *runFlags) validateGates(p *plan) []error {
 	gates, opts, errs := f.gateFlags.parse(p.junit)
 	p.gates, p.gateOpts = gates, opts
-	probes := false
-	for _, pol := range p.policies {
-		probes = probes || pol.SignatureProbe != nil
-	}
 	planned := report.GatePlan{
 		Modelled: f.dryRun,
 		NoOracle: f.effectsURL == "" && f.url != "",
-		NoAttack: p.scenario.Name != "" && len(p.scenario.Attacks()) == 0 && !probes,
+		NoAttack: report.SendsNoAttack(p.scenario, p.policies),
 		Scenario: p.scenario.Name,
 	}
 	errs = append(errs, planned.Refusals(gates, advice.Flag)...)
