@@ -3,7 +3,9 @@ package advice_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
@@ -69,5 +71,21 @@ func TestShardWords(t *testing.T) {
 		if got := advice.Shard(err); got == nil || got.Error() != tc.want {
 			t.Errorf("%q: %v, want %q", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestSpan: a duration flag's value is read, a bad one names the flag,
+// and one the engine's limit refuses says the range in the user's
+// spelling.
+func TestSpan(t *testing.T) {
+	d, err := advice.Span("over", "90m", simulator.CheckOver)
+	if err != nil || d != 90*time.Minute {
+		t.Errorf("90m: %s, %v", d, err)
+	}
+	if _, err := advice.Span("over", "soon", simulator.CheckOver); err == nil || !strings.HasPrefix(err.Error(), "--over: ") {
+		t.Errorf("soon: %v", err)
+	}
+	if _, err := advice.Span("settle", "100d", simulator.CheckSettle); err == nil || err.Error() != "--settle: 100d is out of range (above 0, at most 1d)" {
+		t.Errorf("100d: %v", err)
 	}
 }
