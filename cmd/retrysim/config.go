@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/policies/configfile"
+	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -131,7 +132,8 @@ func loadConfig(cmd *cobra.Command) (*settings, error) {
 		}
 		raw := v.Get(key)
 		source := configfile.Source(key, path, lines, os.Getenv)
-		note, err := configfile.Untrusted(cmd.Name(), f.Name, source, explicit, os.Getenv)
+		trust := configfile.TrustOf(cmd.Name(), f.Name, explicit, os.Getenv)
+		note, err := advice.Untrusted(trust, f.Name, key, source)
 		if err != nil {
 			errs = append(errs, err)
 			return

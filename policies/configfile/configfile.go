@@ -8,7 +8,7 @@
 // MaxSize), the environment variable and config key of each setting
 // (EnvName, SecretEnv, Key), where a value came from (Source), and which
 // values a file found in the working directory is not trusted with
-// (Untrusted).
+// (TrustOf).
 package configfile
 
 import (

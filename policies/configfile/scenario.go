@@ -10,9 +10,9 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 )
 
-// Scenario resolves a --scenario value: a scenario of the config file's
-// own (own, read from path; it wins over a built-in of the same name), a
-// built-in, or a YAML file; names joined by commas compose. An unknown
+// Scenario resolves the scenario a command is given: a scenario of the
+// config file's own (own, read from path; it wins over a built-in of the
+// same name), a built-in, or a YAML file; names joined by commas compose. An unknown
 // name lists the file's scenarios beside the built-in ones. file names
 // the YAML file the scenario was read from when it is a file of the
 // user's rather than one of own or a built-in, so that no output

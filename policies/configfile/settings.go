@@ -88,25 +88,34 @@ func WritesPath(command, flag string) bool {
 	return false
 }
 
-// Untrusted says whether a value for command's flag, found at source (see
-// Source) in the environment or the config file, must not be taken:
-// explicit says the file was named with --config. A value that would run
-// a command (exec) from a file found in the working directory, or from the
-// environment, is an error; a path retrysim writes to, from a file found
-// in the working directory, is left out, and note says so. Both are ""
-// and nil when the value may be taken.
-func Untrusted(command, flag, source string, explicit bool, getenv func(string) string) (note string, err error) {
-	key := Key(command, flag)
+// Trust says whether a value for a setting, found in the environment or
+// in the config file, may be taken.
+type Trust int
+
+const (
+	// Taken: the value may be taken.
+	Taken Trust = iota
+	// RunsCommand: the value would run a command (exec) and comes from a
+	// config file found in the working directory, or from the
+	// environment: it is refused, so that running retrysim in a directory
+	// never runs a command it names.
+	RunsCommand
+	// WritesHere: the value chooses a path retrysim writes to (WritesPath)
+	// and comes from a config file found in the working directory: it is
+	// left out, so that running retrysim in a directory never writes
+	// where a file there says.
+	WritesHere
+)
+
+// TrustOf says whether a value for command's flag, found in the
+// environment or the config file, may be taken: explicit says the file
+// was named with --config, and getenv reads the environment.
+func TrustOf(command, flag string, explicit bool, getenv func(string) string) Trust {
 	if flag == "exec" && (!explicit || getenv("RETRYSIM_EXEC") != "") {
-		// A retrysim.yaml in an untrusted checkout, or the environment,
-		// must not run a command by being there.
-		return "", fmt.Errorf("%s: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names", source)
+		return RunsCommand
 	}
-	if !explicit && WritesPath(command, flag) && getenv(EnvName(key)) == "" {
-		// A retrysim.yaml in an untrusted checkout chooses no path
-		// retrysim writes to: the key is left out, and said.
-		return fmt.Sprintf("%s: ignored: where retrysim writes is taken only from --%s, %s or a config file named with --config, so that running retrysim in a directory never writes where a file there says",
-			source, flag, EnvName(key)), nil
+	if !explicit && WritesPath(command, flag) && getenv(EnvName(Key(command, flag))) == "" {
+		return WritesHere
 	}
-	return "", nil
+	return Taken
 }

@@ -65,43 +65,32 @@ func TestSourcePointsAtWhereTheValueCameFrom(t *testing.T) {
 	}
 }
 
-func TestUntrusted(t *testing.T) {
+// TestTrustOf: a command to run is taken only from a file named with
+// --config and never from the environment; a path to write to is not
+// taken from a file found in the working directory, unless the
+// environment sets it; any other value is taken.
+func TestTrustOf(t *testing.T) {
 	for _, tc := range []struct {
 		name, command, flag string
 		explicit            bool
 		env                 map[string]string
-		note, err           string
+		want                configfile.Trust
 	}{
-		{name: "a setting", command: "run", flag: "events"},
-		{name: "exec from a file found", command: "run", flag: "exec",
-			err: "SRC: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names"},
-		{name: "exec from the environment", command: "run", flag: "exec", explicit: true, env: map[string]string{"RETRYSIM_EXEC": "rm -rf /"},
-			err: "SRC: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names"},
-		{name: "exec from a file named", command: "run", flag: "exec", explicit: true},
-		{name: "results from a file found", command: "run", flag: "results",
-			note: "SRC: ignored: where retrysim writes is taken only from --results, RETRYSIM_RESULTS or a config file named with --config, so that running retrysim in a directory never writes where a file there says"},
-		{name: "results from the environment", command: "run", flag: "results", env: map[string]string{"RETRYSIM_RESULTS": "r.jsonl"}},
-		{name: "results from a file named", command: "run", flag: "results", explicit: true},
-		{name: "policies' chart is a file", command: "policies", flag: "chart",
-			note: "SRC: ignored: where retrysim writes is taken only from --chart, RETRYSIM_CHART or a config file named with --config, so that running retrysim in a directory never writes where a file there says"},
-		{name: "run's chart is a kind", command: "run", flag: "chart"},
-		{name: "demo's db", command: "demo", flag: "db",
-			note: "SRC: ignored: where retrysim writes is taken only from --db, RETRYSIM_DB or a config file named with --config, so that running retrysim in a directory never writes where a file there says"},
+		{"a setting", "run", "events", false, nil, configfile.Taken},
+		{"exec from a file found", "run", "exec", false, nil, configfile.RunsCommand},
+		{"exec from the environment", "run", "exec", true, map[string]string{"RETRYSIM_EXEC": "rm -rf /"}, configfile.RunsCommand},
+		{"exec from a file named", "run", "exec", true, nil, configfile.Taken},
+		{"results from a file found", "run", "results", false, nil, configfile.WritesHere},
+		{"results from the environment", "run", "results", false, map[string]string{"RETRYSIM_RESULTS": "r.jsonl"}, configfile.Taken},
+		{"results from a file named", "run", "results", true, nil, configfile.Taken},
+		{"policies' chart is a file", "policies", "chart", false, nil, configfile.WritesHere},
+		{"run's chart is a kind", "run", "chart", false, nil, configfile.Taken},
+		{"demo's db", "demo", "db", false, nil, configfile.WritesHere},
+		{"proxy's captures", "proxy", "captures", false, nil, configfile.WritesHere},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			note, err := configfile.Untrusted(tc.command, tc.flag, "SRC", tc.explicit, env(tc.env))
-			if note != tc.note {
-				t.Errorf("note %q, want %q", note, tc.note)
-			}
-			if got := ""; err != nil {
-				got = err.Error()
-				if got != tc.err {
-					t.Errorf("err %q, want %q", got, tc.err)
-				}
-			} else if tc.err != "" {
-				t.Errorf("no error, want %q", tc.err)
-			}
-		})
+		if got := configfile.TrustOf(tc.command, tc.flag, tc.explicit, env(tc.env)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -1,0 +1,26 @@
+package advice_test
+
+import (
+	"testing"
+
+	"github.com/retrysim/retrysim/policies/configfile"
+	"github.com/retrysim/retrysim/report/advice"
+)
+
+// TestUntrusted: a command to run from an untrusted place is an error
+// saying where it may come from; a path to write to is a note naming the
+// flag and its variable; a trusted value is neither.
+func TestUntrusted(t *testing.T) {
+	note, err := advice.Untrusted(configfile.Taken, "events", "events", "retrysim.yaml:2: events")
+	if note != "" || err != nil {
+		t.Errorf("taken: %q, %v", note, err)
+	}
+	note, err = advice.Untrusted(configfile.RunsCommand, "exec", "exec", "retrysim.yaml:3: exec")
+	if want := "retrysim.yaml:3: exec: exec is taken only from --exec or from a config file named with --config, so that running retrysim in a directory never runs a command it names"; note != "" || err == nil || err.Error() != want {
+		t.Errorf("a command: %q, %v\nwant %q", note, err, want)
+	}
+	note, err = advice.Untrusted(configfile.WritesHere, "results", "results", "retrysim.yaml:4: results")
+	if want := "retrysim.yaml:4: results: ignored: where retrysim writes is taken only from --results, RETRYSIM_RESULTS or a config file named with --config, so that running retrysim in a directory never writes where a file there says"; err != nil || note != want {
+		t.Errorf("a path: %q, %v\nwant %q", note, err, want)
+	}
+}
