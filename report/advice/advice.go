@@ -3,7 +3,10 @@
 // (simulator.Setting) and the command spells it as the flag that sets it.
 // It is the one place in the module, beside cmd, that knows the flags'
 // names, so that the reports the command writes and the report package's
-// golden files say the same.
+// golden files say the same. The rules on the flags' values that are no
+// library's (the flags a dry run refuses, the shards a run of N tenants
+// may take, proxy's own flags, ...) are decided here too, each with its
+// words; cmd hands over the values and prints what comes back.
 package advice
 
 import (
