@@ -11,12 +11,14 @@ import (
 	"time"
 )
 
-// A long run against a real handler (100,000 attempts) reuses its
+// A long run against a real handler (20,000 attempts) reuses its
 // connections and leaves nothing behind: once it returns, every connection
-// it opened is closed, and no goroutine and no socket is left over.
+// it opened is closed, and no goroutine and no socket is left over. A run
+// that reused no connection would open 20,000, fifty times the bound;
+// a goroutine or socket left per connection or per run shows at any size.
 func TestLongRunLeaksNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100,000 attempts over loopback")
+		t.Skip("20,000 attempts over loopback")
 	}
 	const concurrency = 32
 	var mu sync.Mutex
@@ -45,10 +47,7 @@ func TestLongRunLeaksNothing(t *testing.T) {
 	defer srv.Close()
 	before := baseline(t)
 
-	attempts := 100_000
-	if raceBuild {
-		attempts = 20_000 // the same paths, in a time CI can afford
-	}
+	const attempts = 20_000
 	p := mustPolicy(t, "stripe")
 	events := attempts / p.MaxAttempts()
 	res, err := Run(context.Background(), Config{Policy: p, URL: srv.URL, Events: events, Over: time.Hour, Concurrency: concurrency})
@@ -65,8 +64,9 @@ func TestLongRunLeaksNothing(t *testing.T) {
 	// about one per attempt in flight (at most two each, MaxConnsPerHost);
 	// a loaded machine adds some, when a connection comes back to a full
 	// idle pool and is closed, and another is opened for the next attempt
-	// (seen: 66 at concurrency 32). The bound is far from both.
-	if n > res.Attempts/100 {
+	// (seen at concurrency 32: 66 over 100,000 attempts; 38, and 90 at a
+	// load average of 20, over 20,000). The bound, 400, is far from both.
+	if n > res.Attempts/50 {
 		t.Errorf("%d connections opened for %d attempts at concurrency %d: connections are not reused", n, res.Attempts, concurrency)
 	}
 	t.Logf("%d connections opened for %d attempts at concurrency %d", n, res.Attempts, concurrency)

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture/capturetest"
 
 	"github.com/spf13/cobra"
@@ -118,13 +121,13 @@ func TestHelpExamples(t *testing.T) {
 	}
 }
 
-// runExample runs one example line in dir, as the user would type it:
-// each command is the built binary (never the race detector's build: the
-// examples run 100,000 events, which takes it minutes, and the packages'
-// own tests cover the same code under it), commands joined by | feed each
-// other, and > FILE writes the last one's stdout to FILE. It returns the
-// last command's stdout and exit code (the first non-zero one of a
-// pipeline).
+// runExample runs one example line in dir, as the user would type it
+// (but for --events, see exampleEvents): each command is the built binary
+// (never the race detector's build: the examples run thousands of events,
+// which takes it minutes, and the packages' own tests cover the same code
+// under it), commands joined by | feed each other, and > FILE writes the
+// last one's stdout to FILE. It returns the last command's stdout and exit
+// code (the first non-zero one of a pipeline).
 func runExample(t *testing.T, dir, ex string) ([]byte, int) {
 	t.Helper()
 	bin := buildBinary(t)
@@ -137,6 +140,7 @@ func runExample(t *testing.T, dir, ex string) ([]byte, int) {
 		if len(args) == 0 || args[0] != "retrysim" {
 			t.Fatalf("%s: not a retrysim command line", ex)
 		}
+		args = atExampleSize(t, args)
 		out.Reset()
 		var errb bytes.Buffer
 		cmd := exec.Command(bin, args[1:]...)
@@ -161,4 +165,41 @@ func runExample(t *testing.T, dir, ex string) ([]byte, int) {
 		}
 	}
 	return out.Bytes(), code
+}
+
+// exampleEvents is the most events an example runs here. An example of a
+// big run (report's, 100,000 events into a compressed results file, then
+// read back as JSON) shows its flags working together, which does not
+// depend on the count; at its full size it cost the suite 3 s of CPU. A run
+// of a million events in bounded memory is TestMillionEventsDryRun's.
+const exampleEvents = 10_000
+
+// atExampleSize returns args with an --events count above exampleEvents
+// lowered to it, once the count as written is checked to be one retrysim
+// takes.
+func atExampleSize(t *testing.T, args []string) []string {
+	t.Helper()
+	args = slices.Clone(args)
+	for i, a := range args {
+		value, inline := strings.CutPrefix(a, "--events=")
+		if !inline {
+			if a != "--events" || i+1 == len(args) {
+				continue
+			}
+			value = args[i+1]
+		}
+		n, err := strconv.Atoi(value)
+		if err != nil || n <= exampleEvents {
+			continue // the command itself judges it
+		}
+		if err := simulator.CheckEvents(n); err != nil {
+			t.Fatalf("%s: %v", strings.Join(args, " "), err)
+		}
+		if inline {
+			args[i] = "--events=" + strconv.Itoa(exampleEvents)
+		} else {
+			args[i+1] = strconv.Itoa(exampleEvents)
+		}
+	}
+	return args
 }

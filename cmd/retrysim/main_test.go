@@ -21,7 +21,7 @@ import (
 // them as processes and kill them.
 func TestMain(m *testing.M) {
 	testscript.Main(cleaningUp{m}, map[string]func(){
-		"retrysim":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"retrysim":   main, // the command exactly as installed: its heap floor and SIGPIPE handling too
 		"memhandler": memHandlerMain,
 		"okhandler":  okHandlerMain,
 		// The example programs under examples/handlers, as --exec starts them.
@@ -41,7 +41,7 @@ func (c cleaningUp) Run() int {
 	defer removeBinary()
 	defer stopPostgres()
 	moreInParallel()
-	if !testing.Short() && flag.Lookup("test.run").Value.String() == "" {
+	if raceSlowdown > 1 && !testing.Short() && flag.Lookup("test.run").Value.String() == "" {
 		buildAhead() // the whole package runs: some test will need it
 	}
 	return c.m.Run()
