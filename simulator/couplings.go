@@ -133,7 +133,7 @@ func (e *engine) objectBlocked(d *due) bool {
 		if st == nil || st.reached() || st.stage == stageDone {
 			continue // ended, started after d, or arrived already
 		}
-		pending := due{at: e.live.ext(o).at, key: uint64(o)<<nBits | uint64(st.attempts+1)}
+		pending := due{at: e.live.ext(o).at, key: uint64(o)<<nBits | uint64(st.attempts()+1)}
 		if pending.before(d) {
 			return true
 		}

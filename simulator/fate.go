@@ -57,7 +57,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 		st.stage = stageDone
 		return
 	}
-	st.attempts = uint16(n)
+	st.setAttempts(n)
 	var v verdict
 	e.judge(o, &v)
 	delay, more := e.cfg.Policy.Delay(n)
@@ -65,7 +65,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 		delay = v.retryAfter
 		v.signal = "next attempt delayed by Retry-After to " + policies.FormatDuration(delay)
 	}
-	if st.subs != 0 || len(o.fan) > 0 {
+	if e.subs(d.event(), st) != 0 || len(o.fan) > 0 {
 		e.decideFanned(d, st, o, &v, delay, more, nx)
 		return
 	}
@@ -73,7 +73,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 	// compile when one is added): a composite literal is built aside and copied
 	// over, and reading its flags back a word at a time stalls.
 	nx.signal, nx.dupSignal, nx.fate = v.signal, "", ""
-	nx.disable, nx.failed, nx.manual = v.disable, o.outcome.Failed(), st.scheduleFate != 0
+	nx.disable, nx.failed, nx.manual = v.disable, o.outcome.Failed(), st.scheduleFate() != 0
 	nx.delivered, nx.lost = 0, 0
 	if o.dup != nil {
 		// The second of two identical requests: the provider classifies
@@ -87,7 +87,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 	case nx.manual:
 		// After a manual redelivery: an event the schedule had given up
 		// on is delivered after all if the resend was.
-		nx.fate = scheduleFates[st.scheduleFate]
+		nx.fate = scheduleFates[st.scheduleFate()]
 		if !nx.failed && nx.fate != FateDelivered {
 			nx.lost, nx.delivered = -1, 1
 			nx.fate = FateDelivered
@@ -128,7 +128,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 // subscription's was.
 func (e *engine) decideFanned(d *due, st eventRef, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
 	n := d.n()
-	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate != 0}
+	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate() != 0}
 	var again uint16   // the subscriptions whose deliveries are retried
 	failed := true     // every request of the attempt failed
 	var reason Outcome // the first retried request's outcome (Slack's retry reason)
@@ -146,11 +146,12 @@ func (e *engine) decideFanned(d *due, st eventRef, o *outcome, v *verdict, delay
 			}
 		}
 	}
-	if len(o.fan) == 0 && st.subs != 1<<o.sub {
+	subs := e.subs(d.event(), st)
+	if len(o.fan) == 0 && subs != 1<<o.sub {
 		// Nothing was sent (an outage, a dropped request: the attempt
 		// ended before sendFanned): it failed for every subscription it
 		// was for, and those are all retried.
-		note(o, v, st.subs)
+		note(o, v, subs)
 	} else {
 		note(o, v, 1<<o.sub) // (no duplicated request: fan-out and duplicate exclude each other)
 		for i := range o.fan {
@@ -161,18 +162,18 @@ func (e *engine) decideFanned(d *due, st eventRef, o *outcome, v *verdict, delay
 	}
 	nx.failed = failed
 	st.set(flagSubDelivered, st.subDelivered() || !failed)
-	st.subs = 0
+	e.setSubs(d.event(), st, 0)
 	switch {
 	case nx.manual:
 		// After a manual redelivery (through every subscription), as
 		// decide has it.
-		nx.fate = scheduleFates[st.scheduleFate]
+		nx.fate = scheduleFates[st.scheduleFate()]
 		if !failed && nx.fate != FateDelivered {
 			nx.lost, nx.delivered = -1, 1
 			nx.fate = FateDelivered
 		}
 	case again != 0 && more:
-		st.subs = again
+		e.setSubs(d.event(), st, again)
 		if req := st.req(); req != nil {
 			req.reason = slackReason(reason)
 		}
@@ -272,7 +273,7 @@ func (e *engine) scheduleOver(d *due, st eventRef, fate string) string {
 	if !ok || manual <= 0 || d.offset()+after-e.first(d.event(), st) > manual {
 		return fate
 	}
-	st.scheduleFate = fateCode(fate)
+	st.setScheduleFate(fateCode(fate))
 	e.push(newDue(d.offset()+after, d.event(), d.n()+1), st)
 	return ""
 }
@@ -302,7 +303,7 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	r.Tenant = e.tenantLabel(event)
 	if st := e.live.ref(event); st.eventState != nil {
 		r.EventID, _ = e.names(event, st)
-		r.Attempts = int(st.attempts)
+		r.Attempts = st.attempts()
 		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)
 	} else {
@@ -332,7 +333,7 @@ func (e *engine) drain(fate string, all bool) error {
 	}
 	for _, ev := range e.live.pending() {
 		f := fate
-		if code := e.live.get(ev).scheduleFate; code != 0 {
+		if code := e.live.get(ev).scheduleFate(); code != 0 {
 			// Its schedule had ended; only a manual resend was still to come.
 			f = scheduleFates[code]
 		} else if e.live.get(ev).subDelivered() {

@@ -14,7 +14,7 @@ import (
 type duplicated struct{ noEffect }
 
 func (duplicated) send(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
-	if !act.Duplicate || st.subs != 0 {
+	if !act.Duplicate || e.subs(d.event(), st) != 0 {
 		// A retry of some subscriptions' deliveries (fan-out) goes
 		// through each of them once.
 		return false

@@ -19,7 +19,7 @@ import (
 type fannedOut struct{ noEffect }
 
 func (fannedOut) send(ctx context.Context, e *engine, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) bool {
-	if act.FanOut < 2 && st.subs == 0 {
+	if act.FanOut < 2 && e.subs(d.event(), st) == 0 {
 		return false
 	}
 	e.sendFanned(ctx, d, st, act, signedAt, o)
@@ -30,7 +30,7 @@ func (fannedOut) send(ctx context.Context, e *engine, d due, st eventRef, act *s
 // (every one of them on the event's first fanned-out attempt), released
 // together, and keeps the others' outcomes in o.fan.
 func (e *engine) sendFanned(ctx context.Context, d due, st eventRef, act *scenarios.Action, signedAt time.Time, o *outcome) {
-	subs := st.subs
+	subs := e.subs(d.event(), st)
 	if subs == 0 {
 		subs = uint16(1<<act.FanOut - 1)
 	}

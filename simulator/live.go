@@ -7,26 +7,40 @@ import (
 )
 
 // eventState is what the engine keeps about every event in flight. It is
-// eight bytes with no pointer on purpose: a model run against a black hole
+// four bytes with no pointer on purpose: a model run against a black hole
 // has every one of its ten million events in flight at once, and what can
 // be made again from the seed and the event's place in the workload (its
 // dedup id, its object, its first attempt's time) is not kept for it
-// (eventExt keeps it for the events that cannot be made again).
+// (eventExt keeps it for the events that cannot be made again). Nor are an
+// event's fan-out subscriptions, which few events have (see engine.subs).
 type eventState struct {
-	attempts uint16 // attempts made so far (at most policies.MaxAttemptsCap and a manual one)
-	// subs are, for an event sent through several subscriptions
-	// (fan-out), the subscriptions whose deliveries are still retried, a
-	// bit each; 0 before its first fanned-out attempt, between a finished
-	// schedule and a manual redelivery, and without fan-out.
-	subs uint16
+	// n holds the attempts made so far (the low attemptBits: at most
+	// policies.MaxAttemptsCap and a manual one) and, above them, the fate
+	// its automatic schedule came to (an index in scheduleFates) when a
+	// manual redelivery is still to come: its next attempt is that one.
+	// The fate is 0 while the schedule runs.
+	n uint16
 	// stage is where the event's pending attempt (number attempts+1) is
 	// (queued, waiting, sent, reached): the scheduler's view of the event.
 	stage stage
-	// scheduleFate is the fate its automatic schedule came to (an index
-	// in scheduleFates) when a manual redelivery is still to come: its
-	// next attempt is that one. 0 while the schedule runs.
-	scheduleFate uint8
-	flags        eventFlags
+	flags eventFlags
+}
+
+// attemptBits is how many low bits of eventState.n count attempts.
+const attemptBits = 11
+
+func (st *eventState) attempts() int { return int(st.n & (1<<attemptBits - 1)) }
+
+func (st *eventState) setAttempts(n int) {
+	st.n = st.n&^(1<<attemptBits-1) | uint16(n)
+}
+
+// scheduleFate is the code of the fate the event's automatic schedule
+// came to, 0 while it runs.
+func (st *eventState) scheduleFate() uint8 { return uint8(st.n >> attemptBits) }
+
+func (st *eventState) setScheduleFate(code uint8) {
+	st.n = st.n&(1<<attemptBits-1) | uint16(code)<<attemptBits
 }
 
 // eventFlags are an event's yes-or-no facts, a bit each.
@@ -44,6 +58,9 @@ const (
 	// flagSubDelivered: one subscription's delivery succeeded (fan-out):
 	// the event is delivered whatever the others' come to.
 	flagSubDelivered
+	// flagSubs: the event has subscriptions kept in liveEvents.subs (a
+	// dry run's; see engine.subs).
+	flagSubs
 )
 
 func (st *eventState) has(f eventFlags) bool { return st.flags&f != 0 }
@@ -70,7 +87,11 @@ type eventExt struct {
 	// names is the dedup id followed by the object the event is about, in
 	// one string (one allocation) split at split.
 	names string
-	split int
+	split int32
+	// subs are, for an event sent through several subscriptions
+	// (fan-out), the subscriptions whose deliveries are still retried, a
+	// bit each (see engine.subs).
+	subs  uint16
 	first time.Duration // virtual time of the first attempt, since the run's start
 	// at is when the event's pending attempt is due, as nanoseconds since
 	// the run's start (with eventState.stage, the scheduler's view).
@@ -92,7 +113,7 @@ const (
 )
 
 func newEventExt(id, object string, first time.Duration) eventExt {
-	return eventExt{names: id + object, split: len(id), first: first}
+	return eventExt{names: id + object, split: int32(len(id)), first: first}
 }
 
 // id is the event's dedup id.
@@ -143,6 +164,9 @@ type liveEvents struct {
 	n       int // events in flight
 	free    []*slotChunk
 	freeExt []*extChunk
+	// subs are the fan-out subscriptions of the events flagged flagSubs,
+	// without withExt (see engine.subs).
+	subs map[int]uint16
 }
 
 // slotLen is the number of events in a chunk of slots.
@@ -216,6 +240,9 @@ func (l *liveEvents) remove(event int) {
 	st := l.get(event)
 	if st == nil {
 		return
+	}
+	if st.has(flagSubs) {
+		delete(l.subs, event)
 	}
 	*st = eventState{}
 	if x := l.ext(event); x != nil {
@@ -356,4 +383,39 @@ func (st eventRef) setAt(at int64, s stage) {
 	if st.x != nil {
 		st.x.at = at
 	}
+}
+
+// subs are the subscriptions of event (in flight as st) whose deliveries
+// are still retried, a bit each, for an event sent through several
+// subscriptions (fan-out); 0 before its first fanned-out attempt, between
+// a finished schedule and a manual redelivery, and without fan-out. They
+// are kept beside the event's eventExt, or, in a dry run that keeps none,
+// in a map of the few events that have them: a dry run's events in flight
+// then cost four bytes each, not six. (A dry run of generated events is
+// serial, so the map is never read while it is written.)
+func (e *engine) subs(event int, st eventRef) uint16 {
+	if st.x != nil {
+		return st.x.subs
+	}
+	if !st.has(flagSubs) {
+		return 0
+	}
+	return e.live.subs[event]
+}
+
+// setSubs sets the subscriptions of event, in flight as st, to subs.
+func (e *engine) setSubs(event int, st eventRef, subs uint16) {
+	if st.x != nil {
+		st.x.subs = subs
+		return
+	}
+	st.set(flagSubs, subs != 0)
+	if subs == 0 {
+		delete(e.live.subs, event)
+		return
+	}
+	if e.live.subs == nil {
+		e.live.subs = map[int]uint16{}
+	}
+	e.live.subs[event] = subs
 }

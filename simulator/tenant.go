@@ -154,8 +154,8 @@ func (e *engine) lose(d *due) error {
 	if st := e.live.get(ev); st != nil {
 		fate := FateDisabled
 		switch {
-		case st.scheduleFate != 0:
-			fate = scheduleFates[st.scheduleFate]
+		case st.scheduleFate() != 0:
+			fate = scheduleFates[st.scheduleFate()]
 		case st.subDelivered():
 			// One subscription's delivery succeeded before the disable.
 			fate = FateDelivered
