@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"net/http"
 	"net/url"
@@ -278,6 +279,18 @@ func TestPayloadsNameTheirObject(t *testing.T) {
 					t.Errorf("%d events about no object share %s: only %d distinct values", objects, f.object, len(seen))
 				}
 			})
+		}
+	}
+}
+
+// TestFNV64aIsHashFNV: the objects' ids are drawn from hash/fnv's FNV-1a
+// of their names; a different hash would change every payload's ids.
+func TestFNV64aIsHashFNV(t *testing.T) {
+	for _, s := range []string{"", "obj_0123456789abcdef", "é ü"} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := fnv64a(s), h.Sum64(); got != want {
+			t.Errorf("fnv64a(%q) = %x, want %x", s, got, want)
 		}
 	}
 }

@@ -18,41 +18,79 @@ import (
 // signs every attempt with one secret, and keying a new HMAC costs two
 // hashes and five allocations each time. At most maxHMACPools secrets are
 // kept (a run has one or two, and an attack's wrong one); others get a
-// fresh HMAC every time.
+// fresh HMAC every time. lastHMAC is the pool used last, found without
+// hashing the secret.
 var (
-	hmacPools     sync.Map // secret → *sync.Pool of hash.Hash
+	hmacPools     sync.Map // secret → *hmacPool
 	hmacPoolCount atomic.Int32
+	lastHMAC      atomic.Pointer[hmacPool]
 )
 
 const maxHMACPools = 64
 
-func getHMAC(secret string) (hash.Hash, *sync.Pool) {
+// hmacPool is the pool of one secret's keyed states.
+type hmacPool struct {
+	secret string
+	sync.Pool
+}
+
+// keyedHMAC is a keyed HMAC-SHA256 state and a scratch buffer: the short
+// parts of a message are copied there before they are hashed, and the sum
+// is made there, so that the callers' buffers stay on their stacks (a
+// slice handed to hash.Hash's methods escapes to the heap).
+type keyedHMAC struct {
+	h   hash.Hash
+	buf [128]byte
+}
+
+func getHMAC(secret string) (*keyedHMAC, *hmacPool) {
+	if p := lastHMAC.Load(); p != nil && p.secret == secret {
+		return p.Get().(*keyedHMAC), p
+	}
 	if p, ok := hmacPools.Load(secret); ok {
-		pool := p.(*sync.Pool)
-		return pool.Get().(hash.Hash), pool
+		pool := p.(*hmacPool)
+		lastHMAC.Store(pool)
+		return pool.Get().(*keyedHMAC), pool
 	}
 	if hmacPoolCount.Load() >= maxHMACPools {
-		return hmac.New(sha256.New, []byte(secret)), nil
+		return newKeyedHMAC(secret), nil
 	}
-	p, loaded := hmacPools.LoadOrStore(secret, &sync.Pool{New: func() any { return hmac.New(sha256.New, []byte(secret)) }})
+	pool := &hmacPool{secret: secret}
+	pool.New = func() any { return newKeyedHMAC(secret) }
+	p, loaded := hmacPools.LoadOrStore(secret, pool)
 	if !loaded {
 		hmacPoolCount.Add(1)
 	}
-	pool := p.(*sync.Pool)
-	return pool.Get().(hash.Hash), pool
+	pool = p.(*hmacPool)
+	lastHMAC.Store(pool)
+	return pool.Get().(*keyedHMAC), pool
 }
 
-// appendHMAC appends HMAC-SHA256(secret, a || b || c) to dst, with no copy
-// of the parts.
+func newKeyedHMAC(secret string) *keyedHMAC {
+	return &keyedHMAC{h: hmac.New(sha256.New, []byte(secret))}
+}
+
+// writeCopied hashes p through the scratch buffer.
+func (k *keyedHMAC) writeCopied(p []byte) {
+	for len(p) > 0 {
+		n := copy(k.buf[:], p)
+		k.h.Write(k.buf[:n])
+		p = p[n:]
+	}
+}
+
+// appendHMAC appends HMAC-SHA256(secret, a || b || c) to dst. a and b
+// (a timestamp, a separator) are copied before they are hashed, and c (a
+// body, already on the heap) is hashed where it is.
 func appendHMAC(dst []byte, secret string, a, b, c []byte) []byte {
-	m, pool := getHMAC(secret)
-	m.Reset()
-	m.Write(a)
-	m.Write(b)
-	m.Write(c)
-	dst = m.Sum(dst)
+	k, pool := getHMAC(secret)
+	k.h.Reset()
+	k.writeCopied(a)
+	k.writeCopied(b)
+	k.h.Write(c)
+	dst = append(dst, k.h.Sum(k.buf[:0])...)
 	if pool != nil {
-		pool.Put(m)
+		pool.Put(k)
 	}
 	return dst
 }

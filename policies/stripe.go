@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -81,8 +82,11 @@ func (stripeWire) Body(ev Event) ([]byte, string) {
 	// in this order.
 	r := Key(ev.Seed, 4, 0)
 	if obj, ok := e.Data.Object.(stripeAppender); ok {
-		w := jsonw{b: make([]byte, 0, 1024)}
+		w := jsonw{b: make([]byte, 0, max(stripeBodyCap.Load(), 512))}
 		e.appendTo(&w, obj, &r)
+		if n := int64(len(w.b)); n > stripeBodyCap.Load() {
+			stripeBodyCap.Store(n)
+		}
 		return w.b, ctype
 	}
 	reqID := r.alnumID("req_", 14)
@@ -90,6 +94,11 @@ func (stripeWire) Body(ev Event) ([]byte, string) {
 	e.Request = stripeRequest{ID: &reqID, IdempotencyKey: &key}
 	return marshalBody(e), ctype
 }
+
+// stripeBodyCap is the longest Stripe body written so far, the room made
+// for the next: a body is kept until its event is over, and an invoice's
+// (about 720 bytes) takes 768 where a fixed 1 KB took 1,024.
+var stripeBodyCap atomic.Int64
 
 func (stripeWire) Header(h http.Header, d Delivery) {
 	// t=<unix>,v1=<hex HMAC of "<unix>.<body>">, built in one buffer.

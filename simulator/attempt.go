@@ -51,16 +51,17 @@ func (e *engine) faultContext(d *due, st eventRef) scenarios.Context {
 
 // attempt decides the faults for one attempt, carries it out, and sends
 // what goes beside it, writing what it came to in o. dec is the calling
-// goroutine's own; wrote, if not nil, is called whenever one of the
-// attempt's own requests (not the attacks) has been written.
-func (e *engine) attempt(ctx context.Context, d *due, st eventRef, dec *scenarios.Decider, o *outcome, wrote writeWatcher) {
+// goroutine's own; watched, if not nil, is ctx carrying a writeWatcher
+// (see withWrote) told whenever one of the attempt's own requests (not
+// the attacks) has been written.
+func (e *engine) attempt(ctx context.Context, d *due, st eventRef, dec *scenarios.Decider, o *outcome, watched context.Context) {
 	if st.paused() {
 		*o = outcome{paused: true}
 		return
 	}
 	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
-	if wrote != nil {
-		e.deliver(withWrote(ctx, wrote), d, st, act, o)
+	if watched != nil {
+		e.deliver(watched, d, st, act, o)
 	} else {
 		e.deliver(ctx, d, st, act, o)
 	}
@@ -140,19 +141,31 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedAt time.Time, sub int) answer {
 	// An attempt taken is in flight: it waits for its turn even when the
 	// run is interrupted, so this wait cannot fail.
-	ctx = detached{ctx}
-	_ = e.rate.wait(ctx)
+	if e.rate != nil {
+		_ = e.rate.wait(detached{ctx})
+	}
 	delivery := policies.Delivery{
 		Event: st.ev, N: d.n(), Body: st.body, URL: e.target, Secret: e.cfg.Secret,
 		SignedAt: signedAt, RetryReason: st.reason, Subscription: sub,
 	}
-	// In-flight attempts finish even when the run is interrupted. The
-	// request is made with the exchange's context, rather than copied
-	// into it (as the function exchange does).
+	// In-flight attempts finish even when the run is interrupted: the
+	// request is made without the run's cancellation (detached), and
+	// bounded by the provider's timeout when redirects are followed.
 	follow := e.cfg.Policy.FollowRedirects
-	ctx, cancel := exchangeContext(ctx, e.client, follow)
-	defer cancel()
-	t, ctx := newTracer(ctx, e.cfg.WallClock)
+	var t *tracer
+	if follow == 0 || e.client.Timeout == 0 {
+		if f, ok := ctx.Value(wroteKey{}).(*flight); ok && f.watched == ctx {
+			if t = f.tracer(e.cfg.WallClock); t != nil {
+				ctx = t
+			}
+		}
+	}
+	if t == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = exchangeContext(detached{ctx}, e.client, follow)
+		defer cancel()
+		t, ctx = newTracer(ctx, e.cfg.WallClock)
+	}
 	req, err := newRequest(ctx, e.sendURL(), &st.ev, st.body, st.ctype, delivery, e.wire, e.virtual(d.at))
 	if err != nil {
 		return answer{err: err}
@@ -161,7 +174,9 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		resend(req, st.in, e.wire)
 	}
 	e.addHeaders(req.Header)
-	return t.exchange(e.client, req, follow)
+	a := t.exchange(e.client, req, follow)
+	t.release(a.err)
+	return a
 }
 
 func (e *engine) sendURL() string {

@@ -1,6 +1,9 @@
 package simulator
 
-import "testing"
+import (
+	"sync/atomic"
+	"testing"
+)
 
 // TestFlightSignalsReachedOncePerUse: a flight tells the scheduler once per
 // use that its request reached the handler, however many of the attempt's
@@ -39,5 +42,33 @@ func TestFlightSignalsReachedOncePerUse(t *testing.T) {
 	f.wrote(7)
 	if g := got(); len(g) != 2 || g[0] != 5 || g[1] != 7 {
 		t.Fatalf("signalled %v, want [5 7]", g)
+	}
+}
+
+// TestFlightNotesReachedUntilTold: while the scheduler holds nothing back
+// for another event's request (told false), a write is noted in the
+// flight, where heldBack reads it, and not signalled; once told, writes
+// are signalled again.
+func TestFlightNotesReachedUntilTold(t *testing.T) {
+	ch := make(chan signal, 8)
+	var told atomic.Bool
+	f := &flight{signals: ch, told: &told}
+	f.gen = 1
+	f.wrote(f.watching())
+	if len(ch) != 0 {
+		t.Fatalf("signalled %d times while not told, want none", len(ch))
+	}
+	if got := f.reached.Load(); got != 1 {
+		t.Fatalf("reached = %d, want use 1 noted", got)
+	}
+	told.Store(true)
+	f.wrote(1) // the same use's second request: noted already
+	if len(ch) != 0 {
+		t.Fatalf("use 1 signalled after it was noted, want nothing")
+	}
+	f.gen = 3
+	f.wrote(f.watching())
+	if len(ch) != 1 || (<-ch).gen != 3 {
+		t.Fatalf("use 3 not signalled once told")
 	}
 }

@@ -260,6 +260,12 @@ func (e *engine) commitInOrder() (bool, error) {
 			s.release(f)
 			continue
 		}
+		if f.reached.Load() == f.gen && !f.st.reached() {
+			// A write that ended after the answer, noted and not
+			// signalled (tellReached). Written only then: the event's
+			// next attempt may be out, reading its flags.
+			f.st.set(flagReached, true)
+		}
 		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
 		s.release(f)
 		if err != nil || disabled {
@@ -274,6 +280,9 @@ func (e *engine) commitInOrder() (bool, error) {
 // is due (with Realtime), else the zero time.
 func (e *engine) fill() time.Time {
 	s := &e.sch
+	if len(s.waiting) == 0 {
+		s.tellReached.Store(false)
+	}
 	i := 0 // waiting[:i] were looked at in this pass and are still held back
 	for s.inFlight < e.cfg.Concurrency {
 		var d due
@@ -317,7 +326,7 @@ func (e *engine) fill() time.Time {
 		if queued {
 			e.q.pop()
 			st := e.take(d)
-			if e.objectBlocked(&d) {
+			if e.heldBack(&d) {
 				st.setAt(d.at, stageWaiting)
 				s.waiting = slices.Insert(s.waiting, i, d)
 				i++
@@ -326,7 +335,7 @@ func (e *engine) fill() time.Time {
 			e.launch(d, st)
 			continue
 		}
-		if e.objectBlocked(&d) {
+		if e.heldBack(&d) {
 			i++
 			continue
 		}
@@ -334,6 +343,29 @@ func (e *engine) fill() time.Time {
 		e.launch(d, e.live.ref(d.event()))
 	}
 	return time.Time{}
+}
+
+// heldBack is objectBlocked(d), with every request that reached the
+// handler known: when the workers do not signal them (tellReached), the
+// flights in flight are looked at first, and from then on they do. A
+// worker notes a write in its flight before it reads tellReached, and
+// here tellReached is set before the flights are read, so a write is
+// either seen here or signalled.
+func (e *engine) heldBack(d *due) bool {
+	s := &e.sch
+	if !e.objectBlocked(d) {
+		return false
+	}
+	if s.tellReached.Load() {
+		return true
+	}
+	s.tellReached.Store(true)
+	for _, f := range s.sent.items {
+		if !f.lost && f.reached.Load() == f.gen && !(f.done && f.st.reached()) {
+			e.onSignal(signal{f: f, gen: f.gen, reached: true})
+		}
+	}
+	return e.objectBlocked(d)
 }
 
 // launch sends attempt d.
@@ -425,6 +457,12 @@ func (e *engine) interrupt() error {
 			e.unsent(&f.d)
 			s.release(f)
 			continue
+		}
+		if f.reached.Load() == f.gen && !f.st.reached() {
+			// A write that ended after the answer, noted and not
+			// signalled (tellReached). Written only then: the event's
+			// next attempt may be out, reading its flags.
+			f.st.set(flagReached, true)
 		}
 		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
 		s.release(f)

@@ -93,8 +93,9 @@ func exchangeContext(ctx context.Context, client *http.Client, follow int) (cont
 }
 
 // tracer follows the requests of one exchange as net/http writes them and
-// their answers begin to arrive. Its state and hooks are made together, once
-// an exchange: the engine makes one for every attempt.
+// their answers begin to arrive. The function exchange makes one for each
+// exchange; the engine takes one from tracers and puts it back after the
+// exchange when no hook of it can still be called (see release).
 type tracer struct {
 	trace  httptrace.ClientTrace
 	wall   wallClock
@@ -107,17 +108,37 @@ type tracer struct {
 	// answering says the answer to the latest request (of a redirect
 	// chain) had begun to arrive: an error after that is in the answer.
 	answering atomic.Bool
+	// conns counts the requests given a connection, writes those whose
+	// write ended: a request is written after it has a connection, and
+	// WroteRequest is its last hook.
+	conns, writes atomic.Int32
+
+	// A flight's tracer (owner's, see flight.tracer) is itself the
+	// context its requests are made with: parent, without its
+	// cancellation and deadline when detach (as detached), carrying the
+	// hooks, which traced carries alone. These never change.
+	owner  *flight
+	traced context.Context
+	parent context.Context
+	detach bool
 }
 
 // newTracer returns a tracer for one exchange and ctx carrying its hooks:
 // the requests of the exchange are to be made with that context.
 func newTracer(ctx context.Context, wall wallClock) (*tracer, context.Context) {
-	t := &tracer{wall: wall}
-	if w, ok := ctx.Value(wroteKey{}).(writeWatcher); ok {
-		t.notify, t.token = w, w.watching()
-	}
+	t := makeTracer()
+	t.start(ctx, wall)
+	return t, httptrace.WithClientTrace(ctx, &t.trace)
+}
+
+// makeTracer makes a tracer and its hooks.
+func makeTracer() *tracer {
+	t := &tracer{}
 	t.trace = httptrace.ClientTrace{
-		GetConn: func(string) { t.answering.Store(false) },
+		GetConn: func(string) {
+			t.answering.Store(false)
+			t.conns.Add(1)
+		},
 		WroteRequest: func(i httptrace.WroteRequestInfo) {
 			if i.Err == nil {
 				t.wroteAt.CompareAndSwap(0, t.wall.Now().UnixNano())
@@ -126,11 +147,72 @@ func newTracer(ctx context.Context, wall wallClock) (*tracer, context.Context) {
 					t.notify.wrote(t.token)
 				}
 			}
+			t.writes.Add(1) // last: after it, release may hand t to another exchange
 		},
 		GotFirstResponseByte: func() { t.answering.Store(true) },
 	}
-	return t, httptrace.WithClientTrace(ctx, &t.trace)
+	return t
 }
+
+// start readies t for an exchange made with ctx.
+func (t *tracer) start(ctx context.Context, wall wallClock) {
+	t.wall = wall
+	if w, ok := ctx.Value(wroteKey{}).(writeWatcher); ok {
+		t.notify, t.token = w, w.watching()
+	}
+}
+
+// release readies t, a flight's (see flight.tracer), for the flight's
+// next exchange once the exchange that ended with err is over, if none of
+// its hooks can be called again: every request given a connection has
+// been written (a write can end after its answer came) and every request
+// was answered (an unanswered one's first byte could still come). Else it
+// is left to the garbage collector. What goroutines net/http leaves
+// running may still read the values of t as a context (a dial goes on
+// for the next request), which never change.
+func (t *tracer) release(err error) {
+	if t.owner == nil || err != nil || t.writes.Load() < t.conns.Load() {
+		return
+	}
+	t.wrote.Store(false)
+	t.wroteAt.Store(0)
+	t.answering.Store(false)
+	t.conns.Store(0)
+	t.writes.Store(0)
+	t.owner.spare.Store(t)
+}
+
+// A flight's tracer is the context of its exchange's requests.
+
+func (t *tracer) Deadline() (time.Time, bool) {
+	if t.detach {
+		return time.Time{}, false
+	}
+	return t.parent.Deadline()
+}
+
+func (t *tracer) Done() <-chan struct{} {
+	if t.detach {
+		return nil
+	}
+	return t.parent.Done()
+}
+
+func (t *tracer) Err() error {
+	if t.detach {
+		return nil
+	}
+	return t.parent.Err()
+}
+
+func (t *tracer) Value(key any) any {
+	if v := t.traced.Value(key); v != nil {
+		return v
+	}
+	return t.parent.Value(key)
+}
+
+func (t *tracer) String() string { return "retrysim exchange" }
 
 // exchange sends req, made with the tracer's context, as the function
 // exchange does.

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"context"
+	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
 
@@ -22,6 +23,40 @@ type flight struct {
 	// reached the handler, on signals; see wrote.
 	reached atomic.Uint32
 	signals chan<- signal
+	// told, when set, says whether the scheduler is to be told of a
+	// request that reached the handler (scheduler.tellReached); nil: it
+	// always is.
+	told *atomic.Bool
+	// watched is the run's context carrying the flight as the watcher of
+	// its attempts' writes (withWrote), made with its first attempt.
+	watched context.Context
+	// traced says watched carries no httptrace hooks of a caller's, so
+	// that the flight's own tracers may serve as its exchanges' contexts
+	// (see tracer); spare is one ready for an exchange.
+	traced bool
+	spare  atomic.Pointer[tracer]
+}
+
+// tracer returns a tracer for an exchange of the flight's attempt, made
+// with watched, or nil when its exchanges need tracers of their own. The
+// tracer is its requests' context: watched without its cancellation, with
+// the hooks; give it back with release. An attempt's exchanges may run
+// at once (a duplicated request, a fan-out): each takes its own.
+//
+// Made for every exchange, a tracer, its three hooks and the contexts
+// carrying them and the flight were six allocations.
+func (f *flight) tracer(wall wallClock) *tracer {
+	if !f.traced {
+		return nil
+	}
+	t := f.spare.Swap(nil)
+	if t == nil {
+		t = makeTracer()
+		t.owner, t.parent, t.detach, t.wall, t.notify = f, f.watched, true, wall, f
+		t.traced = httptrace.WithClientTrace(context.Background(), &t.trace)
+	}
+	t.token = f.watching()
+	return t
 }
 
 // watching returns the use of f being performed: f watches the writes
@@ -32,7 +67,9 @@ func (f *flight) watching() uint32 { return f.gen }
 // handler. A write that ends late, about an earlier use, is not signalled
 // once a later use has been; one signalled is ignored by the scheduler
 // (onSignal). A closure and a flag for each use cost two allocations an
-// attempt.
+// attempt. While the scheduler holds no attempt back for another's
+// request (see scheduler.tellReached), the use is noted in reached and
+// not signalled.
 func (f *flight) wrote(gen uint32) {
 	for {
 		last := f.reached.Load()
@@ -40,7 +77,9 @@ func (f *flight) wrote(gen uint32) {
 			return
 		}
 		if f.reached.CompareAndSwap(last, gen) {
-			f.signals <- signal{f: f, gen: gen, reached: true}
+			if f.told == nil || f.told.Load() {
+				f.signals <- signal{f: f, gen: gen, reached: true}
+			}
 			return
 		}
 	}
@@ -67,10 +106,19 @@ type scheduler struct {
 	jobs    chan *flight
 	signals chan signal
 	alive   sync.WaitGroup
+	ctx     context.Context // the workers'
+	// tellReached says the workers signal each request that reached the
+	// handler. Only objectBlocked reads what those signals say, before an
+	// attempt's answer, and it is set (and the flights' reached read)
+	// before an attempt is held back for another event's request
+	// (heldBack); with nothing held back, a wake of the scheduler for
+	// every attempt is saved.
+	tellReached atomic.Bool
 }
 
 // start starts n workers performing e's attempts.
 func (s *scheduler) start(ctx context.Context, e *engine, n int) {
+	s.ctx = ctx
 	s.jobs = make(chan *flight, n)
 	// Two signals at most per attempt in flight (reached, over), plus a
 	// few late "reached" ones about attempts already over: the workers
@@ -100,6 +148,9 @@ func (s *scheduler) send(d due, st eventRef) {
 		// write that ends late reads it (wrote). A flight made for an
 		// attempt never sent (sendLost) has none yet.
 		f.signals = s.signals
+		f.told = &s.tellReached
+		f.watched = withWrote(s.ctx, f)
+		f.traced = httptrace.ContextClientTrace(s.ctx) == nil
 	}
 	f.d, f.st, f.done = d, st, false
 	f.gen++
@@ -132,7 +183,7 @@ func (e *engine) perform(ctx context.Context, f *flight, dec *scenarios.Decider,
 	if ctx.Err() != nil {
 		f.o = outcome{unsent: true}
 	} else {
-		e.attempt(ctx, &f.d, f.st, dec, &f.o, f)
+		e.attempt(ctx, &f.d, f.st, dec, &f.o, f.watched)
 	}
 	signals <- signal{f: f, gen: gen}
 }
