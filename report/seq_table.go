@@ -15,7 +15,12 @@ import "iter"
 // for, and each lane remembers the page of its last lookup: the engine
 // queues each attempt number in sequence order and the records of the
 // lanes interleave, so one remembered page for all of them was a page
-// lookup for nearly every record, a tenth of the command line's CPU.
+// lookup for nearly every record, a tenth of the command line's CPU. A
+// lane that moves on to the next page finds it from the last one, which
+// points to it: with a million events in flight, a page lookup in the map
+// is a cache miss or two, which each lane would otherwise pay at each of
+// its pages, where a page's neighbours are looked up only when it is made
+// or goes.
 type seqTable[T comparable] struct {
 	pages map[int]*seqPage[T] // by sequence number / seqPageSize, rounded down
 	// lanes hold each lane's last page and its key; a page that is not
@@ -47,7 +52,8 @@ const seqPageSize = 16
 
 type seqPage[T comparable] struct {
 	values [seqPageSize]T
-	n      int // values held on the page
+	n      int         // values held on the page
+	next   *seqPage[T] // the page of the next key, nil if none
 }
 
 func newSeqTable[T comparable]() seqTable[T] {
@@ -63,7 +69,12 @@ func (t *seqTable[T]) page(lane, seq int) (*seqPage[T], int, int) {
 	}
 	l := &t.lanes[uint(lane)%seqLanes]
 	if key != l.key {
-		l.page, l.key = t.pages[key], key
+		if key == l.key+1 && l.page != nil {
+			l.page = l.page.next
+		} else {
+			l.page = t.pages[key]
+		}
+		l.key = key
 	}
 	return l.page, i, key
 }
@@ -91,8 +102,11 @@ func (t *seqTable[T]) get(lane, seq int) T {
 func (t *seqTable[T]) put(lane, seq int, v T) {
 	p, i, key := t.page(lane, seq)
 	if p == nil {
-		p = &seqPage[T]{}
+		p = &seqPage[T]{next: t.pages[key+1]}
 		t.pages[key] = p
+		if q := t.pages[key-1]; q != nil {
+			q.next = p
+		}
 		t.remember(key, p)
 	}
 	var zero T
@@ -114,6 +128,9 @@ func (t *seqTable[T]) delete(lane, seq int) {
 	t.n--
 	if p.n--; p.n == 0 {
 		delete(t.pages, key)
+		if q := t.pages[key-1]; q != nil {
+			q.next = nil
+		}
 		t.remember(key, nil)
 	}
 }
