@@ -272,11 +272,11 @@ func (r *runAgg) begin(rec *simulator.Record) {
 }
 
 func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
-	r.reorder.seen(rec.Seq, rec.Object)
-	ev := r.live.get(rec.Seq)
+	r.reorder.seen(rec.Attempt, rec.Seq, rec.Object)
+	ev := r.live.get(rec.Attempt, rec.Seq)
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}
-		r.live.put(rec.Seq, ev)
+		r.live.put(rec.Attempt, rec.Seq, ev)
 		switch {
 		case keep < 0 || rec.Seq < keep:
 			r.hold(ev, rec)
@@ -290,13 +290,14 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		}
 	}
 	r.Attempts++
-	r.outcomes.add(r.outcomeIdx, rec.Outcome)
+	outcome := r.outcomeIdx.of(rec.Outcome)
+	r.outcomes.addAt(outcome, rec.Outcome)
 	r.Subscriptions = max(r.Subscriptions, rec.Subscription+1)
 	if rec.Attempt > 1 && rec.Copy == 0 && rec.Subscription == 0 && !rec.Manual && (ev == nil || !ev.prevReached) {
 		r.ResentUnreached++
 	}
 	if !rec.Reached {
-		r.unreached.add(r.outcomeIdx, rec.Outcome)
+		r.unreached.addAt(outcome, rec.Outcome)
 	}
 	if ev != nil {
 		ev.prevReached = rec.Reached
@@ -332,7 +333,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
 		ev.firstArrival = at
-		r.reorder.arrive(rec.Seq, rec.Object, at)
+		r.reorder.arrive(rec.Attempt, rec.Seq, rec.Object, at)
 	} else {
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
@@ -393,7 +394,7 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 func subscriptionBit(sub int) uint16 { return 1 << (uint(sub) % 16) }
 
 func (r *runAgg) fate(rec *simulator.Record, keep int) error {
-	r.reorder.resolve(rec.Seq)
+	r.reorder.resolve(rec.Attempts, rec.Seq)
 	r.Events++
 	if neverDelivered(rec.Fate) {
 		r.Lost++
@@ -419,12 +420,12 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 			r.LostNotRetried++
 		}
 	}
-	ev := r.live.get(rec.Seq)
+	ev := r.live.get(rec.Attempts, rec.Seq)
 	if ev != nil {
 		if ev.need > 0 {
 			r.eventNeed.add(ev.need)
 		}
-		r.live.delete(rec.Seq)
+		r.live.delete(rec.Attempts, rec.Seq)
 	}
 	return r.settle(ev, rec, keep)
 }

@@ -37,8 +37,12 @@ func (x outcomeIndex) of(o simulator.Outcome) int {
 	return -1
 }
 
-func (c *outcomeCounts) add(x outcomeIndex, o simulator.Outcome) {
-	if i := x.of(o); i >= 0 {
+func (c *outcomeCounts) add(x outcomeIndex, o simulator.Outcome) { c.addAt(x.of(o), o) }
+
+// addAt counts o, whose place (outcomeIndex.of) is i: for an attempt
+// counted twice, found once.
+func (c *outcomeCounts) addAt(i int, o simulator.Outcome) {
+	if i >= 0 {
 		c.known[i]++
 		return
 	}

@@ -21,22 +21,27 @@ import (
 // shards' events never arrive, every event of the stream.)
 //
 // An object is kept only once one of its events has arrived: before that
-// it has nothing to pair with. Against a black hole, where every event of
-// a long run is in flight and none arrives, that leaves four bytes for each
-// event (its object's hash, in open) and a counter for each object in
-// flight: which objects may still have an event to arrive is counted by
-// their 30-bit hash, not by name, so two objects whose hashes are equal (a
-// few in a million) are kept until the last of them may go. Sharing a
-// hash only keeps an object longer; it never counts a pair the names do
-// not make.
+// it has nothing to pair with. Which objects may still have an event to
+// arrive is counted by their 30-bit hash, not by name, so two objects
+// whose hashes are equal (a few in a million) are kept until the last of
+// them may go. Sharing a hash only keeps an object longer; it never counts
+// a pair the names do not make. Those counts are begun only at the run's
+// first arrival, from the events then in open: before it no object is
+// kept, so there is nothing for them to let go. Against a black hole,
+// where every event of a long run is in flight and none arrives, that
+// leaves four bytes for each event (its object's hash, in open) and no
+// count at all: counting each object in flight, in a table as large as
+// the events in flight, had two cache misses an event and a twentieth of
+// the command line's CPU.
 type reorders struct {
 	pairs int
 	// open are the events seen, about an object, that have not ended:
 	// their object's hash and whether they have arrived (an openEvent).
 	open seqTable[openEvent]
 	// waiting counts the events in open that have not arrived, by their
-	// object's hash.
-	waiting hashCounts
+	// object's hash, once counting: from the first arrival on.
+	waiting  hashCounts
+	counting bool
 	// objects are the objects with a first arrival kept, by hash, those of
 	// one hash chained by next.
 	objects map[uint32]*arrivals
@@ -75,28 +80,44 @@ func objectHash(object string) uint32 {
 	return h >> 2
 }
 
-// seen notes an attempt of event seq, about object.
-func (o *reorders) seen(seq int, object string) {
+// seen notes an attempt of event seq, about object; lane is its attempt
+// number (see seqTable).
+func (o *reorders) seen(lane, seq int, object string) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if o.open.get(seq) != 0 { // seen before
+	if o.open.get(lane, seq) != 0 { // seen before
 		return
 	}
 	h := objectHash(object)
-	o.open.put(seq, openEvent(h)<<2|openSeen)
-	o.waiting.add(h, 1)
+	o.open.put(lane, seq, openEvent(h)<<2|openSeen)
+	if o.counting {
+		o.waiting.add(h, 1)
+	}
 }
 
-// arrive notes the first arrival of event seq, about object, at at.
-func (o *reorders) arrive(seq int, object string, at int64) {
+// count begins waiting's counts, at the first arrival: every event in
+// open has yet to arrive.
+func (o *reorders) count() {
+	o.counting = true
+	for _, e := range o.open.all() {
+		o.waiting.add(e.hash(), 1)
+	}
+}
+
+// arrive notes the first arrival of event seq, about object, at at, in
+// its attempt lane.
+func (o *reorders) arrive(lane, seq int, object string, at int64) {
 	if object == "" {
 		return
 	}
-	o.seen(seq, object)
-	e := o.open.get(seq)
+	o.seen(lane, seq, object)
+	e := o.open.get(lane, seq)
 	if e&openArrived != 0 {
 		return
+	}
+	if !o.counting {
+		o.count()
 	}
 	h := e.hash()
 	a := o.objects[h]
@@ -114,17 +135,18 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 		}
 	}
 	a.list = append(a.list, fa)
-	o.open.put(seq, e|openArrived)
+	o.open.put(lane, seq, e|openArrived)
 	o.settled(h)
 }
 
-// resolve notes that event seq has ended: it can no longer first arrive.
-func (o *reorders) resolve(seq int) {
-	e := o.open.get(seq)
+// resolve notes that event seq has ended: it can no longer first arrive;
+// lane is its last attempt's number.
+func (o *reorders) resolve(lane, seq int) {
+	e := o.open.get(lane, seq)
 	if e == 0 {
 		return
 	}
-	o.open.delete(seq)
+	o.open.delete(lane, seq)
 	if e&openArrived == 0 {
 		o.settled(e.hash())
 	}
@@ -134,7 +156,7 @@ func (o *reorders) resolve(seq int) {
 // ended; once none of them is still to, nothing to come can pair with
 // their arrivals.
 func (o *reorders) settled(h uint32) {
-	if o.waiting.add(h, -1) == 0 {
+	if o.counting && o.waiting.add(h, -1) == 0 {
 		delete(o.objects, h)
 	}
 }

@@ -12,32 +12,32 @@ import (
 // object once none of its events seen is still to arrive or end.
 func TestReordersCountsAndForgets(t *testing.T) {
 	o := newReorders()
-	o.seen(0, "cus_A")
-	o.seen(1, "cus_A")
-	o.seen(2, "cus_B")
-	o.arrive(1, "cus_A", 10) // newer than 0, arrives first
-	o.arrive(2, "cus_B", 11)
+	o.seen(1, 0, "cus_A")
+	o.seen(1, 1, "cus_A")
+	o.seen(1, 2, "cus_B")
+	o.arrive(1, 1, "cus_A", 10) // newer than 0, arrives first
+	o.arrive(1, 2, "cus_B", 11)
 	if o.kept() != 1 || o.objects[objectHash("cus_A")] == nil {
 		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", o.kept())
 	}
-	o.arrive(0, "cus_A", 12) // older, after the newer one: a pair
+	o.arrive(1, 0, "cus_A", 12) // older, after the newer one: a pair
 	if o.pairs != 1 {
 		t.Fatalf("%d pairs, want 1", o.pairs)
 	}
 	for seq := range 3 {
-		o.resolve(seq)
+		o.resolve(1, seq)
 	}
 	if o.kept() != 0 || o.open.len() != 0 {
 		t.Fatalf("kept %d objects and %d events after every event ended, want none", o.kept(), o.open.len())
 	}
 	// An event that ends without arriving lets the newer ones go too.
-	o.seen(3, "cus_C")
-	o.arrive(4, "cus_C", 20)
-	o.resolve(3)
+	o.seen(1, 3, "cus_C")
+	o.arrive(1, 4, "cus_C", 20)
+	o.resolve(1, 3)
 	if o.kept() != 0 {
 		t.Fatalf("kept %d objects after event 3 ended, want none", o.kept())
 	}
-	o.arrive(5, "cus_C", 21)
+	o.arrive(1, 5, "cus_C", 21)
 	if o.pairs != 1 {
 		t.Fatalf("%d pairs, want 1: events arriving in order make none", o.pairs)
 	}
@@ -49,16 +49,55 @@ func TestReordersCountsAndForgets(t *testing.T) {
 // shards' events never appear.
 func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 	o := newReorders()
-	o.seen(0, "cus_stuck")
+	o.seen(1, 0, "cus_stuck")
 	for seq := 1; seq < 10000; seq += 3 { // a shard's events: every third
 		obj := fmt.Sprintf("cus_%d", seq/4)
-		o.seen(seq, obj)
-		o.arrive(seq, obj, int64(seq))
-		o.resolve(seq)
+		o.seen(1, seq, obj)
+		o.arrive(1, seq, obj, int64(seq))
+		o.resolve(1, seq)
 	}
 	if o.kept() != 0 || o.waiting.len() != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
 		t.Fatalf("kept %d objects, %d counts and %d events on %d pages; want only the event in flight, on one page, and its object's count (nothing of it arrived)",
 			o.kept(), o.waiting.len(), o.open.len(), len(o.open.pages))
+	}
+}
+
+// TestReordersAgainstABlackHole: while nothing has arrived, the events in
+// flight cost their place in open and no count per object; the first
+// arrival, after thousands of events about its object began, still pairs
+// with a later one that is older, and what is kept goes once they end.
+func TestReordersAgainstABlackHole(t *testing.T) {
+	o := newReorders()
+	for seq := range 5000 {
+		for attempt := 1; attempt <= 3; attempt++ {
+			o.seen(attempt, seq, fmt.Sprintf("cus_%d", seq%100))
+		}
+	}
+	if o.waiting.len() != 0 || o.open.len() != 5000 {
+		t.Fatalf("%d counts and %d events with nothing arrived; want no count and every event", o.waiting.len(), o.open.len())
+	}
+	o.arrive(4, 4999, "cus_99", 1)
+	o.arrive(4, 99, "cus_99", 2) // older, after: a pair
+	o.arrive(4, 98, "cus_98", 3) // alone of its object, though cus_98 has 49 more in flight
+	if o.pairs != 1 {
+		t.Fatalf("%d pairs, want 1", o.pairs)
+	}
+	for seq := range 4999 {
+		if seq != 4899 { // cus_99's, begun before the first arrival, yet to arrive
+			o.resolve(4, seq)
+		}
+	}
+	if o.kept() != 1 {
+		t.Fatalf("kept %d objects with an event still to arrive, want 1", o.kept())
+	}
+	o.arrive(5, 4899, "cus_99", 4) // older than 4999, after it: a pair
+	if o.pairs != 2 {
+		t.Fatalf("%d pairs, want 2", o.pairs)
+	}
+	o.resolve(5, 4899)
+	o.resolve(4, 4999)
+	if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
+		t.Fatalf("kept %d objects, %d counts and %d events after the run", o.kept(), o.waiting.len(), o.open.len())
 	}
 }
 
@@ -67,7 +106,7 @@ func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
 func TestOpenEventsBelowZero(t *testing.T) {
 	o := newReorders()
 	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
-		o.seen(seq, "cus_A")
+		o.seen(1, seq, "cus_A")
 	}
 	var seqs []int
 	for seq := range o.open.all() {
@@ -77,13 +116,13 @@ func TestOpenEventsBelowZero(t *testing.T) {
 	if want := []int{-65, -64, -1, 0, 63, 64}; !slices.Equal(seqs, want) {
 		t.Fatalf("following events %v, want %v", seqs, want)
 	}
-	o.arrive(64, "cus_A", 1)
-	o.arrive(-64, "cus_A", 2) // older, after: a pair
+	o.arrive(1, 64, "cus_A", 1)
+	o.arrive(1, -64, "cus_A", 2) // older, after: a pair
 	if o.pairs != 1 {
 		t.Fatalf("%d pairs, want 1", o.pairs)
 	}
 	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
-		o.resolve(seq)
+		o.resolve(1, seq)
 	}
 	if o.kept() != 0 || len(o.open.pages) != 0 {
 		t.Fatalf("kept %d objects and %d pages after every event ended, want none", o.kept(), len(o.open.pages))
@@ -144,12 +183,13 @@ func TestReordersCountsEveryPair(t *testing.T) {
 			obj := fmt.Sprintf("obj-%d", r.e.object)
 			switch r.kind {
 			case 0:
-				o.seen(r.e.seq, obj)
-			case 1:
-				o.seen(r.e.seq, obj)
-				o.arrive(r.e.seq, obj, r.at)
+				o.seen(1, r.e.seq, obj)
+			case 1: // a later attempt, in its own lane
+				lane := 2 + r.e.seq%5
+				o.seen(lane, r.e.seq, obj)
+				o.arrive(lane, r.e.seq, obj, r.at)
 			case 2:
-				o.resolve(r.e.seq)
+				o.resolve(7, r.e.seq)
 			}
 		}
 		if o.pairs != want {
@@ -176,20 +216,20 @@ func TestReordersObjectsOfOneHash(t *testing.T) {
 		byHash[h] = name
 	}
 	o := newReorders()
-	o.seen(0, a)
-	o.seen(1, b)
-	o.seen(2, b)
-	o.arrive(2, b, 10) // b's newer event first
-	o.arrive(0, a, 11) // a's only event: pairs with nothing of b's
+	o.seen(1, 0, a)
+	o.seen(1, 1, b)
+	o.seen(1, 2, b)
+	o.arrive(1, 2, b, 10) // b's newer event first
+	o.arrive(1, 0, a, 11) // a's only event: pairs with nothing of b's
 	if o.pairs != 0 {
 		t.Fatalf("%d pairs between %q and %q, which share a hash only", o.pairs, a, b)
 	}
-	o.arrive(1, b, 12) // b's older event after its newer one: a pair
+	o.arrive(1, 1, b, 12) // b's older event after its newer one: a pair
 	if o.pairs != 1 {
 		t.Fatalf("%d pairs, want 1", o.pairs)
 	}
 	for seq := range 3 {
-		o.resolve(seq)
+		o.resolve(1, seq)
 	}
 	if o.kept() != 0 || o.waiting.len() != 0 {
 		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), o.waiting.len())

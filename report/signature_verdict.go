@@ -145,7 +145,7 @@ func (r *runAgg) addAttack(rec *simulator.Record) error {
 		r.Probe = &p
 		return nil
 	}
-	if ev := r.live.get(rec.Seq); ev != nil {
+	if ev := r.live.get(rec.Attempt, rec.Seq); ev != nil {
 		return r.keepRecord(ev, rec, chunkAttack)
 	}
 	return nil
