@@ -1,5 +1,10 @@
 package report
 
+import (
+	"encoding/binary"
+	"math"
+)
+
 // keptObjects holds the objects the reorder count keeps, each with the
 // first arrivals of its events, flat: a record per object in one slice,
 // its first arrival inline and any further ones in a second slice, linked
@@ -9,7 +14,7 @@ package report
 // nearly every object of the run at once (their events retry for the
 // whole run): a map of hash to a record with a cloned name and a slice of
 // arrivals took about 130 bytes an object, over half the peak memory of
-// ten million events; this takes about 60.
+// ten million events; this takes about 50.
 //
 // The records, further arrivals and names of an object that goes are
 // reused by the next ones, so the memory follows the objects kept at once,
@@ -29,30 +34,70 @@ type keptObjects struct {
 	// of those that went, until names is compacted.
 	names     []byte
 	deadNames int
+	// bigSeqs holds the sequence numbers that do not fit in a record.
+	bigSeqs map[seqRef]int
 }
 
-// keptObject is one kept object: 32 bytes.
+// keptObject is one kept object, 24 bytes: its first arrival, hash, name
+// (at names[name:], after its length as a uvarint) and further arrivals.
 type keptObject struct {
-	first         firstArrival
-	hash          uint32
-	name, nameLen uint32 // in names
-	more          uint32 // index+1 in more of its next arrival (0: none); of a free record, the next free one
+	at   int64
+	seq  int32 // bigSeq: in bigSeqs
+	hash uint32
+	name uint32
+	more uint32 // index+1 in more of its next arrival (0: none); of a free record, the next free one
 }
 
-// moreArrival is an arrival after an object's first; next is index+1 of
-// the one after it (0: none), or of the next free record.
+// moreArrival is an arrival after an object's first, 16 bytes; next is
+// index+1 of the one after it (0: none), or of the next free record.
 type moreArrival struct {
-	firstArrival
+	at   int64
+	seq  int32 // bigSeq: in bigSeqs
 	next uint32
+}
+
+// bigSeq stands for a sequence number that does not fit in an int32 (a
+// corrupt stream's, or a run of more than two billion events), kept in
+// keptObjects.bigSeqs instead.
+const bigSeq = math.MinInt32
+
+// seqRef names where a bigSeq's number is kept: the record of objs or
+// more at index i.
+type seqRef struct {
+	more bool
+	i    uint32
 }
 
 // keptHome is the table slot where hash h's objects begin their probe.
 func keptHome(h uint32, mask int) int { return int(h*2654435769) & mask }
 
-// name returns the name of the object at index i, as bytes in names.
-func (k *keptObjects) name(i uint32) []byte {
-	o := &k.objs[i]
-	return k.names[o.name : o.name+o.nameLen]
+// name returns the name of the object at index i, as bytes in names,
+// and the bytes it takes there with its length.
+func (k *keptObjects) name(i uint32) (name []byte, size int) {
+	n, w := binary.Uvarint(k.names[k.objs[i].name:])
+	start := int(k.objs[i].name) + w
+	return k.names[start : start+int(n)], w + int(n)
+}
+
+// seq32 returns seq as a record keeps it, keeping it in bigSeqs, for the
+// record ref, if it does not fit.
+func (k *keptObjects) seq32(seq int, ref seqRef) int32 {
+	if s := int32(seq); int(s) == seq && s != bigSeq {
+		return s
+	}
+	if k.bigSeqs == nil {
+		k.bigSeqs = map[seqRef]int{}
+	}
+	k.bigSeqs[ref] = seq
+	return bigSeq
+}
+
+// seq returns the sequence number a record keeps as s.
+func (k *keptObjects) seq(s int32, ref seqRef) int {
+	if s == bigSeq {
+		return k.bigSeqs[ref]
+	}
+	return int(s)
 }
 
 // arrive notes the first arrival fa of an event about object, of hash h,
@@ -84,7 +129,7 @@ func (k *keptObjects) find(h uint32, object string) (slot int, idx uint32, ok bo
 	i := keptHome(h, mask)
 	for ; k.table[i] != 0; i = (i + 1) & mask {
 		idx := k.table[i] - 1
-		if k.objs[idx].hash == h && string(k.name(idx)) == object {
+		if name, _ := k.name(idx); k.objs[idx].hash == h && string(name) == object {
 			return i, idx, true
 		}
 	}
@@ -99,11 +144,12 @@ func (k *keptObjects) pair(idx uint32, fa firstArrival) int {
 		return (a.seq < fa.seq && fa.at < a.at) || (fa.seq < a.seq && a.at < fa.at)
 	}
 	o := &k.objs[idx]
-	if out(o.first) {
+	if out(firstArrival{seq: k.seq(o.seq, seqRef{false, idx}), at: o.at}) {
 		pairs++
 	}
 	for m := o.more; m != 0; m = k.more[m-1].next {
-		if out(k.more[m-1].firstArrival) {
+		a := &k.more[m-1]
+		if out(firstArrival{seq: k.seq(a.seq, seqRef{true, m - 1}), at: a.at}) {
 			pairs++
 		}
 	}
@@ -111,11 +157,11 @@ func (k *keptObjects) pair(idx uint32, fa firstArrival) int {
 	if k.freeMore != 0 {
 		m = k.freeMore
 		k.freeMore = k.more[m-1].next
-		k.more[m-1] = moreArrival{fa, o.more}
 	} else {
-		k.more = append(k.more, moreArrival{fa, o.more})
+		k.more = append(k.more, moreArrival{})
 		m = uint32(len(k.more))
 	}
+	k.more[m-1] = moreArrival{at: fa.at, seq: k.seq32(fa.seq, seqRef{true, m - 1}), next: o.more}
 	o.more = m
 	return pairs
 }
@@ -124,16 +170,18 @@ func (k *keptObjects) pair(idx uint32, fa firstArrival) int {
 // returns its record's index. The name is copied into names: the
 // record's string may hold more.
 func (k *keptObjects) newObject(h uint32, object string, fa firstArrival) uint32 {
-	o := keptObject{first: fa, hash: h, name: uint32(len(k.names)), nameLen: uint32(len(object))}
-	k.names = append(k.names, object...)
+	var idx uint32
 	if k.freeObj != 0 {
-		idx := k.freeObj - 1
+		idx = k.freeObj - 1
 		k.freeObj = k.objs[idx].more
-		k.objs[idx] = o
-		return idx
+	} else {
+		k.objs = append(k.objs, keptObject{})
+		idx = uint32(len(k.objs) - 1)
 	}
-	k.objs = append(k.objs, o)
-	return uint32(len(k.objs) - 1)
+	k.objs[idx] = keptObject{at: fa.at, seq: k.seq32(fa.seq, seqRef{false, idx}), hash: h, name: uint32(len(k.names))}
+	k.names = binary.AppendUvarint(k.names, uint64(len(object)))
+	k.names = append(k.names, object...)
+	return idx
 }
 
 // remove lets go every object of hash h, with its arrivals.
@@ -160,12 +208,20 @@ func (k *keptObjects) remove(h uint32) {
 func (k *keptObjects) free(idx uint32) {
 	o := &k.objs[idx]
 	for m := o.more; m != 0; {
-		next := k.more[m-1].next
-		k.more[m-1].next = k.freeMore
+		a := &k.more[m-1]
+		if a.seq == bigSeq {
+			delete(k.bigSeqs, seqRef{true, m - 1})
+		}
+		next := a.next
+		*a = moreArrival{next: k.freeMore}
 		k.freeMore = m
 		m = next
 	}
-	k.deadNames += int(o.nameLen)
+	if o.seq == bigSeq {
+		delete(k.bigSeqs, seqRef{false, idx})
+	}
+	_, size := k.name(idx)
+	k.deadNames += size
 	*o = keptObject{more: k.freeObj}
 	k.freeObj = idx + 1
 }
@@ -210,9 +266,10 @@ func (k *keptObjects) compact() {
 		if s == 0 {
 			continue
 		}
+		_, size := k.name(s - 1)
 		o := &k.objs[s-1]
 		off := uint32(len(names))
-		names = append(names, k.names[o.name:o.name+o.nameLen]...)
+		names = append(names, k.names[o.name:int(o.name)+size]...)
 		o.name = off
 	}
 	k.names, k.deadNames = names, 0

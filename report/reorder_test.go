@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -316,5 +317,29 @@ func TestReordersReuseWhatGoes(t *testing.T) {
 	if k := o.objects; len(k.objs) > 500 || len(k.more) > 500 || len(k.names) > 200_000 {
 		t.Fatalf("%d object records, %d further arrivals and %d bytes of names for a stream of at most a few hundred at once",
 			len(k.objs), len(k.more), len(k.names))
+	}
+}
+
+// TestReordersBigSequenceNumbers: sequence numbers that do not fit in 32
+// bits (a corrupt stream's, or a run of billions of events), and the one
+// that stands for them, pair as any other and are let go with their
+// object.
+func TestReordersBigSequenceNumbers(t *testing.T) {
+	o := newReorders()
+	seqs := []int{-1 << 40, math.MinInt32, 5, 1 << 40, 1<<40 + 1}
+	for _, seq := range seqs {
+		o.seen(1, seq, "cus_A")
+	}
+	for i := range seqs { // newest first: every pair out of order
+		o.arrive(2, seqs[len(seqs)-1-i], "cus_A", int64(i))
+	}
+	if want := len(seqs) * (len(seqs) - 1) / 2; o.pairs != want {
+		t.Fatalf("%d pairs, want %d", o.pairs, want)
+	}
+	for _, seq := range seqs {
+		o.resolve(3, seq)
+	}
+	if o.kept() != 0 || len(o.objects.bigSeqs) != 0 {
+		t.Fatalf("kept %d objects and %d big sequence numbers after every event ended", o.kept(), len(o.objects.bigSeqs))
 	}
 }
