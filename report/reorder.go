@@ -1,9 +1,5 @@
 package report
 
-import (
-	"strings"
-)
-
 // reorders counts the pairs of events about one object that first reached
 // the handler in the opposite order to their creation (sequence order),
 // keeping only what a later first arrival could still pair with, so that
@@ -42,9 +38,9 @@ type reorders struct {
 	// object's hash, once counting: from the first arrival on.
 	waiting  hashCounts
 	counting bool
-	// objects are the objects with a first arrival kept, by hash, those of
-	// one hash chained by next.
-	objects map[uint32]*arrivals
+	// objects are the objects with a first arrival kept, and those
+	// arrivals.
+	objects keptObjects
 }
 
 // openEvent is an event in flight about an object: its object's hash
@@ -59,15 +55,8 @@ const (
 
 func (e openEvent) hash() uint32 { return uint32(e >> 2) }
 
-// arrivals are the first arrivals kept for one object.
-type arrivals struct {
-	object string
-	list   []firstArrival
-	next   *arrivals // of the same hash
-}
-
 func newReorders() reorders {
-	return reorders{open: newSeqTable[openEvent](), objects: map[uint32]*arrivals{}}
+	return reorders{open: newSeqTable[openEvent]()}
 }
 
 // objectHash is object's 30-bit FNV-1a hash.
@@ -120,21 +109,7 @@ func (o *reorders) arrive(lane, seq int, object string, at int64) {
 		o.count()
 	}
 	h := e.hash()
-	a := o.objects[h]
-	for a != nil && a.object != object {
-		a = a.next
-	}
-	if a == nil {
-		a = &arrivals{object: strings.Clone(object), next: o.objects[h]} // not the record's string, which may hold more
-		o.objects[h] = a
-	}
-	fa := firstArrival{seq: seq, at: at}
-	for _, k := range a.list {
-		if (k.seq < fa.seq && fa.at < k.at) || (fa.seq < k.seq && k.at < fa.at) {
-			o.pairs++
-		}
-	}
-	a.list = append(a.list, fa)
+	o.pairs += o.objects.arrive(h, object, firstArrival{seq: seq, at: at})
 	o.open.put(lane, seq, e|openArrived)
 	o.settled(h)
 }
@@ -157,17 +132,9 @@ func (o *reorders) resolve(lane, seq int) {
 // their arrivals.
 func (o *reorders) settled(h uint32) {
 	if o.counting && o.waiting.add(h, -1) == 0 {
-		delete(o.objects, h)
+		o.objects.remove(h)
 	}
 }
 
 // kept counts the objects whose arrivals are kept.
-func (o *reorders) kept() int {
-	n := 0
-	for _, a := range o.objects {
-		for ; a != nil; a = a.next {
-			n++
-		}
-	}
-	return n
-}
+func (o *reorders) kept() int { return o.objects.n }

@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,7 +19,7 @@ func TestReordersCountsAndForgets(t *testing.T) {
 	o.seen(1, 2, "cus_B")
 	o.arrive(1, 1, "cus_A", 10) // newer than 0, arrives first
 	o.arrive(1, 2, "cus_B", 11)
-	if o.kept() != 1 || o.objects[objectHash("cus_A")] == nil {
+	if o.kept() != 1 || !keeps(&o, "cus_A") {
 		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", o.kept())
 	}
 	o.arrive(1, 0, "cus_A", 12) // older, after the newer one: a pair
@@ -233,5 +235,111 @@ func TestReordersObjectsOfOneHash(t *testing.T) {
 	}
 	if o.kept() != 0 || o.waiting.len() != 0 {
 		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), o.waiting.len())
+	}
+}
+
+// keeps reports whether o keeps object's arrivals.
+func keeps(o *reorders, object string) bool {
+	_, _, ok := o.objects.find(objectHash(object), object)
+	return ok
+}
+
+// TestReordersReuseWhatGoes: over a long stream whose objects each live a
+// short while, what is kept of an object that went (its record, further
+// arrivals and name) is reused by the later ones, so the memory follows
+// the objects in flight, not those of the run; and the count still
+// matches every pair in the stream.
+func TestReordersReuseWhatGoes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 27))
+	const events = 60000
+	type ev struct {
+		object              int
+		start, arrival, end int64 // arrival -1: never arrives
+	}
+	evs := make([]ev, events)
+	for seq := range evs {
+		e := ev{object: seq/3 + rng.IntN(4), start: int64(seq * 10)}
+		e.arrival = e.start + int64(rng.IntN(500))
+		if rng.IntN(5) == 0 {
+			e.arrival = -1
+		}
+		e.end = max(e.arrival, e.start) + int64(rng.IntN(500))
+		evs[seq] = e
+	}
+	want := 0
+	for a := range evs {
+		for b := a + 1; b < min(a+60, events); b++ { // arrivals come within 500 of their start, 10 apart
+			ea, eb := evs[a], evs[b]
+			if ea.object == eb.object && ea.arrival >= 0 && eb.arrival >= 0 && eb.arrival < ea.arrival {
+				want++
+			}
+		}
+	}
+	type rec struct {
+		at   int64
+		kind int // 0 seen, 1 arrive, 2 end
+		seq  int
+	}
+	var recs []rec
+	for seq, e := range evs {
+		recs = append(recs, rec{e.start, 0, seq}, rec{e.end, 2, seq})
+		if e.arrival >= 0 {
+			recs = append(recs, rec{e.arrival, 1, seq})
+		}
+	}
+	slices.SortStableFunc(recs, func(x, y rec) int {
+		if x.at != y.at {
+			return int(x.at - y.at)
+		}
+		return x.kind - y.kind
+	})
+	o := newReorders()
+	long := strings.Repeat("x", 40) // names that add up: 3 MB over the stream
+	for _, r := range recs {
+		obj := fmt.Sprintf("obj-%d-%s", evs[r.seq].object, long)
+		switch r.kind {
+		case 0:
+			o.seen(1, r.seq, obj)
+		case 1:
+			o.arrive(2, r.seq, obj, r.at)
+		case 2:
+			o.resolve(3, r.seq)
+		}
+	}
+	if o.pairs != want || want == 0 {
+		t.Fatalf("%d pairs counted, %d in the stream", o.pairs, want)
+	}
+	if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
+		t.Fatalf("kept %d objects, %d counts and %d events after the stream", o.kept(), o.waiting.len(), o.open.len())
+	}
+	// About 100 events are in flight at once, about 35 objects: a few
+	// hundred records at most, against 20,000 objects in the stream.
+	if k := o.objects; len(k.objs) > 500 || len(k.more) > 500 || len(k.names) > 200_000 {
+		t.Fatalf("%d object records, %d further arrivals and %d bytes of names for a stream of at most a few hundred at once",
+			len(k.objs), len(k.more), len(k.names))
+	}
+}
+
+// TestReordersBigSequenceNumbers: sequence numbers that do not fit in 32
+// bits (a corrupt stream's, or a run of billions of events), and the one
+// that stands for them, pair as any other and are let go with their
+// object.
+func TestReordersBigSequenceNumbers(t *testing.T) {
+	o := newReorders()
+	seqs := []int{-1 << 40, math.MinInt32, 5, 1 << 40, 1<<40 + 1}
+	for _, seq := range seqs {
+		o.seen(1, seq, "cus_A")
+	}
+	for i := range seqs { // newest first: every pair out of order
+		o.arrive(2, seqs[len(seqs)-1-i], "cus_A", int64(i))
+	}
+	if want := len(seqs) * (len(seqs) - 1) / 2; o.pairs != want {
+		t.Fatalf("%d pairs, want %d", o.pairs, want)
+	}
+	for _, seq := range seqs {
+		o.resolve(3, seq)
+	}
+	if o.kept() != 0 || len(o.objects.bigSeqs) != 0 {
+		t.Fatalf("kept %d objects and %d big sequence numbers after every event ended", o.kept(), len(o.objects.bigSeqs))
 	}
 }
