@@ -19,12 +19,13 @@ func (c *hashCounts) add(h uint32, d int32) int32 {
 	}
 	key := uint64(h+1) << 32
 	mask := len(c.slots) - 1
-	i := int(h*2654435769) & mask
+	i := probeHome(h, mask)
 	for ; c.slots[i] != 0; i = (i + 1) & mask {
 		if c.slots[i]&^(1<<32-1) == key {
 			n := int32(uint32(c.slots[i])) + d
 			if n == 0 {
-				c.remove(i)
+				c.n--
+				probeEmpty(c.slots, i, countHash)
 				return 0
 			}
 			c.slots[i] = key | uint64(uint32(n))
@@ -36,42 +37,13 @@ func (c *hashCounts) add(h uint32, d int32) int32 {
 	}
 	c.slots[i] = key | uint64(uint32(d))
 	if c.n++; 4*c.n > 3*len(c.slots) {
-		c.grow()
+		c.slots = probeGrow(c.slots, countHash)
 	}
 	return d
 }
 
-// remove empties slot i, moving back the entries after it that probed
-// past it, so that every entry stays reachable from its home slot.
-func (c *hashCounts) remove(i int) {
-	mask := len(c.slots) - 1
-	c.n--
-	for j := (i + 1) & mask; c.slots[j] != 0; j = (j + 1) & mask {
-		home := int(uint32(c.slots[j]>>32-1)*2654435769) & mask
-		// The entry at j may move to i if i lies on its way from home to j.
-		if (j-home)&mask >= (j-i)&mask {
-			c.slots[i] = c.slots[j]
-			i = j
-		}
-	}
-	c.slots[i] = 0
-}
-
-func (c *hashCounts) grow() {
-	old := c.slots
-	c.slots = make([]uint64, 2*len(old))
-	mask := len(c.slots) - 1
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		i := int(uint32(s>>32-1)*2654435769) & mask
-		for c.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		c.slots[i] = s
-	}
-}
+// countHash is the hash of an entry of hashCounts.slots.
+func countHash(s uint64) uint32 { return uint32(s>>32 - 1) }
 
 // len returns how many hashes have a count.
 func (c *hashCounts) len() int { return c.n }

@@ -69,8 +69,9 @@ type seqRef struct {
 	i    uint32
 }
 
-// keptHome is the table slot where hash h's objects begin their probe.
-func keptHome(h uint32, mask int) int { return int(h*2654435769) & mask }
+// hashOf is the hash of the object a table entry (a record's index+1)
+// names.
+func (k *keptObjects) hashOf(s uint32) uint32 { return k.objs[s-1].hash }
 
 // name returns the name of the object at index i, as bytes in names,
 // and the bytes it takes there with its length.
@@ -115,7 +116,7 @@ func (k *keptObjects) arrive(h uint32, object string, fa firstArrival) int {
 	}
 	k.table[i] = k.newObject(h, object, fa) + 1
 	if k.n++; 4*k.n > 3*len(k.table) {
-		k.grow()
+		k.table = probeGrow(k.table, k.hashOf)
 	}
 	return 0
 }
@@ -127,7 +128,7 @@ func (k *keptObjects) find(h uint32, object string) (slot int, idx uint32, ok bo
 		return 0, 0, false
 	}
 	mask := len(k.table) - 1
-	i := keptHome(h, mask)
+	i := probeHome(h, mask)
 	for ; k.table[i] != 0; i = (i + 1) & mask {
 		idx := k.table[i] - 1
 		if name, _ := k.name(idx); k.objs[idx].hash == h && string(name) == object {
@@ -191,14 +192,15 @@ func (k *keptObjects) remove(h uint32) {
 		return
 	}
 	mask := len(k.table) - 1
-	for i := keptHome(h, mask); k.table[i] != 0; {
+	for i := probeHome(h, mask); k.table[i] != 0; {
 		idx := k.table[i] - 1
 		if k.objs[idx].hash != h {
 			i = (i + 1) & mask
 			continue
 		}
 		k.free(idx)
-		k.empty(i) // moves a later entry to i, if any may be there: look again
+		k.n--
+		probeEmpty(k.table, i, k.hashOf) // moves a later entry to i, if any may be there: look again
 	}
 	if k.deadNames > 1<<16 && 2*k.deadNames > len(k.names) {
 		k.compact()
@@ -225,38 +227,6 @@ func (k *keptObjects) free(idx uint32) {
 	k.deadNames += size
 	*o = keptObject{more: k.freeObj}
 	k.freeObj = idx + 1
-}
-
-// empty empties table slot i, moving back the entries after it that
-// probed past it, so that every entry stays reachable from its home slot.
-func (k *keptObjects) empty(i int) {
-	mask := len(k.table) - 1
-	k.n--
-	for j := (i + 1) & mask; k.table[j] != 0; j = (j + 1) & mask {
-		home := keptHome(k.objs[k.table[j]-1].hash, mask)
-		// The entry at j may move to i if i lies on its way from home to j.
-		if (j-home)&mask >= (j-i)&mask {
-			k.table[i] = k.table[j]
-			i = j
-		}
-	}
-	k.table[i] = 0
-}
-
-func (k *keptObjects) grow() {
-	old := k.table
-	k.table = make([]uint32, 2*len(old))
-	mask := len(k.table) - 1
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		i := keptHome(k.objs[s-1].hash, mask)
-		for k.table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		k.table[i] = s
-	}
 }
 
 // compact copies the kept objects' names to a new arena, leaving out
