@@ -25,35 +25,24 @@ func (d DryRun) Refusals() []error {
 	refuse := func(flag, why string) {
 		errs = append(errs, fmt.Errorf("%s: %s (drop it, or drop --dry-run)", flag, why))
 	}
-	if d.URL {
-		refuse("--url", "a dry run sends nothing, so nothing would reach it")
-	}
-	if d.Exec {
-		refuse("--exec", "a dry run sends nothing, so there is no handler to start")
-	}
-	if d.Demo {
-		refuse("--demo", "a dry run models the handler instead of serving a demo one")
-	}
-	if d.DemoTTL {
-		refuse("--demo-ttl", "a dry run serves no demo handler")
-	}
-	if d.EffectsURL {
-		refuse("--effects-url", "a dry run sends nothing, so there are no side effects to ask about")
-	}
-	if d.Realtime {
-		refuse("--realtime", "a dry run has no handler to give real time to, and would only wait the schedule out on the wall clock")
-	}
-	if d.AllowRemote {
-		refuse("--allow-remote", "a dry run connects to no machine")
-	}
-	if d.MaxRPS {
-		refuse("--max-rps", "a dry run sends no request to cap")
-	}
-	if d.Insecure {
-		refuse("--insecure", "a dry run makes no TLS connection")
-	}
-	if d.CA {
-		refuse("--ca", "a dry run makes no TLS connection")
+	for _, r := range []struct {
+		given     bool
+		flag, why string
+	}{
+		{d.URL, "--url", "a dry run sends nothing, so nothing would reach it"},
+		{d.Exec, "--exec", "a dry run sends nothing, so there is no handler to start"},
+		{d.Demo, "--demo", "a dry run models the handler instead of serving a demo one"},
+		{d.DemoTTL, "--demo-ttl", "a dry run serves no demo handler"},
+		{d.EffectsURL, "--effects-url", "a dry run sends nothing, so there are no side effects to ask about"},
+		{d.Realtime, "--realtime", "a dry run has no handler to give real time to, and would only wait the schedule out on the wall clock"},
+		{d.AllowRemote, "--allow-remote", "a dry run connects to no machine"},
+		{d.MaxRPS, "--max-rps", "a dry run sends no request to cap"},
+		{d.Insecure, "--insecure", "a dry run makes no TLS connection"},
+		{d.CA, "--ca", "a dry run makes no TLS connection"},
+	} {
+		if r.given {
+			refuse(r.flag, r.why)
+		}
 	}
 	if attacks := d.Scenario.Attacks(); len(attacks) > 0 {
 		names := make([]string, len(attacks))
