@@ -232,6 +232,7 @@ func newEngine(cfg Config) *engine {
 	// its queue carries each event's names from one attempt to the next.
 	e.live.withExt = !cfg.DryRun || cfg.Incoming != nil
 	e.q.carry = !e.live.withExt
+	e.q.popTo = &e.cur.carried
 	e.cur.event = -1
 	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {

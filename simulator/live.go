@@ -334,6 +334,14 @@ type currentNames struct {
 	blk        nameBlock
 }
 
+// pop takes the next attempt from the queue, which puts the names it
+// carried in e.cur.carried: the current event is none until takeNames.
+func (e *engine) pop() due {
+	d := e.q.pop()
+	e.cur.event = -1
+	return d
+}
+
 // takeNames makes event, whose attempt was just taken from the queue (or
 // started, fresh), the current one, its names those the queue carried,
 // or, when it carried none, made from the seed.
@@ -341,8 +349,8 @@ func (e *engine) takeNames(event int, fresh bool) {
 	c := &e.cur
 	if !fresh {
 		var ok bool
-		if c.id, c.object, ok = e.q.popped.names(&c.blk); ok {
-			c.event, c.carried = event, e.q.popped
+		if c.id, c.object, ok = c.carried.names(&c.blk); ok {
+			c.event = event // pop put the names in c.carried
 			return
 		}
 	}

@@ -78,6 +78,9 @@ type queue struct {
 	carry  bool
 	popped eventNames
 	out    map[uint64]eventNames
+	// popTo, if not nil, is where pop puts the names instead of popped
+	// (the engine's current names, saving a copy an attempt).
+	popTo *eventNames
 }
 
 // eventNames is an event's dedup id followed by its object, and its first
@@ -269,13 +272,21 @@ func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
 	return q.newChunk()
 }
 
+// poppedTo is where pop puts the names of the attempt it takes.
+func (q *queue) poppedTo() *eventNames {
+	if q.popTo != nil {
+		return q.popTo
+	}
+	return &q.popped
+}
+
 // pop removes and returns the next attempt; the queue must not be empty.
 func (q *queue) pop() due {
 	q.n--
 	if len(q.heads) == 0 || (q.spill.Len() > 0 && q.spill.peek().before(q.lanes[q.heads[0]].front())) {
 		d := q.spill.pop()
 		if q.carry {
-			q.popped = q.out[d.key]
+			*q.poppedTo() = q.out[d.key]
 			delete(q.out, d.key)
 		}
 		return d
@@ -283,7 +294,7 @@ func (q *queue) pop() due {
 	l := &q.lanes[q.heads[0]]
 	d := l.head.items[l.first]
 	if q.carry {
-		q.popped = l.head.names[l.first]
+		*q.poppedTo() = l.head.names[l.first]
 	}
 	l.first++
 	switch {

@@ -71,13 +71,14 @@ func (e *engine) recordAttempt(d *due, at time.Time, st eventRef, o *outcome, si
 	id, object := e.names(d.event(), st)
 	r.EventID, r.Seq, r.Attempt, r.Time = id, d.event(), d.n(), at
 	r.At, r.Fault, r.Error, r.Tenant = d.offset()-e.first(d.event(), st), o.fault, o.err, e.tenantLabel(d.event())
-	r.Answer = Answer{Status: o.status, HandlerStatus: o.handlerStatus, Reached: o.reached,
-		Latency: o.latency.Truncate(time.Microsecond)}
-	r.AttemptFacts = AttemptFacts{
-		Outcome: o.outcome, AddedLatency: o.added.Truncate(time.Microsecond),
-		Object: object, Copy: copyIndex, Subscription: o.sub, Manual: manual,
-		Outage: o.outage, TLS: o.tls, Signal: signal,
-	}
+	// Field by field: a struct literal is built aside and then copied in.
+	a := &r.Answer
+	a.Status, a.HandlerStatus, a.Reached = o.status, o.handlerStatus, o.reached
+	a.Latency = o.latency.Truncate(time.Microsecond)
+	f := &r.AttemptFacts
+	f.Outcome, f.AddedLatency = o.outcome, o.added.Truncate(time.Microsecond)
+	f.Object, f.Copy, f.Subscription, f.Manual = object, copyIndex, o.sub, manual
+	f.Outage, f.TLS, f.Signal = o.outage, o.tls, signal
 	if err := e.sink(r); err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func (e *engine) serial(ctx context.Context) error {
 				break
 			}
 		}
-		d := e.q.pop()
+		d := e.pop()
 		if e.tenantOff(d.event()) {
 			e.leave(&d)
 			if err := e.lose(&d); err != nil {
@@ -302,7 +302,7 @@ func (e *engine) fill() time.Time {
 		if e.tenantOff(d.event()) {
 			// Its tenant was disabled: committed in order, never sent.
 			if queued {
-				e.q.pop()
+				e.pop()
 				e.leave(&d)
 			} else {
 				s.waiting = slices.Delete(s.waiting, i, i+1)
@@ -324,7 +324,7 @@ func (e *engine) fill() time.Time {
 		}
 		// The coupling that holds back this attempt alone.
 		if queued {
-			e.q.pop()
+			e.pop()
 			st := e.take(d)
 			if e.heldBack(&d) {
 				st.setAt(d.at, stageWaiting)
