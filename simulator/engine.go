@@ -167,6 +167,8 @@ type engine struct {
 	// (a serial run); sch performs them concurrently.
 	dec *scenarios.Decider
 	sch scheduler
+	// readsNext says the scenario reads its Context's Next.
+	readsNext bool
 	// gaps is the shortest wait after each attempt number before the
 	// event's next attempt (see gapAfter).
 	gaps []int64
@@ -234,6 +236,7 @@ func newEngine(cfg Config) *engine {
 	e.q.carry = !e.live.withExt
 	e.q.popTo = &e.cur.carried
 	e.cur.event = -1
+	e.readsNext = cfg.Scenario.ReadsNext()
 	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {
 		e.client = cfg.Client
