@@ -92,7 +92,7 @@ func (e *engine) serial(ctx context.Context) error {
 			continue
 		}
 		st := e.take(d)
-		st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
+		st.set(flagPaused, e.dis.pausedAt(e, d.at))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
@@ -380,7 +380,7 @@ func (e *engine) launch(d due, st eventRef) {
 	st.setAt(d.at, stageSent)
 	// Every attempt before it that could pause the endpoint is committed
 	// (disableSafe), so the disable rule knows whether it is paused.
-	st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
+	st.set(flagPaused, e.dis.pausedAt(e, d.at))
 	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }
