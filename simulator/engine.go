@@ -154,6 +154,8 @@ type engine struct {
 	// that att's fields after the attempt's own are always zero.
 	out Record
 	att Record
+	// attShared says att holds the fields every attempt of the run shares.
+	attShared bool
 	// unixStart says virtual may add offsets to the start's Unix time,
 	// startSec and startNsec.
 	unixStart           bool

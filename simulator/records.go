@@ -63,11 +63,17 @@ func (e *engine) recordAttempt(d *due, at time.Time, st eventRef, o *outcome, si
 	// A Record is large (952 bytes): zeroing one and copying it to the
 	// sink for each attempt was a fifth of a model run. e.att holds only
 	// attempts, and every field an attempt has is set here (the base's
-	// ones, the shared ones, Answer and AttemptFacts; tests check), so
-	// nothing of the last attempt is left.
+	// ones once a run, the shared ones, Answer and AttemptFacts; tests
+	// check), so nothing of the last attempt is left.
 	r := &e.att
-	b := &e.base
-	r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
+	if !e.attShared {
+		// The same for every attempt of the run, and the sink may not
+		// change them: set at the first (every time in a race-detector
+		// build, whose sink spoils the record it lent).
+		b := &e.base
+		r.Kind, r.Provider, r.Policy, r.Scenario, r.Seed = KindAttempt, b.Provider, b.Policy, b.Scenario, b.Seed
+		e.attShared = !raceBuild
+	}
 	id, object := e.names(d.event(), st)
 	r.EventID, r.Seq, r.Attempt, r.Time = id, d.event(), d.n(), at
 	r.At, r.Fault, r.Error, r.Tenant = d.offset()-e.first(d.event(), st), o.fault, o.err, e.tenantLabel(d.event())
