@@ -2,7 +2,9 @@ package scenarios_test
 
 import (
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,3 +99,51 @@ func acts(s *scenarios.Scenario) bool {
 	}
 	return false
 }
+
+// TestReadsNextSaysWhoLooks: the engine works out an attempt's Next only
+// for a scenario that says it reads it, so a fault type that says it does
+// not must decide the same whatever Next is; a fault that does (reorder),
+// and one of a type registered outside the package, say they read it.
+func TestReadsNextSaysWhoLooks(t *testing.T) {
+	t.Parallel()
+	for typ, ex := range faultExamples() {
+		s, err := scenarios.Decode("example.yaml", []byte("name: example\nfaults:\n  - "+ex+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ReadsNext() {
+			continue
+		}
+		if typ == "reorder" {
+			t.Fatalf("a reorder scenario says it does not read Next")
+		}
+		for _, at := range []time.Duration{0, time.Minute, 20 * time.Minute, time.Hour, 3 * time.Hour, policies.Day, 3 * policies.Day} {
+			for attempt := 1; attempt <= 3; attempt++ {
+				var actions []scenarios.Action
+				for _, next := range []time.Duration{-1, 0, at, at + time.Second, 4 * policies.Day} {
+					for ev := range 3 {
+						c := scenarios.Context{Event: ev, Attempt: attempt, At: at, Since: at, Next: next, Timeout: 30 * time.Second}
+						a := s.Decide(1, c)
+						a.Faults, a.Attacks = slices.Clone(a.Faults), slices.Clone(a.Attacks)
+						actions = append(actions, a)
+					}
+				}
+				for i := 3; i < len(actions); i++ {
+					if !reflect.DeepEqual(actions[i], actions[i%3]) {
+						t.Errorf("%s says it does not read Next, but decides attempt %d at %v differently when Next changes:\n%+v\n%+v", typ, attempt, at, actions[i%3], actions[i])
+					}
+				}
+			}
+		}
+	}
+	s := scenarios.Scenario{Name: "foreign", Faults: []scenarios.Fault{{Type: "foreign", Probability: 1, Kind: foreignKind{}}}}
+	if !s.ReadsNext() {
+		t.Errorf("a scenario with a fault type registered outside the package says it does not read Next")
+	}
+}
+
+// foreignKind is a fault type of another package, which may read Next.
+type foreignKind struct{}
+
+func (foreignKind) Apply(a *scenarios.Action, c *scenarios.Context) { a.Drop = c.Next > c.At }
+func (foreignKind) Validate() []error                               { return nil }

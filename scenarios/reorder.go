@@ -21,3 +21,5 @@ func (*reorder) Apply(a *Action, c *Context) {
 }
 
 func (*reorder) Validate() []error { return nil }
+
+func (*reorder) readsNext() {}

@@ -17,6 +17,7 @@ package scenarios
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 	"time"
 
@@ -118,6 +119,34 @@ type Decider struct {
 	c Context
 	r policies.Rand
 }
+
+// readsNext is implemented by the kinds of this package that read
+// Context.Next.
+type readsNext interface{ readsNext() }
+
+// ReadsNext says whether deciding an attempt may read its Context's Next:
+// whether a fault is of a kind that does, or of a kind registered outside
+// this package, which may. Making Next costs the engine more than the rest
+// of the Context, for every attempt, and most scenarios never look.
+func (s *Scenario) ReadsNext() bool {
+	for i := range s.Faults {
+		k := s.Faults[i].Kind
+		if _, ok := k.(readsNext); ok {
+			return true
+		}
+		t := reflect.TypeOf(k)
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.PkgPath() != ownPkg {
+			return true
+		}
+	}
+	return false
+}
+
+// ownPkg is this package's import path.
+var ownPkg = reflect.TypeFor[Scenario]().PkgPath()
 
 // Decide returns the action for one attempt, as Scenario.Decide does. The
 // Action is the Decider's own: it is valid until the next call, and must not

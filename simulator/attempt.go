@@ -41,11 +41,16 @@ type outcome struct {
 	attacks []attackResult
 }
 
-// faultContext is what the scenario sees of one attempt.
+// faultContext is what the scenario sees of one attempt; Next only when
+// the scenario reads it (-1 otherwise).
 func (e *engine) faultContext(d *due, st eventRef) scenarios.Context {
+	next := time.Duration(-1)
+	if e.readsNext {
+		next = e.work.nextOrNone(d.event())
+	}
 	return scenarios.Context{
 		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - e.first(d.event(), st),
-		Next: e.work.nextOrNone(d.event()), Timeout: e.timeout, Held: st.held(),
+		Next: next, Timeout: e.timeout, Held: st.held(),
 	}
 }
 

@@ -94,6 +94,12 @@ func (d *disabler) full(k int, first, last time.Time) bool {
 // backoff rule), by the attempts recorded so far.
 func (d *disabler) paused(at time.Time) bool { return at.Before(d.pausedUntil) }
 
+// pausedAt is paused at the virtual time at of e, made only when the
+// endpoint was ever paused (most runs: never).
+func (d *disabler) pausedAt(e *engine, at int64) bool {
+	return !d.pausedUntil.IsZero() && d.paused(e.virtual(at))
+}
+
 // record notes an attempt's result and reports whether the endpoint is now
 // disabled by the rule.
 func (d *disabler) record(at time.Time, failed bool) bool {

@@ -154,6 +154,8 @@ type engine struct {
 	// that att's fields after the attempt's own are always zero.
 	out Record
 	att Record
+	// attShared says att holds the fields every attempt of the run shares.
+	attShared bool
 	// unixStart says virtual may add offsets to the start's Unix time,
 	// startSec and startNsec.
 	unixStart           bool
@@ -167,6 +169,8 @@ type engine struct {
 	// (a serial run); sch performs them concurrently.
 	dec *scenarios.Decider
 	sch scheduler
+	// readsNext says the scenario reads its Context's Next.
+	readsNext bool
 	// gaps is the shortest wait after each attempt number before the
 	// event's next attempt (see gapAfter).
 	gaps []int64
@@ -232,7 +236,9 @@ func newEngine(cfg Config) *engine {
 	// its queue carries each event's names from one attempt to the next.
 	e.live.withExt = !cfg.DryRun || cfg.Incoming != nil
 	e.q.carry = !e.live.withExt
+	e.q.popTo = &e.cur.carried
 	e.cur.event = -1
+	e.readsNext = cfg.Scenario.ReadsNext()
 	e.work = workload{seed: cfg.Seed, ids: runKey(cfg.RunID), n: cfg.Events, start: cfg.Start, over: cfg.Over, wire: e.wire, typ: cfg.EventType, version: cfg.Policy.APIVersion, payloads: cfg.Payloads, tenants: cfg.Tenants}
 	if !cfg.DryRun {
 		e.client = cfg.Client

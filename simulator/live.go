@@ -331,6 +331,15 @@ type currentNames struct {
 	event      int // -1: none
 	id, object string
 	carried    eventNames
+	blk        nameBlock
+}
+
+// pop takes the next attempt from the queue, which puts the names it
+// carried in e.cur.carried: the current event is none until takeNames.
+func (e *engine) pop() due {
+	d := e.q.pop()
+	e.cur.event = -1
+	return d
 }
 
 // takeNames makes event, whose attempt was just taken from the queue (or
@@ -340,15 +349,21 @@ func (e *engine) takeNames(event int, fresh bool) {
 	c := &e.cur
 	if !fresh {
 		var ok bool
-		if c.id, c.object, ok = e.q.popped.names(); ok {
-			c.event, c.carried = event, e.q.popped
+		if c.id, c.object, ok = c.carried.names(&c.blk); ok {
+			c.event = event // pop put the names in c.carried
 			return
 		}
 	}
-	names, split := e.work.names(event)
-	c.event, c.id, c.object = event, names[:split], names[split:]
-	c.carried.set(c.id, c.object)
-	c.carried.first = e.work.arrival(event)
+	names, split := e.work.appendNames(c.carried.b[:0], event)
+	if len(names) > len(c.carried.b) {
+		c.carried.n = 0
+		s := string(names)
+		c.id, c.object = s[:split], s[split:]
+	} else {
+		c.carried.n, c.carried.split = uint8(len(names)), uint8(split)
+		c.id, c.object, _ = c.carried.names(&c.blk)
+	}
+	c.event, c.carried.first = event, e.work.arrival(event)
 }
 
 // first is the virtual time of the first attempt of event, in flight as

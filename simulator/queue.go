@@ -1,6 +1,9 @@
 package simulator
 
-import "time"
+import (
+	"time"
+	"unsafe"
+)
 
 // nBits is how many low bits of due.key hold the attempt number; the cap on
 // a schedule's attempts (policies.MaxAttemptsCap, 1000) fits with room to
@@ -75,6 +78,9 @@ type queue struct {
 	carry  bool
 	popped eventNames
 	out    map[uint64]eventNames
+	// popTo, if not nil, is where pop puts the names instead of popped
+	// (the engine's current names, saving a copy an attempt).
+	popTo *eventNames
 }
 
 // eventNames is an event's dedup id followed by its object, and its first
@@ -99,14 +105,46 @@ func (nm *eventNames) set(id, object string) {
 	nm.n, nm.split = uint8(len(id)+len(object)), uint8(len(id))
 }
 
-// names returns the id and the object (in one allocation); ok is false
-// when nm holds none.
-func (nm *eventNames) names() (id, object string, ok bool) {
+// names returns the id and the object, copied into blk; ok is false when
+// nm holds none.
+func (nm *eventNames) names(blk *nameBlock) (id, object string, ok bool) {
 	if nm.n == 0 {
 		return "", "", false
 	}
-	s := string(nm.b[:nm.n])
+	s := blk.string(nm.b[:nm.n])
 	return s[:nm.split], s[nm.split:], true
+}
+
+// nameBlockSize is the size of the blocks a nameBlock copies names into:
+// about twenty attempts' names a block.
+const nameBlockSize = 1024
+
+// nameBlock makes strings by copying bytes into blocks of nameBlockSize
+// that it fills one after the other and never writes again: a dry run
+// makes an attempt's names as a string for its record, and one allocation
+// for each was a fifth of a model run's time. A string stays valid (and
+// immutable) for as long as anything keeps it, like any other; one kept
+// alone keeps its block, a kilobyte, alive with it, so what keeps a name
+// for long (the report's samples and exemplars, a few hundred) either
+// clones it or keeps few.
+type nameBlock struct {
+	b []byte
+}
+
+// string returns p as a string.
+func (nb *nameBlock) string(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > cap(nb.b)-len(nb.b) {
+		if len(p) > nameBlockSize/8 {
+			return string(p)
+		}
+		nb.b = make([]byte, 0, nameBlockSize)
+	}
+	i := len(nb.b)
+	nb.b = append(nb.b, p...)
+	return unsafe.String(&nb.b[i], len(p))
 }
 
 // defaultMemChunks is how many full chunks the lanes keep in memory
@@ -234,13 +272,21 @@ func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
 	return q.newChunk()
 }
 
+// poppedTo is where pop puts the names of the attempt it takes.
+func (q *queue) poppedTo() *eventNames {
+	if q.popTo != nil {
+		return q.popTo
+	}
+	return &q.popped
+}
+
 // pop removes and returns the next attempt; the queue must not be empty.
 func (q *queue) pop() due {
 	q.n--
 	if len(q.heads) == 0 || (q.spill.Len() > 0 && q.spill.peek().before(q.lanes[q.heads[0]].front())) {
 		d := q.spill.pop()
 		if q.carry {
-			q.popped = q.out[d.key]
+			*q.poppedTo() = q.out[d.key]
 			delete(q.out, d.key)
 		}
 		return d
@@ -248,7 +294,7 @@ func (q *queue) pop() due {
 	l := &q.lanes[q.heads[0]]
 	d := l.head.items[l.first]
 	if q.carry {
-		q.popped = l.head.names[l.first]
+		*q.poppedTo() = l.head.names[l.first]
 	}
 	l.first++
 	switch {

@@ -134,7 +134,7 @@ func testQueueSpills(t *testing.T, carry bool) {
 			t.Fatalf("%s: got %+v, want %+v", what, got, w)
 		}
 		if carry && q.popped != namesOf(got.event()) {
-			id, obj, _ := q.popped.names()
+			id, obj, _ := q.popped.names(new(nameBlock))
 			t.Fatalf("%s: attempt of event %d came with the names %q, %q", what, got.event(), id, obj)
 		}
 	}
@@ -178,11 +178,11 @@ func testQueueSpills(t *testing.T, carry bool) {
 func TestEventNamesTooLong(t *testing.T) {
 	var nm eventNames
 	nm.set(strings.Repeat("e", 40), strings.Repeat("o", 30))
-	if _, _, ok := nm.names(); ok {
+	if _, _, ok := nm.names(new(nameBlock)); ok {
 		t.Fatal("70 bytes of names carried in 62")
 	}
 	nm.set("evt_1", "obj_1")
-	if id, obj, ok := nm.names(); !ok || id != "evt_1" || obj != "obj_1" {
+	if id, obj, ok := nm.names(new(nameBlock)); !ok || id != "evt_1" || obj != "obj_1" {
 		t.Fatalf("carried %q, %q (%v)", id, obj, ok)
 	}
 }

@@ -83,7 +83,7 @@ func (e *engine) serial(ctx context.Context) error {
 				break
 			}
 		}
-		d := e.q.pop()
+		d := e.pop()
 		if e.tenantOff(d.event()) {
 			e.leave(&d)
 			if err := e.lose(&d); err != nil {
@@ -92,7 +92,7 @@ func (e *engine) serial(ctx context.Context) error {
 			continue
 		}
 		st := e.take(d)
-		st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
+		st.set(flagPaused, e.dis.pausedAt(e, d.at))
 		e.attempt(ctx, &d, st, e.dec, &o, nil)
 		e.decide(&d, st, &o, &nx)
 		disabled, err := e.commit(&d, st, &o, &nx)
@@ -302,7 +302,7 @@ func (e *engine) fill() time.Time {
 		if e.tenantOff(d.event()) {
 			// Its tenant was disabled: committed in order, never sent.
 			if queued {
-				e.q.pop()
+				e.pop()
 				e.leave(&d)
 			} else {
 				s.waiting = slices.Delete(s.waiting, i, i+1)
@@ -324,7 +324,7 @@ func (e *engine) fill() time.Time {
 		}
 		// The coupling that holds back this attempt alone.
 		if queued {
-			e.q.pop()
+			e.pop()
 			st := e.take(d)
 			if e.heldBack(&d) {
 				st.setAt(d.at, stageWaiting)
@@ -380,7 +380,7 @@ func (e *engine) launch(d due, st eventRef) {
 	st.setAt(d.at, stageSent)
 	// Every attempt before it that could pause the endpoint is committed
 	// (disableSafe), so the disable rule knows whether it is paused.
-	st.set(flagPaused, e.dis.paused(e.virtual(d.at)))
+	st.set(flagPaused, e.dis.pausedAt(e, d.at))
 	e.horizon = max(e.horizon, d.at)
 	e.sch.send(d, st)
 }

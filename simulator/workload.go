@@ -78,12 +78,20 @@ func (w *workload) appendObject(dst []byte, i int) []byte {
 // from the scheduler's goroutine alone, and reuses one event to make the
 // id in.
 func (w *workload) names(i int) (string, int) {
+	var b [64]byte
+	names, split := w.appendNames(b[:0], i)
+	return string(names), split
+}
+
+// appendNames appends event i's dedup id and then its object to dst, and
+// says where the object begins.
+func (w *workload) appendNames(dst []byte, i int) ([]byte, int) {
 	if w.scratch == nil {
 		w.scratch = new(policies.Event)
 	}
 	id := w.idIn(w.scratch, i)
-	var b [64]byte
-	return string(w.appendObject(append(b[:0], id...), i)), len(id)
+	split := len(dst) + len(id)
+	return w.appendObject(append(dst, id...), i), split
 }
 
 // next is when the next event about the same object as event i is first
