@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -53,5 +54,33 @@ func TestOpenDatabaseOracleReadsFirst(t *testing.T) {
 	var oe *oracle.Error
 	if !errors.As(err, &oe) || oe.Reason != oracle.ReasonNoTable && oe.Reason != oracle.ReasonNoDatabase {
 		t.Fatalf("opening a database without the table: %v, want an *oracle.Error saying so", err)
+	}
+}
+
+// TestOpenDatabaseOracleOutlivesAShortSettle: the read before the run is
+// not cut to the settle window. A user with --settle 1ms and a database
+// that answers in a few milliseconds is not told it cannot be read.
+func TestOpenDatabaseOracleOutlivesAShortSettle(t *testing.T) {
+	path := t.TempDir() + "/effects.db"
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE ledger (event_id TEXT); INSERT INTO ledger VALUES ('evt_1'), ('evt_1')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	src, err := oracle.ParseSource("sqlite:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := simulator.OpenDatabaseOracle(context.Background(), src, "SELECT event_id, count(*) FROM ledger GROUP BY event_id", "", false, time.Nanosecond)
+	if err != nil {
+		t.Fatalf("a readable database with a 1 ns settle window was refused: %v", err)
+	}
+	defer o.Close()
+	got, err := o.Read(context.Background())
+	if err != nil || got.Effects["evt_1"] != 2 {
+		t.Errorf("the oracle read %v, %v; want evt_1 twice", got.Effects, err)
 	}
 }

@@ -149,11 +149,12 @@ func (s settleRule) read(ctx context.Context, query func(context.Context) (oracl
 }
 
 // readWithin reads the oracle once, for at most left of real time (at
-// least a second, so a read at the limit is not cut before it starts). An
+// least oracleReadFloor, so a read at the limit is not cut before it
+// starts). An
 // interruption does not cancel the read: the effects of the attempts made
 // are worth reporting.
 func readWithin(ctx context.Context, query func(context.Context) (oracle.Reading, error), left time.Duration) (oracle.Reading, error) {
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(left, time.Second))
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(left, oracleReadFloor))
 	defer cancel()
 	return query(qctx)
 }
