@@ -104,10 +104,10 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 	}
 	dir := t.TempDir()
 	// The demo handler's effects are not in this database: the oracle
-	// knows none of them (UNKNOWN), so each run waits out --settle 1s.
+	// knows none of them (UNKNOWN), so each run waits out --settle 200ms.
 	oracleArgs := []string{"--effects-url", pg.ReaderURL, "--effects-query", "SELECT event_id, count(*) FROM password_ledger GROUP BY event_id"}
 	for _, format := range []string{"text", "json", "markdown", "csv", "junit"} {
-		args := append([]string{"run", "--provider", "stripe", "--events", "3", "--format", format, "--fail-on", "duplicate-effects", "--settle", "1s",
+		args := append([]string{"run", "--provider", "stripe", "--events", "3", "--format", format, "--fail-on", "duplicate-effects", "--settle", "200ms",
 			"--results", filepath.Join(dir, format+".jsonl"), "--out", filepath.Join(dir, format+".html"), "--out", filepath.Join(dir, format+".md")}, oracleArgs...)
 		_, out, errs := retrysim(t, nil, args...)
 		if strings.Contains(out+errs, dbtest.ReaderPassword) {
@@ -127,8 +127,15 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 			t.Errorf("%s holds the password", filepath.Base(f))
 		}
 	}
-	wrongDB := strings.Replace(pg.ReaderURL, "/app?", "/nope?", 1)
-	code, out, errs := retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
+	// The password as a query parameter rather than in the userinfo: only
+	// the parsed source knows it is one.
+	inQuery := strings.Replace(pg.ReaderURL, ":"+dbtest.ReaderPassword+"@", "@", 1) + "&password=" + dbtest.ReaderPassword
+	code, out, errs := retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "2", "--settle", "200ms", "--effects-url", inQuery}, oracleArgs[2:]...)...)
+	if code == 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(out+errs, "UNKNOWN") {
+		t.Errorf("the password as ?password=: exit %d, want a verdict and no password in the output:\n%s\n%s", code, out, errs)
+	}
+	wrongDB := strings.Replace(inQuery, "/app?", "/nope?", 1)
+	code, out, errs = retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
 	if code != 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(errs, "--effects-url") {
 		t.Errorf("a database that is not there: exit %d, want 2 with one line naming --effects-url and no password:\n%s", code, errs)
 	}
