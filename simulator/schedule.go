@@ -246,33 +246,33 @@ func (e *engine) commitInOrder() (bool, error) {
 			return false, nil
 		}
 		s.sent.pop()
-		if f.lost {
-			err := e.lose(&f.d)
-			s.release(f)
-			if err != nil {
-				return false, err
-			}
-			continue
-		}
-		if f.o.unsent {
-			// The run was interrupted before the request went out.
-			e.unsent(&f.d)
-			s.release(f)
-			continue
-		}
-		if f.reached.Load() == f.gen && !f.st.reached() {
-			// A write that ended after the answer, noted and not
-			// signalled (tellReached). Written only then: the event's
-			// next attempt may be out, reading its flags.
-			f.st.set(flagReached, true)
-		}
-		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
-		s.release(f)
-		if err != nil || disabled {
+		if disabled, err := e.commitFlight(f); err != nil || disabled {
 			return disabled, err
 		}
 	}
 	return false, nil
+}
+
+// commitFlight commits the answer of f, taken off the reorder buffer, and
+// releases it: a lost attempt, one the run's interruption kept from going
+// out, or an answer. It says whether the answer disabled the endpoint.
+func (e *engine) commitFlight(f *flight) (disabled bool, err error) {
+	defer e.sch.release(f)
+	switch {
+	case f.lost:
+		return false, e.lose(&f.d)
+	case f.o.unsent:
+		// The run was interrupted before the request went out.
+		e.unsent(&f.d)
+		return false, nil
+	}
+	if f.reached.Load() == f.gen && !f.st.reached() {
+		// A write that ended after the answer, noted and not signalled
+		// (tellReached). Written only then: the event's next attempt may
+		// be out, reading its flags.
+		f.st.set(flagReached, true)
+	}
+	return e.commit(&f.d, f.st, &f.o, &f.next)
 }
 
 // fill sends, in order, every attempt no coupling holds back, while a slot
@@ -444,28 +444,7 @@ func (e *engine) interrupt() error {
 		e.onSignal(<-s.signals)
 	}
 	for s.sent.Len() > 0 {
-		f := s.sent.pop()
-		if f.lost {
-			err := e.lose(&f.d)
-			s.release(f)
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if f.o.unsent {
-			e.unsent(&f.d)
-			s.release(f)
-			continue
-		}
-		if f.reached.Load() == f.gen && !f.st.reached() {
-			// A write that ended after the answer, noted and not
-			// signalled (tellReached). Written only then: the event's
-			// next attempt may be out, reading its flags.
-			f.st.set(flagReached, true)
-		}
-		disabled, err := e.commit(&f.d, f.st, &f.o, &f.next)
-		s.release(f)
+		disabled, err := e.commitFlight(s.sent.pop())
 		if err != nil {
 			return err
 		}
