@@ -427,7 +427,7 @@ func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 		}
 		r.live.delete(rec.Attempts, rec.Seq)
 	}
-	return r.settle(ev, rec, keep)
+	return r.closeEvent(ev, rec, keep)
 }
 
 // neverDelivered says whether an event's fate is that it was never

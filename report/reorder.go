@@ -111,7 +111,7 @@ func (o *reorders) arrive(lane, seq int, object string, at int64) {
 	h := e.hash()
 	o.pairs += o.objects.arrive(h, object, firstArrival{seq: seq, at: at})
 	o.open.put(lane, seq, e|openArrived)
-	o.settled(h)
+	o.doneWith(h)
 }
 
 // resolve notes that event seq has ended: it can no longer first arrive;
@@ -123,14 +123,14 @@ func (o *reorders) resolve(lane, seq int) {
 	}
 	o.open.delete(lane, seq)
 	if e&openArrived == 0 {
-		o.settled(e.hash())
+		o.doneWith(e.hash())
 	}
 }
 
-// settled notes that an event about an object of hash h arrived or
+// doneWith notes that an event about an object of hash h arrived or
 // ended; once none of them is still to, nothing to come can pair with
 // their arrivals.
-func (o *reorders) settled(h uint32) {
+func (o *reorders) doneWith(h uint32) {
 	if o.counting && o.waiting.add(h, -1) == 0 {
 		o.objects.remove(h)
 	}

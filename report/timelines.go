@@ -112,12 +112,12 @@ func (r *runAgg) pool(ev *eventAgg, rec *simulator.Record) {
 	r.tally.pooled++
 }
 
-// settle counts the kinds of fate of the event rec closes (ev is what was
+// closeEvent counts the kinds of fate of the event rec closes (ev is what was
 // followed of it, if anything), and ends its timeline if it is kept: an
 // event beyond the first keep is kept only as an exemplar of a kind that
 // has too few, and an event that was never attempted gets a timeline of no
 // attempts, so a sample can show it too.
-func (r *runAgg) settle(ev *eventAgg, rec *simulator.Record, keep int) error {
+func (r *runAgg) closeEvent(ev *eventAgg, rec *simulator.Record, keep int) error {
 	kinds := fateKinds(ev, rec)
 	r.tally.count(kinds)
 	exemplar := keep > 0 && rec.Seq >= keep && r.tally.wanted(kinds, keep)
