@@ -137,7 +137,7 @@ func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	if r.Lost > 0 {
 		delivered += fmt.Sprintf(" · LOST %d", r.Lost)
 	}
-	delivered += " · outcomes: " + outcomeLine(r)
+	delivered += " · " + attemptsLine(r)
 	if !r.DisabledAt.IsZero() {
 		delivered += fmt.Sprintf(" · ENDPOINT DISABLED at +%s: %s", dur(r.DisabledAt.Sub(r.Start)), disabledWords(r))
 	}

@@ -99,7 +99,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	for _, row := range compareRows {
 		tb.add(row.name, row.cell(r))
 	}
-	tb.add("outcomes", outcomeLine(r))
+	tb.add("attempts by outcome", outcomeLine(r))
 	tb.write(w)
 	if c := causeLine(r); c != "" {
 		w.printf("\nWhy the provider sent again: %s\n", mdEscape(c))

@@ -131,7 +131,7 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	if r.Lost > 0 {
 		w.printf(" · LOST %d", r.Lost)
 	}
-	w.printf(" · outcomes: %s\n", outcomeLine(r))
+	w.printf(" · %s\n", attemptsLine(r))
 	if !r.DisabledAt.IsZero() {
 		w.printf("  ENDPOINT DISABLED at +%s: %s; %s never delivered because of it%s\n",
 			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), counted(r.LostToDisable, "event", "events"), idList(r.LostToDisableIDs, r.LostToDisable))
@@ -230,6 +230,16 @@ var outcomeOrder = []simulator.Outcome{
 	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
 }
 
+// attemptsLine counts the run's attempts by outcome ("35 attempts:
+// delivered 20 · lost_response 8 · …"): the outcomes count attempts, not
+// events, and the line says so.
+func attemptsLine(r *Summary) string {
+	if r.Attempts == 0 {
+		return "no attempts"
+	}
+	return counted(r.Attempts, "attempt", "attempts") + ": " + outcomeLine(r)
+}
+
 func outcomeLine(r *Summary) string {
 	var parts []string
 	for _, o := range outcomeOrder {
@@ -282,7 +292,7 @@ func causeLine(r *Summary) string {
 
 // unreachedWords counts the retries after requests that never reached the
 // handler, in retries (the line's other parts count arrivals), beside the
-// attempts that never reached it, by outcome as the outcomes line counts
+// attempts that never reached it, by outcome as the attempts line counts
 // them: a black hole's 80 timeouts are 75 retries, as nothing retries an
 // event's last attempt.
 func unreachedWords(r *Summary) string {
@@ -294,8 +304,9 @@ func unreachedWords(r *Summary) string {
 			n += k
 		}
 	}
-	return fmt.Sprintf("%s after a request that never reached your handler (%s never reached it: %s): not duplicates",
-		counted(r.ResentUnreached, "retry", "retries"), counted(n, "attempt", "attempts"), strings.Join(parts, " · "))
+	return fmt.Sprintf("%s after %s that never reached your handler: not duplicates (%s never reached it: %s)",
+		counted(r.ResentUnreached, "retry", "retries"), plural(r.ResentUnreached, "a request", "requests"),
+		counted(n, "attempt", "attempts"), strings.Join(parts, " · "))
 }
 
 // idList shows the first few of ids (of total) after a colon.

@@ -35,7 +35,7 @@ func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts(), ", ")+" (a file named after a chart, such as storm.png, draws that one)")
 	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate) or tenant (one per tenant of a run of --tenants: its attempts, when its subscription was disabled, the events it lost)")
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
-	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL table, the response-time headroom and every event's attempts")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them")
 }
 
 // validate checks the flags (see output.Request.Plan).
