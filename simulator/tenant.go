@@ -176,13 +176,7 @@ func (e *engine) lose(d *due) error {
 // sendLost puts attempt d of a disabled tenant in the reorder buffer as
 // answered, to be committed in order (lose) with nothing sent.
 func (s *scheduler) sendLost(d due) {
-	var f *flight
-	if n := len(s.free); n > 0 {
-		f = s.free[n-1]
-		s.free = s.free[:n-1]
-	} else {
-		f = new(flight)
-	}
+	f := s.take()
 	f.d, f.st, f.done, f.lost = d, eventRef{}, true, true
 	f.gen++
 	s.sent.push(f)

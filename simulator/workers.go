@@ -134,15 +134,19 @@ func (s *scheduler) start(ctx context.Context, e *engine, n int) {
 	}
 }
 
+// take returns a flight to use: one released, or a new one.
+func (s *scheduler) take() *flight {
+	if n := len(s.free); n > 0 {
+		f := s.free[n-1]
+		s.free = s.free[:n-1]
+		return f
+	}
+	return new(flight)
+}
+
 // send hands attempt d to a worker.
 func (s *scheduler) send(d due, st eventRef) {
-	var f *flight
-	if n := len(s.free); n > 0 {
-		f = s.free[n-1]
-		s.free = s.free[:n-1]
-	} else {
-		f = new(flight)
-	}
+	f := s.take()
 	if f.signals == nil {
 		// Set before the flight's first attempt, never changed after: a
 		// write that ends late reads it (wrote). A flight made for an
