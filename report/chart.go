@@ -9,10 +9,12 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -146,6 +148,8 @@ const (
 	tickSize   = 15
 	legendSize = 15
 	noteSize   = 14
+	// minNoteSize is the least a note shrinks to, to fit its column.
+	minNoteSize = 10
 )
 
 func sans(size vg.Length) font.Font {
@@ -189,6 +193,7 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
 	p.X.Label.Text = ""
 	strip := vg.Points(labelSize * 2)
 	area := draw.Crop(c, pad, -(lw + 2*pad), pad+strip, -pad)
+	fitTitle(p, area.Max.X-area.Min.X)
 	p.Draw(area)
 	if xl.Text != "" {
 		sty := xl.TextStyle
@@ -197,6 +202,26 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
 		c.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + pad}, xl.Text)
 	}
 	drawLegendColumn(c, &lg, lw, pad, note)
+}
+
+// widest is the width of the widest of lines in sty.
+func widest(sty text.Style, lines []string) vg.Length {
+	var w vg.Length
+	for _, l := range lines {
+		w = max(w, sty.Width(l))
+	}
+	return w
+}
+
+// fitTitle shrinks a title's font until its widest line fits width: the
+// title is centred over the plot beside the legend, and a long verdict
+// line would run off the image's left edge ("…EMPOTENT"). It never goes
+// below the notes' size.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	sty := &p.Title.TextStyle
+	if widest := sty.Width(p.Title.Text); widest > width {
+		sty.Font.Size = max(sty.Font.Size*width/widest, noteSize)
+	}
 }
 
 // drawLegendColumn draws lg in a column of width lw at the right of c,
@@ -210,59 +235,37 @@ func drawLegendColumn(c draw.Canvas, lg *plot.Legend, lw, pad vg.Length, note st
 		return
 	}
 	sty := lg.TextStyle
-	sty.Font = sans(noteSize)
 	sty.Color = color.Gray{Y: 0x55}
-	r := lg.Rectangle(right)
-	y := r.Min.Y - vg.Points(noteSize*2)
-	for _, line := range wrapWords(note, int(lw/vg.Points(noteSize*0.5))) {
+	top := lg.Rectangle(right).Min.Y
+	// The note's font shrinks until its lines fit between the legend and
+	// the bottom of the image (a run of every provider has a long one).
+	var lines []string
+	for size := vg.Length(noteSize); ; size-- {
+		sty.Font = sans(size)
+		// As many characters a line as the column holds at this font's
+		// average width, then fewer while a line is wider than the column.
+		perChar := sty.Width(note) / vg.Length(max(1, utf8.RuneCountInString(note)))
+		for n := int(lw / perChar); ; n-- {
+			lines = wrapWords(note, n)
+			if n <= 10 || widest(sty, lines) <= lw {
+				break
+			}
+		}
+		if top-size*(2+1.3*vg.Length(len(lines)-1)) >= c.Min.Y+pad || size <= minNoteSize {
+			break
+		}
+	}
+	lead := sty.Font.Size * 1.3
+	y := top - sty.Font.Size*2
+	for _, line := range lines {
 		right.FillText(sty, vg.Point{X: right.Min.X, Y: y}, line)
-		y -= vg.Points(noteSize * 1.3)
+		y -= lead
 	}
 }
 
 func legendWidth(l *plot.Legend) vg.Length {
 	r := l.Rectangle(draw.Canvas{})
 	return max(r.Max.X-r.Min.X, vg.Points(200)) + vg.Points(8)
-}
-
-// wrapWords breaks s into lines of at most n characters.
-func wrapWords(s string, n int) []string {
-	var out []string
-	line := ""
-	for _, w := range splitWords(s) {
-		if line != "" && len(line)+1+len(w) > n {
-			out = append(out, line)
-			line = w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
-}
-
-func splitWords(s string) []string {
-	var out []string
-	word := ""
-	for _, r := range s {
-		if r == ' ' || r == '\n' {
-			if word != "" {
-				out = append(out, word)
-			}
-			word = ""
-			continue
-		}
-		word += string(r)
-	}
-	if word != "" {
-		out = append(out, word)
-	}
-	return out
 }
 
 // Colours: one per outcome, one per run (Okabe-Ito, readable by people

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -241,6 +242,9 @@ func crosses(box vg.Rectangle, p, q vg.Point, w vg.Length) bool {
 func (r *recorder) collisions() []string {
 	var out []string
 	for i, t := range r.texts {
+		if t.box.Min.X < 0 || t.box.Min.Y < 0 || t.box.Max.X > r.w || t.box.Max.Y > r.h {
+			out = append(out, fmt.Sprintf("text %q at %.0f,%.0f–%.0f,%.0f runs off the %.0f×%.0f image", t.text, t.box.Min.X, t.box.Min.Y, t.box.Max.X, t.box.Max.Y, r.w, r.h))
+		}
 		for _, u := range r.texts[i+1:] {
 			if overlaps(t.box, u.box) {
 				out = append(out, fmt.Sprintf("text %q overlaps text %q", t.text, u.text))
@@ -316,8 +320,8 @@ func drawOn(t *testing.T, rep *Report, opts ChartOptions) *recorder {
 	return rec
 }
 
-// No chart draws a label over another, over a mark or across a line, at
-// any size of run and with every provider.
+// No chart draws a label over another, over a mark, across a line or off
+// the image, at any size of run and with every provider.
 func TestChartLabelsClear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws 5,000-event charts")
@@ -354,7 +358,8 @@ func TestChartLabelsClear(t *testing.T) {
 	}
 }
 
-// The check itself finds a label drawn over a mark, or across a line.
+// The check itself finds a label drawn over a mark, across a line, or off
+// the image.
 func TestChartLabelsClearCanFail(t *testing.T) {
 	rec := newRecorder(100, 100)
 	c := draw.New(rec)
@@ -371,6 +376,12 @@ func TestChartLabelsClearCanFail(t *testing.T) {
 	c.FillText(ts, vg.Point{X: 5, Y: 50}, "label")
 	if len(rec.collisions()) == 0 {
 		t.Error("a line across a label is not found")
+	}
+	rec = newRecorder(100, 100)
+	c = draw.New(rec)
+	c.FillText(ts, vg.Point{X: 80, Y: 50}, "a label too long for the image")
+	if len(rec.collisions()) == 0 {
+		t.Error("a label running off the image is not found")
 	}
 	rec = newRecorder(100, 100)
 	c = draw.New(rec)
@@ -419,5 +430,29 @@ func TestTTLCurvesOnTheirValues(t *testing.T) {
 				t.Errorf("%s: the worst case's line at %s is at %v%%, its value is %v%%", r.Policy, x, y, want)
 			}
 		}
+	}
+}
+
+// A title wider than the plot beside the legend (a long verdict line) is
+// drawn smaller, whole, rather than run off the image's left edge.
+func TestLongTitleStaysOnTheImage(t *testing.T) {
+	rec := newRecorder(1152, 648)
+	c := draw.New(rec)
+	p := newPlot("stripe, shopify, github · flaky-network · seed 1 · 32 events: delivered 32\n"+
+		"NOT IDEMPOTENT: 5 events processed more than once (worst of the runs) · recommend TTL 4d and more words", "x", "")
+	p.Add(plotter.NewGrid())
+	p.Legend.Add("delivered (2xx in time)")
+	drawWithLegend(c, p, "a note")
+	var title []inked
+	for _, tx := range rec.texts {
+		if strings.HasPrefix(tx.text, "NOT IDEMPOTENT") || strings.HasPrefix(tx.text, "stripe, shopify") {
+			title = append(title, tx)
+		}
+	}
+	if len(title) != 2 {
+		t.Fatalf("found %d of the title's 2 lines among %d texts", len(title), len(rec.texts))
+	}
+	for _, c := range rec.collisions() {
+		t.Error(c)
 	}
 }

@@ -14,9 +14,8 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-// lines renders the table, each line prefixed by indent, trailing spaces
-// trimmed.
-func (t *table) lines(indent string) []string {
+// widths are the columns' widths in runes: each its widest cell's.
+func (t *table) widths() []int {
 	var widths []int
 	for _, row := range t.rows {
 		for i, c := range row {
@@ -26,6 +25,13 @@ func (t *table) lines(indent string) []string {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	return widths
+}
+
+// lines renders the table, each line prefixed by indent, trailing spaces
+// trimmed.
+func (t *table) lines(indent string) []string {
+	widths := t.widths()
 	out := make([]string, 0, len(t.rows))
 	for _, row := range t.rows {
 		var b strings.Builder
@@ -53,15 +59,7 @@ func (t *table) write(w *errWriter, indent string) {
 // words.
 func (t *table) fitted(indent string, width int) []string {
 	const minCell = 16
-	var widths []int
-	for _, row := range t.rows {
-		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
+	widths := t.widths()
 	total := func() int {
 		n := utf8.RuneCountInString(indent)
 		for _, w := range widths {
@@ -108,9 +106,19 @@ func (t *table) fitted(indent string, width int) []string {
 	return out
 }
 
-// wrapCell breaks a cell's text into lines of at most width runes, between
-// words (a word longer than width stays whole).
+// wrapCell breaks a cell's text into lines (wrapWords); an empty cell is
+// one empty line.
 func wrapCell(s string, width int) []string {
+	if out := wrapWords(s, width); len(out) > 0 {
+		return out
+	}
+	return []string{""}
+}
+
+// wrapWords breaks s into lines of at most width runes, between words
+// (white space folded; a word longer than width stays whole). Table
+// cells, chart notes and policy notes all wrap here.
+func wrapWords(s string, width int) []string {
 	var out []string
 	line := ""
 	for _, w := range strings.Fields(s) {
@@ -124,7 +132,10 @@ func wrapCell(s string, width int) []string {
 		}
 		line += w
 	}
-	return append(out, line)
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // WriteTable writes rows (the first one a header) as a table of columns
