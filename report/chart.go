@@ -204,13 +204,15 @@ func drawWithLegend(c draw.Canvas, p *plot.Plot, note string) {
 	drawLegendColumn(c, &lg, lw, pad, note)
 }
 
-// widest is the width of the widest of lines in sty.
-func widest(sty text.Style, lines []string) vg.Length {
-	var w vg.Length
+// tooWide says whether a line of several words among lines is wider
+// than lw in sty: narrower lines would help it.
+func tooWide(sty text.Style, lines []string, lw vg.Length) bool {
 	for _, l := range lines {
-		w = max(w, sty.Width(l))
+		if strings.Contains(l, " ") && sty.Width(l) > lw {
+			return true
+		}
 	}
-	return w
+	return false
 }
 
 // fitTitle shrinks a title's font until its widest line fits width: the
@@ -243,11 +245,12 @@ func drawLegendColumn(c draw.Canvas, lg *plot.Legend, lw, pad vg.Length, note st
 	for size := vg.Length(noteSize); ; size-- {
 		sty.Font = sans(size)
 		// As many characters a line as the column holds at this font's
-		// average width, then fewer while a line is wider than the column.
+		// average width, then fewer while a line of several words is
+		// wider than the column (a single word too wide stays whole).
 		perChar := sty.Width(note) / vg.Length(max(1, utf8.RuneCountInString(note)))
 		for n := int(lw / perChar); ; n-- {
 			lines = wrapWords(note, n)
-			if n <= 10 || widest(sty, lines) <= lw {
+			if n <= 10 || !tooWide(sty, lines, lw) {
 				break
 			}
 		}

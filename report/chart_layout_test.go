@@ -456,3 +456,25 @@ func TestLongTitleStaysOnTheImage(t *testing.T) {
 		t.Error(c)
 	}
 }
+
+// A note with one word wider than the legend column (a long policy name
+// from a config file) keeps its other lines as wide as the column holds,
+// rather than breaking the whole note into lines of a few characters.
+func TestNoteWithALongWordKeepsItsLines(t *testing.T) {
+	rec := newRecorder(1152, 648)
+	c := draw.New(rec)
+	p := newPlot("title", "x", "")
+	p.Add(plotter.NewGrid())
+	p.Legend.Add("delivered (2xx in time)")
+	note := "Each row is one event's attempts; acme-internal-billing-webhooks-production-v2's endpoint was disabled, and the blue band is its dedup key, kept for 4d from the first 2xx the handler gave."
+	drawWithLegend(c, p, note)
+	lines := 0
+	for _, tx := range rec.texts {
+		if tx.text != "title" && strings.Contains(note, tx.text) {
+			lines++
+		}
+	}
+	if lines == 0 || lines > 8 {
+		t.Errorf("the note took %d lines, want the 5 or 6 its words fill", lines)
+	}
+}

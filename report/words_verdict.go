@@ -119,7 +119,7 @@ func missingWords(j Judgement) string {
 // one sentence of the verdict, the gate and a command refusing the gate
 // (GatePlan.Refusals).
 func (w words) noOracle() string {
-	return `retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} or name the database they are in (docs/oracle.md), and pass ` + w.of(simulator.SettingEffects)
+	return `retrysim cannot see your handler's side effects; serve {"<dedup id>": <times processed>} (or a query of the database they are in: docs/oracle.md) and pass ` + w.of(simulator.SettingEffects)
 }
 
 // unknown says why there is no verdict, and what to do about it.

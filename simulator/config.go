@@ -187,8 +187,10 @@ type Config struct {
 	// attempt, for a handler behind a URL to finish the work it took in:
 	// it reads the oracle until every event the handler accepted is
 	// reported and, when the oracle reports pending work, none is left,
-	// or else nothing has changed for the quiet window. Every read of the
-	// oracle, the one before the run included, is bounded by it. 0 means
+	// or else nothing has changed for the quiet window. A read of the
+	// oracle that is under way at the limit may take up to 5 s more (a
+	// database's read before the run, up to 10 s), so that a loaded
+	// machine does not cut a read that would have answered. 0 means
 	// DefaultSettle; an in-process Handler is waited for exactly instead.
 	// Pending work still reported at the limit leaves the effects
 	// unsettled: no IDEMPOTENT verdict.

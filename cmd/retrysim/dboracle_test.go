@@ -134,9 +134,11 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 	if code == 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(out+errs, "UNKNOWN") {
 		t.Errorf("the password as ?password=: exit %d, want a verdict and no password in the output:\n%s\n%s", code, out, errs)
 	}
-	wrongDB := strings.Replace(inQuery, "/app?", "/nope?", 1)
-	code, out, errs = retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
-	if code != 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(errs, "--effects-url") {
-		t.Errorf("a database that is not there: exit %d, want 2 with one line naming --effects-url and no password:\n%s", code, errs)
+	for _, url := range []string{pg.ReaderURL, inQuery} {
+		wrongDB := strings.Replace(url, "/app?", "/nope?", 1)
+		code, out, errs = retrysim(t, nil, append([]string{"run", "--provider", "stripe", "--events", "1", "--effects-url", wrongDB}, oracleArgs[2:]...)...)
+		if code != 2 || strings.Contains(out+errs, dbtest.ReaderPassword) || !strings.Contains(errs, "--effects-url") {
+			t.Errorf("a database that is not there: exit %d, want 2 with one line naming --effects-url and no password:\n%s", code, errs)
+		}
 	}
 }
