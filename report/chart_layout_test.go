@@ -335,6 +335,7 @@ func TestChartLabelsClear(t *testing.T) {
 		{[]string{"stripe"}, "flaky-network", 5},
 		{[]string{"shopify"}, "outage-6h", 20},
 		{[]string{"stripe"}, "outage", 500},
+		{[]string{"stripe"}, "crash-restart", 10},
 		{[]string{"github"}, "flaky-network", 5000},
 		{all, "flaky-network", 20},
 	}
@@ -476,5 +477,36 @@ func TestNoteWithALongWordKeepsItsLines(t *testing.T) {
 	}
 	if lines == 0 || lines > 8 {
 		t.Errorf("the note took %d lines, want the 5 or 6 its words fill", lines)
+	}
+}
+
+// A "×N" note for a mark at the right edge of the plot goes on the left of
+// the mark, clear of the key's arrow there, not over the two of them.
+func TestReprocessedNoteAtTheRightEdge(t *testing.T) {
+	rec := newRecorder(1152, 648)
+	c := draw.New(rec)
+	p := newPlot("", "", "")
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 100, 0, 1
+	n := &rowNotes{text: drawTextStyle()}
+	n.add(99, 0.5, "×3")
+	n.add(10, 0.5, "×2")
+	p.Add(n)
+	p.Draw(c)
+	dc := p.DataCanvas(c)
+	at := func(x float64) vg.Length { return dc.Min.X + vg.Length(x/100)*(dc.Max.X-dc.Min.X) }
+	for _, tx := range rec.texts {
+		switch tx.text {
+		case "×3":
+			if tx.box.Max.X > at(99) {
+				t.Errorf("the note of a mark at the right edge ends at %.0f, past the mark at %.0f", tx.box.Max.X, at(99))
+			}
+		case "×2":
+			if tx.box.Min.X < at(10) {
+				t.Errorf("the note of a mark with room on its right starts at %.0f, before the mark at %.0f", tx.box.Min.X, at(10))
+			}
+		}
+	}
+	if len(rec.texts) < 2 {
+		t.Fatalf("recorded %d texts, want the two notes", len(rec.texts))
 	}
 }

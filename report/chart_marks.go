@@ -229,11 +229,12 @@ func (n *rowNotes) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	sty := n.text
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	gap := vg.Points(14) // clear of the mark's glyph, and of the key's arrow at the right edge
 	for _, note := range n.notes {
-		x := tx(note.x) + vg.Points(14)
+		x := tx(note.x) + gap
 		w := sty.Rectangle(note.label).Max.X
-		if x+w > c.Max.X {
-			x = c.Max.X - w
+		if x+w > c.Max.X-gap {
+			x = tx(note.x) - gap - w // no room on the right: on the left of the mark
 		}
 		c.FillText(sty, vg.Point{X: x, Y: ty(note.y)}, note.label)
 	}
