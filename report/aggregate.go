@@ -76,11 +76,15 @@ func NewAggregator(opts ...Option) *Aggregator {
 	return a
 }
 
-// Close removes the temporary file the per-event timelines were spooled to.
-// Timelines read after it fail with ErrClosed; the summary figures stay.
+// Close removes the temporary files the per-event timelines and the
+// reorder count's arrivals were spooled to. Timelines read after it fail
+// with ErrClosed; the summary figures of runs concluded before it stay.
 // Close may be called more than once; an Aggregator that spooled nothing
 // has nothing to close.
 func (a *Aggregator) Close() error {
+	for _, r := range a.runs {
+		r.reorder.close()
+	}
 	if a.spool == nil {
 		return nil
 	}
@@ -107,7 +111,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(), spool: a.spool, outcomeIdx: newOutcomeIndex()}
+		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(a.opts.spoolDir), spool: a.spool, outcomeIdx: newOutcomeIndex()}
 		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -214,7 +218,11 @@ type runAgg struct {
 func (r *runAgg) conclude() *Summary {
 	s := r.Summary
 	s.Incomplete = !r.ended
-	s.ReorderedPairs = r.reorder.pairs
+	if pairs, err := r.reorder.count(); err == nil {
+		s.ReorderedPairs = pairs
+	} else {
+		s.ReorderedPairs = ReorderedUncounted
+	}
 	s.Schedule, s.LostToDisableIDs = slices.Clone(s.Schedule), slices.Clone(s.LostToDisableIDs)
 	s.HandlerStatuses, s.Outcomes = r.statuses.facts(), r.outcomes.facts(r.outcomeIdx)
 	s.Causes, s.Unreached = r.causes.facts(r.outcomeIdx), r.unreached.facts(r.outcomeIdx)
@@ -272,7 +280,6 @@ func (r *runAgg) begin(rec *simulator.Record) {
 }
 
 func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
-	r.reorder.seen(rec.Attempt, rec.Seq, rec.Object)
 	ev := r.live.get(rec.Attempt, rec.Seq)
 	if ev == nil && (rec.Reached || keep < 0 || rec.Seq < keep || r.poolFree(rec, keep)) {
 		ev = &eventAgg{}
@@ -333,7 +340,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	at := rec.Time.UnixNano()
 	if ev.arrivals == 0 {
 		ev.firstArrival = at
-		r.reorder.arrive(rec.Attempt, rec.Seq, rec.Object, at)
+		r.reorder.arrive(rec.Seq, rec.Object, at)
 	} else {
 		r.MaxArrivalSpan = max(r.MaxArrivalSpan, time.Duration(at-ev.firstArrival))
 	}
@@ -394,7 +401,6 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 func subscriptionBit(sub int) uint16 { return 1 << (uint(sub) % 16) }
 
 func (r *runAgg) fate(rec *simulator.Record, keep int) error {
-	r.reorder.resolve(rec.Attempts, rec.Seq)
 	r.Events++
 	if neverDelivered(rec.Fate) {
 		r.Lost++
@@ -479,13 +485,6 @@ func (r *runAgg) end(rec *simulator.Record) {
 	r.SettleWait, r.SettleLimit = rec.SettleWait, rec.SettleLimit
 	r.EffectsPending, r.SettledOnQuiet = rec.EffectsPending, rec.SettledOnQuiet
 	r.matchEffects()
-}
-
-// firstArrival is when an event first reached the handler (Unix
-// nanoseconds of virtual time): 16 bytes for each event that reached it.
-type firstArrival struct {
-	seq int
-	at  int64
 }
 
 // eventAgg is what the aggregator follows of one event in flight; small,

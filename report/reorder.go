@@ -1,140 +1,242 @@
 package report
 
-// reorders counts the pairs of events about one object that first reached
-// the handler in the opposite order to their creation (sequence order),
-// keeping only what a later first arrival could still pair with, so that
-// its memory follows the events in flight, not the events of the run.
-//
-// Records come in virtual-time order, so a first arrival pairs with the
-// earlier first arrivals of newer events about its object. Events start in
-// sequence order: an event not yet seen is newer than every event seen, so
-// its first arrival, later than theirs, pairs with none of them. What is
-// kept of an object can therefore go as soon as none of its events seen so
-// far is still to arrive or end. (Keeping instead every arrival until all
-// older events of the run had arrived or ended held, behind one event
-// retried for hours, every event that arrived meanwhile: a hundred MB in a
-// run of ten million events; and in one shard's stream, whose other
-// shards' events never arrive, every event of the stream.)
-//
-// An object is kept only once one of its events has arrived: before that
-// it has nothing to pair with. Which objects may still have an event to
-// arrive is counted by their 30-bit hash, not by name, so two objects
-// whose hashes are equal (a few in a million) are kept until the last of
-// them may go. Sharing a hash only keeps an object longer; it never counts
-// a pair the names do not make. Those counts are begun only at the run's
-// first arrival, from the events then in open: before it no object is
-// kept, so there is nothing for them to let go. Against a black hole,
-// where every event of a long run is in flight and none arrives, that
-// leaves four bytes for each event (its object's hash, in open) and no
-// count at all: counting each object in flight, in a table as large as
-// the events in flight, had two cache misses an event and a twentieth of
-// the command line's CPU.
-type reorders struct {
-	pairs int
-	// open are the events seen, about an object, that have not ended:
-	// their object's hash and whether they have arrived (an openEvent).
-	open seqTable[openEvent]
-	// waiting counts the events in open that have not arrived, by their
-	// object's hash, once counting: from the first arrival on.
-	waiting  hashCounts
-	counting bool
-	// objects are the objects with a first arrival kept, and those
-	// arrivals.
-	objects keptObjects
-}
-
-// openEvent is an event in flight about an object: its object's hash
-// (above two bits), seen (bit 1, so that it is never zero) and whether it
-// has arrived (bit 0); 0 is an event not in flight.
-type openEvent uint32
-
-const (
-	openArrived openEvent = 1
-	openSeen    openEvent = 2
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
 )
 
-func (e openEvent) hash() uint32 { return uint32(e >> 2) }
-
-func newReorders() reorders {
-	return reorders{open: newSeqTable[openEvent]()}
+// reorders counts the pairs of events about one object that first reached
+// the handler in the opposite order to their creation (sequence order):
+// the newer one strictly first.
+//
+// It notes each event's first arrival (its object's name, its sequence
+// number and its time) and counts the pairs only when the run's facts are
+// concluded. An arrival is noted in one of reorderParts parts, chosen by
+// its object's hash, so that every arrival about one object is in one
+// part; the part's buffer goes to a temporary file in blocks as it fills.
+// The count reads one part at a time. Memory is therefore the parts'
+// buffers, whatever the run: under an outage, an object's four events are
+// spread over the whole run, and keeping in memory every object that may
+// still pair (as this once did) held nearly every object of the run, over
+// half the memory of ten million events. A run whose arrivals fit in the
+// buffers writes no file.
+type reorders struct {
+	// dir is where the temporary file goes ("": os.TempDir).
+	dir   string
+	parts [reorderParts][]byte
+	// f holds the parts' full blocks, written at size, and blocks says
+	// where each is; f is nil until a part first fills, and stays nil if
+	// it cannot be made (the blocks then stay in memory, in kept).
+	f      *os.File
+	size   int64
+	blocks []reorderBlock
+	kept   [][]byte
+	// noted counts the arrivals noted; counted is how many of them pairs
+	// counts (-1: none yet), so that concluding twice counts once.
+	noted, counted int
+	pairs          int
 }
 
-// objectHash is object's 30-bit FNV-1a hash.
+// reorderParts is how many parts the arrivals are split into, and
+// reorderBlock the size a part's buffer reaches before it is written out:
+// at most 4 MiB of buffers a run, and a part of ten million arrivals about
+// 7 MB to count.
+const (
+	reorderParts     = 64
+	reorderBlockSize = 64 << 10
+)
+
+// reorderBlock is a part's block in the file (or, at off -1-i, kept[i]).
+type reorderBlock struct {
+	part int
+	off  int64
+	n    int
+}
+
+func newReorders(dir string) reorders { return reorders{dir: dir, counted: -1} }
+
+// objectHash is object's FNV-1a hash.
 func objectHash(object string) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(object); i++ {
 		h ^= uint32(object[i])
 		h *= 16777619
 	}
-	return h >> 2
+	return h
 }
 
-// seen notes an attempt of event seq, about object; lane is its attempt
-// number (see seqTable).
-func (o *reorders) seen(lane, seq int, object string) {
+// arrive notes the first arrival of event seq, about object, at at.
+func (o *reorders) arrive(seq int, object string, at int64) {
 	if object == "" {
 		return // pairs with nothing
 	}
-	if o.open.get(lane, seq) != 0 { // seen before
+	p := int(objectHash(object) % reorderParts)
+	b := o.parts[p]
+	b = binary.AppendUvarint(b, uint64(len(object)))
+	b = append(b, object...)
+	b = binary.AppendUvarint(b, uint64(seq))
+	b = binary.AppendVarint(b, at)
+	o.noted++
+	if len(b) < reorderBlockSize {
+		o.parts[p] = b
 		return
 	}
-	h := objectHash(object)
-	o.open.put(lane, seq, openEvent(h)<<2|openSeen)
-	if o.counting {
-		o.waiting.add(h, 1)
+	o.parts[p] = b[:0]
+	o.spill(p, b)
+}
+
+// spill moves a part's full block b out of its buffer: to the file, or,
+// when there is no file to be had, to kept.
+func (o *reorders) spill(p int, b []byte) {
+	if o.f == nil && o.kept == nil {
+		f, err := os.CreateTemp(o.dir, "retrysim-reorder-*.spool")
+		if err == nil {
+			os.Remove(f.Name()) // the data lives until it is closed
+			o.f = f
+		}
+	}
+	if o.f != nil {
+		if _, err := o.f.WriteAt(b, o.size); err == nil {
+			o.blocks = append(o.blocks, reorderBlock{part: p, off: o.size, n: len(b)})
+			o.size += int64(len(b))
+			return
+		}
+	}
+	o.kept = append(o.kept, slices.Clone(b))
+	o.blocks = append(o.blocks, reorderBlock{part: p, off: -int64(len(o.kept)), n: len(b)})
+}
+
+// count returns the pairs among the arrivals noted, counting them once.
+func (o *reorders) count() (int, error) {
+	if o.counted == o.noted {
+		return o.pairs, nil
+	}
+	pairs := 0
+	var buf []byte
+	var arrivals []reorderArrival
+	for p := range o.parts {
+		buf = buf[:0]
+		for _, bl := range o.blocks {
+			if bl.part != p {
+				continue
+			}
+			if bl.off < 0 {
+				buf = append(buf, o.kept[-bl.off-1]...)
+				continue
+			}
+			if o.f == nil {
+				return 0, fmt.Errorf("report: the reorder count's arrivals: %w", ErrClosed)
+			}
+			buf = slices.Grow(buf, bl.n)
+			if _, err := o.f.ReadAt(buf[len(buf):len(buf)+bl.n], bl.off); err != nil {
+				return 0, fmt.Errorf("report: reading back the reorder count's arrivals: %w", err)
+			}
+			buf = buf[:len(buf)+bl.n]
+		}
+		buf = append(buf, o.parts[p]...)
+		var err error
+		if arrivals, err = decodeArrivals(arrivals[:0], buf); err != nil {
+			return 0, err
+		}
+		pairs += countReordered(arrivals)
+	}
+	o.pairs, o.counted = pairs, o.noted
+	return pairs, nil
+}
+
+// close lets go of the file.
+func (o *reorders) close() {
+	if o.f != nil {
+		o.f.Close()
+		o.f = nil
 	}
 }
 
-// count begins waiting's counts, at the first arrival: every event in
-// open has yet to arrive.
-func (o *reorders) count() {
-	o.counting = true
-	for _, e := range o.open.all() {
-		o.waiting.add(e.hash(), 1)
-	}
+// reorderArrival is an event's first arrival about an object, decoded:
+// object is a view of the part's bytes.
+type reorderArrival struct {
+	object string
+	seq    int
+	at     int64
 }
 
-// arrive notes the first arrival of event seq, about object, at at, in
-// its attempt lane.
-func (o *reorders) arrive(lane, seq int, object string, at int64) {
-	if object == "" {
-		return
+var errReorderData = errors.New("report: the reorder count's arrivals do not decode")
+
+func decodeArrivals(out []reorderArrival, b []byte) ([]reorderArrival, error) {
+	for len(b) > 0 {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || uint64(len(b)-w) < n {
+			return nil, errReorderData
+		}
+		object := string(b[w : w+int(n)])
+		b = b[w+int(n):]
+		seq, w := binary.Uvarint(b)
+		if w <= 0 {
+			return nil, errReorderData
+		}
+		b = b[w:]
+		at, w := binary.Varint(b)
+		if w <= 0 {
+			return nil, errReorderData
+		}
+		b = b[w:]
+		out = append(out, reorderArrival{object: object, seq: int(seq), at: at})
 	}
-	o.seen(lane, seq, object)
-	e := o.open.get(lane, seq)
-	if e&openArrived != 0 {
-		return
-	}
-	if !o.counting {
-		o.count()
-	}
-	h := e.hash()
-	o.pairs += o.objects.arrive(h, object, firstArrival{seq: seq, at: at})
-	o.open.put(lane, seq, e|openArrived)
-	o.doneWith(h)
+	return out, nil
 }
 
-// resolve notes that event seq has ended: it can no longer first arrive;
-// lane is its last attempt's number.
-func (o *reorders) resolve(lane, seq int) {
-	e := o.open.get(lane, seq)
-	if e == 0 {
-		return
+// countReordered counts, among arrivals, the pairs about one object whose
+// newer event (by sequence) arrived strictly first. It sorts arrivals.
+func countReordered(arrivals []reorderArrival) int {
+	slices.SortFunc(arrivals, func(a, b reorderArrival) int {
+		return cmp.Or(cmp.Compare(a.object, b.object), cmp.Compare(a.seq, b.seq))
+	})
+	pairs := 0
+	var times, scratch []int64
+	for i := 0; i < len(arrivals); {
+		j := i + 1
+		for j < len(arrivals) && arrivals[j].object == arrivals[i].object {
+			j++
+		}
+		if j-i > 1 {
+			times = times[:0]
+			for _, a := range arrivals[i:j] {
+				times = append(times, a.at)
+			}
+			scratch = slices.Grow(scratch[:0], len(times))[:len(times)]
+			pairs += inversions(times, scratch)
+		}
+		i = j
 	}
-	o.open.delete(lane, seq)
-	if e&openArrived == 0 {
-		o.doneWith(e.hash())
-	}
+	return pairs
 }
 
-// doneWith notes that an event about an object of hash h arrived or
-// ended; once none of them is still to, nothing to come can pair with
-// their arrivals.
-func (o *reorders) doneWith(h uint32) {
-	if o.counting && o.waiting.add(h, -1) == 0 {
-		o.objects.remove(h)
+// inversions counts the pairs i < j of t with t[j] < t[i] (ties are not
+// inversions), sorting t; scratch is as long as t.
+func inversions(t, scratch []int64) int {
+	if len(t) < 2 {
+		return 0
 	}
+	mid := len(t) / 2
+	n := inversions(t[:mid], scratch[:mid]) + inversions(t[mid:], scratch[mid:])
+	l, r, k := 0, mid, 0
+	for l < mid && r < len(t) {
+		if t[r] < t[l] {
+			n += mid - l // t[r] is below every t[l:mid]
+			scratch[k] = t[r]
+			r++
+		} else {
+			scratch[k] = t[l]
+			l++
+		}
+		k++
+	}
+	k += copy(scratch[k:], t[l:mid])
+	copy(scratch[k:], t[r:])
+	copy(t, scratch)
+	return n
 }
-
-// kept counts the objects whose arrivals are kept.
-func (o *reorders) kept() int { return o.objects.n }

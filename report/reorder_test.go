@@ -1,345 +1,164 @@
 package report
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
-// TestReordersCountsAndForgets: a pair is counted when an older event about
-// an object first arrives after a newer one, and nothing is kept of an
-// object once none of its events seen is still to arrive or end.
-func TestReordersCountsAndForgets(t *testing.T) {
-	o := newReorders()
-	o.seen(1, 0, "cus_A")
-	o.seen(1, 1, "cus_A")
-	o.seen(1, 2, "cus_B")
-	o.arrive(1, 1, "cus_A", 10) // newer than 0, arrives first
-	o.arrive(1, 2, "cus_B", 11)
-	if o.kept() != 1 || !keeps(&o, "cus_A") {
-		t.Fatalf("kept %d objects; want cus_A only, whose event 0 may still arrive", o.kept())
-	}
-	o.arrive(1, 0, "cus_A", 12) // older, after the newer one: a pair
-	if o.pairs != 1 {
-		t.Fatalf("%d pairs, want 1", o.pairs)
-	}
-	for seq := range 3 {
-		o.resolve(1, seq)
-	}
-	if o.kept() != 0 || o.open.len() != 0 {
-		t.Fatalf("kept %d objects and %d events after every event ended, want none", o.kept(), o.open.len())
-	}
-	// An event that ends without arriving lets the newer ones go too.
-	o.seen(1, 3, "cus_C")
-	o.arrive(1, 4, "cus_C", 20)
-	o.resolve(1, 3)
-	if o.kept() != 0 {
-		t.Fatalf("kept %d objects after event 3 ended, want none", o.kept())
-	}
-	o.arrive(1, 5, "cus_C", 21)
-	if o.pairs != 1 {
-		t.Fatalf("%d pairs, want 1: events arriving in order make none", o.pairs)
+// TestReordersCountsPairs: a pair is an older event about an object first
+// arriving strictly after a newer one; events in order, at the same time,
+// or about other objects make none.
+func TestReordersCountsPairs(t *testing.T) {
+	o := newReorders(t.TempDir())
+	o.arrive(1, "cus_A", 10) // newer than 0, arrives first
+	o.arrive(2, "cus_B", 11)
+	o.arrive(0, "cus_A", 12) // older, after the newer one: a pair
+	o.arrive(3, "cus_C", 20)
+	o.arrive(4, "cus_C", 20) // the same time: no pair
+	o.arrive(5, "cus_C", 21) // in order: no pair
+	o.arrive(6, "", 1)       // about no object: pairs with nothing
+	o.arrive(-64, "cus_D", 30)
+	o.arrive(math.MaxInt64, "cus_D", 29) // a corrupt stream's numbers still order
+	if got, err := o.count(); got != 2 || err != nil {
+		t.Fatalf("counted %d pairs (%v), want 2", got, err)
 	}
 }
 
-// TestReordersKeepsOnlyWhatIsInFlight: one event retried for hours does not
-// hold back what is kept of the thousands of events about other objects
-// that arrive and end meanwhile, nor does a shard's stream, in which other
-// shards' events never appear.
-func TestReordersKeepsOnlyWhatIsInFlight(t *testing.T) {
-	o := newReorders()
-	o.seen(1, 0, "cus_stuck")
-	for seq := 1; seq < 10000; seq += 3 { // a shard's events: every third
-		obj := fmt.Sprintf("cus_%d", seq/4)
-		o.seen(1, seq, obj)
-		o.arrive(1, seq, obj, int64(seq))
-		o.resolve(1, seq)
-	}
-	if o.kept() != 0 || o.waiting.len() != 1 || o.open.len() != 1 || len(o.open.pages) != 1 {
-		t.Fatalf("kept %d objects, %d counts and %d events on %d pages; want only the event in flight, on one page, and its object's count (nothing of it arrived)",
-			o.kept(), o.waiting.len(), o.open.len(), len(o.open.pages))
-	}
-}
-
-// TestReordersAgainstABlackHole: while nothing has arrived, the events in
-// flight cost their place in open and no count per object; the first
-// arrival, after thousands of events about its object began, still pairs
-// with a later one that is older, and what is kept goes once they end.
-func TestReordersAgainstABlackHole(t *testing.T) {
-	o := newReorders()
-	for seq := range 5000 {
-		for attempt := 1; attempt <= 3; attempt++ {
-			o.seen(attempt, seq, fmt.Sprintf("cus_%d", seq%100))
-		}
-	}
-	if o.waiting.len() != 0 || o.open.len() != 5000 {
-		t.Fatalf("%d counts and %d events with nothing arrived; want no count and every event", o.waiting.len(), o.open.len())
-	}
-	o.arrive(4, 4999, "cus_99", 1)
-	o.arrive(4, 99, "cus_99", 2) // older, after: a pair
-	o.arrive(4, 98, "cus_98", 3) // alone of its object, though cus_98 has 49 more in flight
-	if o.pairs != 1 {
-		t.Fatalf("%d pairs, want 1", o.pairs)
-	}
-	for seq := range 4999 {
-		if seq != 4899 { // cus_99's, begun before the first arrival, yet to arrive
-			o.resolve(4, seq)
-		}
-	}
-	if o.kept() != 1 {
-		t.Fatalf("kept %d objects with an event still to arrive, want 1", o.kept())
-	}
-	o.arrive(5, 4899, "cus_99", 4) // older than 4999, after it: a pair
-	if o.pairs != 2 {
-		t.Fatalf("%d pairs, want 2", o.pairs)
-	}
-	o.resolve(5, 4899)
-	o.resolve(4, 4999)
-	if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
-		t.Fatalf("kept %d objects, %d counts and %d events after the run", o.kept(), o.waiting.len(), o.open.len())
-	}
-}
-
-// TestOpenEventsBelowZero: a corrupt stream's negative sequence numbers
-// are followed apart from the others, and go when they end.
-func TestOpenEventsBelowZero(t *testing.T) {
-	o := newReorders()
-	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
-		o.seen(1, seq, "cus_A")
-	}
-	var seqs []int
-	for seq := range o.open.all() {
-		seqs = append(seqs, seq)
-	}
-	slices.Sort(seqs)
-	if want := []int{-65, -64, -1, 0, 63, 64}; !slices.Equal(seqs, want) {
-		t.Fatalf("following events %v, want %v", seqs, want)
-	}
-	o.arrive(1, 64, "cus_A", 1)
-	o.arrive(1, -64, "cus_A", 2) // older, after: a pair
-	if o.pairs != 1 {
-		t.Fatalf("%d pairs, want 1", o.pairs)
-	}
-	for _, seq := range []int{-65, -64, -1, 0, 63, 64} {
-		o.resolve(1, seq)
-	}
-	if o.kept() != 0 || len(o.open.pages) != 0 {
-		t.Fatalf("kept %d objects and %d pages after every event ended, want none", o.kept(), len(o.open.pages))
-	}
-}
-
-// TestReordersCountsEveryPair: against a count of every pair, on streams
-// as a run writes them: events start in sequence order, each about one of a
-// few objects, first arrive in any order or never, and end.
+// TestReordersCountsEveryPair: against a count of every pair, on streams of
+// first arrivals in time order, large enough that every part goes to the
+// file, with most objects' events far apart (as under an outage) and one
+// object with thousands of events (counted in n log n, not n²).
 func TestReordersCountsEveryPair(t *testing.T) {
-	type ev struct {
-		seq, object int
-		start       int64
-		arrival     int64 // -1: never arrives
-		end         int64
-	}
-	for seed := range uint64(20) {
+	for seed := range uint64(3) {
 		rng := rand.New(rand.NewPCG(seed, 29))
-		var evs []ev
-		for seq := range 300 {
-			e := ev{seq: seq, object: rng.IntN(40), start: int64(seq * 10)}
-			e.arrival = e.start + int64(rng.IntN(2000))
-			if rng.IntN(5) == 0 {
-				e.arrival = -1
-			}
-			e.end = max(e.arrival, e.start) + int64(rng.IntN(500))
-			evs = append(evs, e)
+		type arrival struct {
+			seq, object int
+			at          int64
 		}
+		var arrivals []arrival
+		for seq := range 200_000 {
+			object := rng.IntN(50_000)
+			if seq%40 == 0 {
+				object = -1 // one busy object
+			}
+			arrivals = append(arrivals, arrival{seq: seq, object: object, at: int64(seq) + int64(rng.IntN(400_000))})
+		}
+		slices.SortStableFunc(arrivals, func(a, b arrival) int { return cmp.Compare(a.at, b.at) })
 		want := 0
-		for _, a := range evs {
-			for _, b := range evs {
-				if a.object == b.object && a.seq < b.seq && a.arrival >= 0 && b.arrival >= 0 && b.arrival < a.arrival {
+		byObject := map[int][]arrival{}
+		for _, a := range arrivals {
+			for _, b := range byObject[a.object] {
+				if b.seq > a.seq && b.at < a.at {
 					want++
 				}
 			}
+			byObject[a.object] = append(byObject[a.object], a)
 		}
-		// The records in time order: a start, an arrival, an end.
-		type rec struct {
-			at   int64
-			kind int // 0 seen, 1 arrive, 2 end
-			e    ev
+		o := newReorders(t.TempDir())
+		for _, a := range arrivals {
+			o.arrive(a.seq, fmt.Sprintf("cus_%d", a.object), a.at)
 		}
-		var recs []rec
-		for _, e := range evs {
-			recs = append(recs, rec{e.start, 0, e}, rec{e.end, 2, e})
-			if e.arrival >= 0 {
-				recs = append(recs, rec{e.arrival, 1, e})
-			}
+		if o.f == nil || o.kept != nil {
+			t.Fatalf("seed %d: %d arrivals went to no file", seed, len(arrivals))
 		}
-		slices.SortStableFunc(recs, func(x, y rec) int {
-			if x.at != y.at {
-				return int(x.at - y.at)
-			}
-			return x.kind - y.kind
-		})
-		o := newReorders()
-		for _, r := range recs {
-			obj := fmt.Sprintf("obj-%d", r.e.object)
-			switch r.kind {
-			case 0:
-				o.seen(1, r.e.seq, obj)
-			case 1: // a later attempt, in its own lane
-				lane := 2 + r.e.seq%5
-				o.seen(lane, r.e.seq, obj)
-				o.arrive(lane, r.e.seq, obj, r.at)
-			case 2:
-				o.resolve(7, r.e.seq)
-			}
+		buffered := 0
+		for _, p := range o.parts {
+			buffered += len(p)
 		}
-		if o.pairs != want {
-			t.Fatalf("seed %d: %d pairs counted, %d in the stream", seed, o.pairs, want)
+		if buffered >= reorderParts*reorderBlockSize {
+			t.Fatalf("seed %d: %d bytes in memory, want less than the parts' %d", seed, buffered, reorderParts*reorderBlockSize)
 		}
-		if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
-			t.Fatalf("seed %d: kept %d objects, %d counts and %d events after the run", seed, o.kept(), o.waiting.len(), o.open.len())
+		got, err := o.count()
+		if got != want || err != nil {
+			t.Fatalf("seed %d: %d pairs counted (%v), %d in the stream", seed, got, err, want)
 		}
+		o.close()
 	}
 }
 
-// TestReordersObjectsOfOneHash: two objects whose hashes are equal are
-// still two objects: their events pair only with their own, and what is
-// kept of them goes once neither has an event to arrive.
-func TestReordersObjectsOfOneHash(t *testing.T) {
-	byHash := map[uint32]string{}
-	var a, b string
-	for i := 0; a == ""; i++ {
-		name := fmt.Sprintf("cus_%d", i)
-		h := objectHash(name)
-		if other, ok := byHash[h]; ok {
-			a, b = other, name
-		}
-		byHash[h] = name
+// TestReordersWithoutAFile: where no temporary file can be made, the
+// arrivals stay in memory and are counted all the same.
+func TestReordersWithoutAFile(t *testing.T) {
+	o := newReorders(filepath.Join(t.TempDir(), "no", "such", "dir"))
+	for seq := 300_000; seq > 0; seq-- { // every pair of one object reordered
+		o.arrive(seq, fmt.Sprintf("customer-of-a-long-name-%d", seq%1000), int64(300_000-seq))
 	}
-	o := newReorders()
-	o.seen(1, 0, a)
-	o.seen(1, 1, b)
-	o.seen(1, 2, b)
-	o.arrive(1, 2, b, 10) // b's newer event first
-	o.arrive(1, 0, a, 11) // a's only event: pairs with nothing of b's
-	if o.pairs != 0 {
-		t.Fatalf("%d pairs between %q and %q, which share a hash only", o.pairs, a, b)
+	if o.f != nil || len(o.kept) == 0 {
+		t.Fatalf("file %v, %d blocks kept in memory; want no file and the blocks in memory", o.f, len(o.kept))
 	}
-	o.arrive(1, 1, b, 12) // b's older event after its newer one: a pair
-	if o.pairs != 1 {
-		t.Fatalf("%d pairs, want 1", o.pairs)
-	}
-	for seq := range 3 {
-		o.resolve(1, seq)
-	}
-	if o.kept() != 0 || o.waiting.len() != 0 {
-		t.Fatalf("kept %d objects and %d counts after every event ended", o.kept(), o.waiting.len())
+	want := 1000 * (300 * 299 / 2) // 1,000 objects of 300 events, each pair reordered
+	if got, err := o.count(); got != want || err != nil {
+		t.Fatalf("counted %d pairs (%v), want %d", got, err, want)
 	}
 }
 
-// keeps reports whether o keeps object's arrivals.
-func keeps(o *reorders, object string) bool {
-	_, _, ok := o.objects.find(objectHash(object), object)
-	return ok
-}
-
-// TestReordersReuseWhatGoes: over a long stream whose objects each live a
-// short while, what is kept of an object that went (its record, further
-// arrivals and name) is reused by the later ones, so the memory follows
-// the objects in flight, not those of the run; and the count still
-// matches every pair in the stream.
-func TestReordersReuseWhatGoes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 27))
-	const events = 60000
-	type ev struct {
-		object              int
-		start, arrival, end int64 // arrival -1: never arrives
+// TestReordersCountsOnce: concluding twice counts once; an arrival noted
+// after a count is in the next one; once closed, arrivals in the file can
+// no longer be counted, and the count says so rather than undercount.
+func TestReordersCountsOnce(t *testing.T) {
+	o := newReorders(t.TempDir())
+	o.arrive(2, "cus_A", 1)
+	o.arrive(1, "cus_A", 2)
+	if a, _ := o.count(); a != 1 {
+		t.Fatalf("first count %d, want 1", a)
 	}
-	evs := make([]ev, events)
-	for seq := range evs {
-		e := ev{object: seq/3 + rng.IntN(4), start: int64(seq * 10)}
-		e.arrival = e.start + int64(rng.IntN(500))
-		if rng.IntN(5) == 0 {
-			e.arrival = -1
-		}
-		e.end = max(e.arrival, e.start) + int64(rng.IntN(500))
-		evs[seq] = e
+	o.pairs = 7 // a recount would put it back
+	if a, _ := o.count(); a != 7 {
+		t.Fatalf("a second count with nothing new counted again (%d)", a)
 	}
-	want := 0
-	for a := range evs {
-		for b := a + 1; b < min(a+60, events); b++ { // arrivals come within 500 of their start, 10 apart
-			ea, eb := evs[a], evs[b]
-			if ea.object == eb.object && ea.arrival >= 0 && eb.arrival >= 0 && eb.arrival < ea.arrival {
-				want++
-			}
-		}
+	o.arrive(0, "cus_A", 3)
+	if a, _ := o.count(); a != 3 {
+		t.Fatalf("count after a new arrival %d, want 3", a)
 	}
-	type rec struct {
-		at   int64
-		kind int // 0 seen, 1 arrive, 2 end
-		seq  int
+	for seq := range 200_000 {
+		o.arrive(seq+10, fmt.Sprintf("customer-of-a-long-name-%d", seq), int64(seq))
 	}
-	var recs []rec
-	for seq, e := range evs {
-		recs = append(recs, rec{e.start, 0, seq}, rec{e.end, 2, seq})
-		if e.arrival >= 0 {
-			recs = append(recs, rec{e.arrival, 1, seq})
-		}
-	}
-	slices.SortStableFunc(recs, func(x, y rec) int {
-		if x.at != y.at {
-			return int(x.at - y.at)
-		}
-		return x.kind - y.kind
-	})
-	o := newReorders()
-	long := strings.Repeat("x", 40) // names that add up: 3 MB over the stream
-	for _, r := range recs {
-		obj := fmt.Sprintf("obj-%d-%s", evs[r.seq].object, long)
-		switch r.kind {
-		case 0:
-			o.seen(1, r.seq, obj)
-		case 1:
-			o.arrive(2, r.seq, obj, r.at)
-		case 2:
-			o.resolve(3, r.seq)
-		}
-	}
-	if o.pairs != want || want == 0 {
-		t.Fatalf("%d pairs counted, %d in the stream", o.pairs, want)
-	}
-	if o.kept() != 0 || o.waiting.len() != 0 || o.open.len() != 0 {
-		t.Fatalf("kept %d objects, %d counts and %d events after the stream", o.kept(), o.waiting.len(), o.open.len())
-	}
-	// About 100 events are in flight at once, about 35 objects: a few
-	// hundred records at most, against 20,000 objects in the stream.
-	if k := o.objects; len(k.objs) > 500 || len(k.more) > 500 || len(k.names) > 200_000 {
-		t.Fatalf("%d object records, %d further arrivals and %d bytes of names for a stream of at most a few hundred at once",
-			len(k.objs), len(k.more), len(k.names))
+	o.close()
+	if _, err := o.count(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("counting after close: %v, want ErrClosed", err)
 	}
 }
 
-// TestReordersBigSequenceNumbers: sequence numbers that do not fit in 32
-// bits (a corrupt stream's, or a run of billions of events), and the one
-// that stands for them, pair as any other and are let go with their
-// object.
-func TestReordersBigSequenceNumbers(t *testing.T) {
-	o := newReorders()
-	seqs := []int{-1 << 40, math.MinInt32, 5, 1 << 40, 1<<40 + 1}
-	for _, seq := range seqs {
-		o.seen(1, seq, "cus_A")
+// TestReordersObjectsOfOnePart: objects whose arrivals share a part (and
+// a hash's low bits) are still apart: their events pair only with their
+// own.
+func TestReordersObjectsOfOnePart(t *testing.T) {
+	var names []string
+	for i := 0; len(names) < 2; i++ {
+		name := fmt.Sprintf("obj-%d", i)
+		if objectHash(name)%reorderParts == 5 {
+			names = append(names, name)
+		}
 	}
-	for i := range seqs { // newest first: every pair out of order
-		o.arrive(2, seqs[len(seqs)-1-i], "cus_A", int64(i))
+	o := newReorders(t.TempDir())
+	o.arrive(1, names[0], 1)
+	o.arrive(0, names[1], 2) // older than names[0]'s, but another object
+	if got, _ := o.count(); got != 0 {
+		t.Fatalf("%d pairs between two objects of one part, want 0", got)
 	}
-	if want := len(seqs) * (len(seqs) - 1) / 2; o.pairs != want {
-		t.Fatalf("%d pairs, want %d", o.pairs, want)
-	}
-	for _, seq := range seqs {
-		o.resolve(3, seq)
-	}
-	if o.kept() != 0 || len(o.objects.bigSeqs) != 0 {
-		t.Fatalf("kept %d objects and %d big sequence numbers after every event ended", o.kept(), len(o.objects.bigSeqs))
+}
+
+func TestInversions(t *testing.T) {
+	for _, tc := range []struct {
+		t    []int64
+		want int
+	}{
+		{nil, 0},
+		{[]int64{1}, 0},
+		{[]int64{1, 2, 3}, 0},
+		{[]int64{3, 2, 1}, 3},
+		{[]int64{2, 2, 2}, 0},
+		{[]int64{2, 1, 2, 1}, 3},
+	} {
+		s := append([]int64(nil), tc.t...)
+		if got := inversions(s, make([]int64, len(s))); got != tc.want {
+			t.Errorf("inversions(%v) = %d, want %d", tc.t, got, tc.want)
+		}
 	}
 }

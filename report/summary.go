@@ -131,9 +131,15 @@ type FateFacts struct {
 	LostToPause int
 	// ReorderedPairs counts pairs of events about the same object whose
 	// first arrivals at the handler came in the opposite order to the one
-	// the events were created in.
+	// the events were created in; ReorderedUncounted when they could not
+	// be counted (the temporary file they were spooled to could not be
+	// read back).
 	ReorderedPairs int
 }
+
+// ReorderedUncounted is ReorderedPairs when the pairs could not be
+// counted.
+const ReorderedUncounted = -1
 
 // ArrivalFacts are the run's attempts and what reached the handler.
 type ArrivalFacts struct {

@@ -142,6 +142,9 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	if len(r.Restarts) > 0 {
 		w.printf("  handler restarted %s (killed and started again) at %s\n", timesWord(len(r.Restarts)), restartList(r.Restarts))
 	}
+	if r.ReorderedPairs == ReorderedUncounted {
+		w.printf("  order: not counted: the temporary file of the first arrivals could not be read back\n")
+	}
 	if r.ReorderedPairs > 0 {
 		w.printf("  order: %d %s of events about the same object first reached your handler out of order (the newer one first)\n", r.ReorderedPairs, plural(r.ReorderedPairs, "pair", "pairs"))
 	}
