@@ -2,13 +2,18 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // TestReordersCountsPairs: a pair is an older event about an object first
@@ -160,5 +165,37 @@ func TestInversions(t *testing.T) {
 		if got := inversions(s, make([]int64, len(s))); got != tc.want {
 			t.Errorf("inversions(%v) = %d, want %d", tc.t, got, tc.want)
 		}
+	}
+}
+
+// A run whose reorder count cannot be read back says so, in the text and
+// in the JSON, rather than print a count too low.
+func TestReorderedUncountedIsSaid(t *testing.T) {
+	pol, err := policies.Lookup("stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg := NewAggregator(WithSpoolDir(t.TempDir()))
+	if _, err := simulator.Run(context.Background(), simulator.Config{Policy: pol, DryRun: true, Events: 5, Sink: agg.Add}); err != nil {
+		t.Fatal(err)
+	}
+	run := agg.runs[0]
+	for seq := range 300_000 { // enough to go to the file
+		run.reorder.arrive(seq+10, fmt.Sprintf("customer-of-a-long-name-%d", seq), int64(seq))
+	}
+	agg.Close() // the file goes before the count
+	runs := agg.Runs()
+	if runs[0].ReorderedPairs != ReorderedUncounted {
+		t.Fatalf("ReorderedPairs %d, want ReorderedUncounted", runs[0].ReorderedPairs)
+	}
+	var text, js strings.Builder
+	if err := Write(&text, &Report{Runs: runs}, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&js, &Report{Runs: runs}, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "order: not counted") || !strings.Contains(js.String(), `"reordered_pairs": -1`) {
+		t.Errorf("the text or the JSON does not say the pairs were not counted:\n%s\n%s", text.String(), js.String())
 	}
 }
