@@ -111,7 +111,7 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 			return fmt.Errorf("record of kind %q for policy %q comes before its run record", rec.Kind, rec.Policy)
 		}
 		marks := a.opts.marks()
-		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(a.opts.spoolDir), spool: a.spool, outcomeIdx: newOutcomeIndex()}
+		run = &runAgg{live: newSeqTable[*eventAgg](), reorder: newReorders(a.opts.spoolDir, a.opts.inMemory), spool: a.spool, outcomeIdx: newOutcomeIndex()}
 		run.latencies, run.afterKey, run.eventNeed = newSample([]time.Duration{rec.Timeout}), newSample(marks), newSample(marks)
 		a.index[runID{rec.Policy, rec.Scenario, rec.Seed}] = run
 		a.runs = append(a.runs, run)
@@ -220,6 +220,9 @@ func (r *runAgg) conclude() *Summary {
 	s.Incomplete = !r.ended
 	if pairs, err := r.reorder.count(); err == nil {
 		s.ReorderedPairs = pairs
+		if r.ended {
+			r.reorder.shed()
+		}
 	} else {
 		s.ReorderedPairs = ReorderedUncounted
 	}

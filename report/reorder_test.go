@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -20,7 +22,7 @@ import (
 // arriving strictly after a newer one; events in order, at the same time,
 // or about other objects make none.
 func TestReordersCountsPairs(t *testing.T) {
-	o := newReorders(t.TempDir())
+	o := newReorders(t.TempDir(), false)
 	o.arrive(1, "cus_A", 10) // newer than 0, arrives first
 	o.arrive(2, "cus_B", 11)
 	o.arrive(0, "cus_A", 12) // older, after the newer one: a pair
@@ -28,6 +30,8 @@ func TestReordersCountsPairs(t *testing.T) {
 	o.arrive(4, "cus_C", 20) // the same time: no pair
 	o.arrive(5, "cus_C", 21) // in order: no pair
 	o.arrive(6, "", 1)       // about no object: pairs with nothing
+	o.arrive(7, "cus_E", 5)
+	o.arrive(7, "cus_E", 3) // a corrupt stream's event arriving twice: not a pair with itself
 	o.arrive(-64, "cus_D", 30)
 	o.arrive(math.MaxInt64, "cus_D", 29) // a corrupt stream's numbers still order
 	if got, err := o.count(); got != 2 || err != nil {
@@ -65,7 +69,7 @@ func TestReordersCountsEveryPair(t *testing.T) {
 			}
 			byObject[a.object] = append(byObject[a.object], a)
 		}
-		o := newReorders(t.TempDir())
+		o := newReorders(t.TempDir(), false)
 		for _, a := range arrivals {
 			o.arrive(a.seq, fmt.Sprintf("cus_%d", a.object), a.at)
 		}
@@ -90,7 +94,7 @@ func TestReordersCountsEveryPair(t *testing.T) {
 // TestReordersWithoutAFile: where no temporary file can be made, the
 // arrivals stay in memory and are counted all the same.
 func TestReordersWithoutAFile(t *testing.T) {
-	o := newReorders(filepath.Join(t.TempDir(), "no", "such", "dir"))
+	o := newReorders(filepath.Join(t.TempDir(), "no", "such", "dir"), false)
 	for seq := 300_000; seq > 0; seq-- { // every pair of one object reordered
 		o.arrive(seq, fmt.Sprintf("customer-of-a-long-name-%d", seq%1000), int64(300_000-seq))
 	}
@@ -107,7 +111,7 @@ func TestReordersWithoutAFile(t *testing.T) {
 // after a count is in the next one; once closed, arrivals in the file can
 // no longer be counted, and the count says so rather than undercount.
 func TestReordersCountsOnce(t *testing.T) {
-	o := newReorders(t.TempDir())
+	o := newReorders(t.TempDir(), false)
 	o.arrive(2, "cus_A", 1)
 	o.arrive(1, "cus_A", 2)
 	if a, _ := o.count(); a != 1 {
@@ -124,9 +128,89 @@ func TestReordersCountsOnce(t *testing.T) {
 	for seq := range 200_000 {
 		o.arrive(seq+10, fmt.Sprintf("customer-of-a-long-name-%d", seq), int64(seq))
 	}
+	if a, _ := o.count(); a != 3 {
+		t.Fatalf("count after the run's arrivals %d, want 3", a)
+	}
+	o.shed() // the run ended: its buffers go to the file
+	for p, b := range o.parts {
+		if b != nil {
+			t.Fatalf("part %d keeps %d bytes in memory after shed", p, cap(b))
+		}
+	}
+	if a, _ := o.count(); a != 3 {
+		t.Fatalf("count after shed %d, want 3", a)
+	}
 	o.close()
+	o.arrive(1, "late", 1) // after close: kept in memory, no second file
+	if o.f != nil {
+		t.Fatal("an arrival after close made a file again")
+	}
 	if _, err := o.count(); !errors.Is(err, ErrClosed) {
 		t.Fatalf("counting after close: %v, want ErrClosed", err)
+	}
+}
+
+// TestReordersInMemory: a stream that is in memory already (Summarize)
+// gets no file, however many arrivals it has.
+func TestReordersInMemory(t *testing.T) {
+	o := newReorders(t.TempDir(), true)
+	for seq := range 300_000 {
+		o.arrive(seq, fmt.Sprintf("customer-of-a-long-name-%d", seq%1000), int64(-seq))
+	}
+	if o.f != nil || len(o.kept) == 0 {
+		t.Fatalf("file %v, %d blocks in memory; want no file", o.f, len(o.kept))
+	}
+	if got, _ := o.count(); got != 1000*(300*299/2) {
+		t.Fatalf("counted %d pairs, want %d", got, 1000*(300*299/2))
+	}
+}
+
+// TestReorderedPairsOfARun: the count a run's report gives is the count
+// of every pair in its records, for a scenario whose provider latency
+// starts an older event's first attempt after a newer one arrived and
+// ended (the count once forgot an object at that point, and gave 0).
+func TestReorderedPairsOfARun(t *testing.T) {
+	pol, err := policies.Lookup("github")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Lookup("github-2026-03-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type first struct {
+		seq int
+		at  int64
+	}
+	byObject := map[string][]first{}
+	seen := map[int]bool{}
+	agg := NewAggregator(WithSpoolDir(t.TempDir()))
+	defer agg.Close()
+	sink := func(rec *simulator.Record) error {
+		if rec.Kind == simulator.KindAttempt && rec.Reached && !seen[rec.Seq] && rec.Object != "" {
+			seen[rec.Seq] = true
+			byObject[rec.Object] = append(byObject[rec.Object], first{rec.Seq, rec.Time.UnixNano()})
+		}
+		return agg.Add(rec)
+	}
+	if _, err := simulator.Run(context.Background(), simulator.Config{Policy: pol, Scenario: sc, DryRun: true, Events: 400, Over: 2 * time.Minute, Sink: sink}); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, fs := range byObject {
+		for _, a := range fs {
+			for _, b := range fs {
+				if a.seq < b.seq && b.at < a.at {
+					want++
+				}
+			}
+		}
+	}
+	if want == 0 {
+		t.Fatal("the run has no reordered pair to count: the test tests nothing")
+	}
+	if got := agg.Runs()[0].ReorderedPairs; got != want {
+		t.Fatalf("the report counts %d reordered pairs, the records hold %d", got, want)
 	}
 }
 
@@ -141,7 +225,7 @@ func TestReordersObjectsOfOnePart(t *testing.T) {
 			names = append(names, name)
 		}
 	}
-	o := newReorders(t.TempDir())
+	o := newReorders(t.TempDir(), false)
 	o.arrive(1, names[0], 1)
 	o.arrive(0, names[1], 2) // older than names[0]'s, but another object
 	if got, _ := o.count(); got != 0 {
