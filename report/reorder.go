@@ -45,7 +45,7 @@ type reorders struct {
 }
 
 // reorderParts is how many parts the arrivals are split into, and
-// reorderBlock the size a part's buffer reaches before it is written out:
+// reorderBlockSize the size a part's buffer reaches before it is written out:
 // at most 4 MiB of buffers a run, and a part of ten million arrivals about
 // 7 MB to count.
 const (
