@@ -122,7 +122,10 @@ func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canv
 	if err := drawFn(c); err != nil {
 		return err
 	}
-	_, err := cw.WriteTo(w)
+	err := buffered(w, func(w io.Writer) error {
+		_, err := cw.WriteTo(w)
+		return err
+	})
 	return err
 }
 

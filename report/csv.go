@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/csv"
 	"io"
 	"strconv"
@@ -26,7 +27,9 @@ var csvHeader = []string{
 // WriteCSV writes one row per attempt of every event the report kept (keep
 // them all with WithTimeline(-1)), several runs one after the other.
 func WriteCSV(w io.Writer, rep *Report) error {
-	cw := csv.NewWriter(w)
+	// csv writes through a buffer of its own only when given a smaller
+	// one: this one, flushed by its Flush.
+	cw := csv.NewWriter(bufio.NewWriterSize(w, bufferSize))
 	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 	if err := page.addAttempts(rep); err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, bufferSize)
 	if err := htmlTemplate.Execute(bw, page); err != nil {
 		return err
 	}

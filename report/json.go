@@ -277,7 +277,7 @@ type jsonAttempt struct {
 // streams: each run's events are encoded one at a time as Timelines yields
 // them, so a report of a million events never holds them all.
 func WriteJSON(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, bufferSize)
 	top, err := json.MarshalIndent(jsonReport{
 		Runs: []jsonRun{}, RecommendedTTLSeconds: rep.RecommendedTTL().Seconds(),
 		RecommendedTTLWithManualSeconds: rep.RecommendedWithManual().Seconds(), Chart: rep.Chart,

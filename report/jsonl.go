@@ -20,7 +20,7 @@ type JSONLWriter struct {
 
 // NewJSONLWriter returns a writer of records to w. Call Flush at the end.
 func NewJSONLWriter(w io.Writer) *JSONLWriter {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, bufferSize)
 	return &JSONLWriter{bw: bw, enc: simulator.NewRecordEncoder(bw)}
 }
 

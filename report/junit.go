@@ -63,6 +63,10 @@ const FormatJUnit = "junit"
 // (the virtual start for streams that do not record it); a gate is a
 // check over the records and takes no time.
 func WriteJUnit(w io.Writer, rep *Report) error {
+	return buffered(w, func(w io.Writer) error { return writeJUnit(w, rep) })
+}
+
+func writeJUnit(w io.Writer, rep *Report) error {
 	out := junitSuites{Name: "retrysim"}
 	var total time.Duration
 	for _, r := range rep.Runs {
@@ -107,15 +111,19 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		out.Suites = append(out.Suites, s)
 	}
 	out.Time = junitSeconds(total)
+	// Marshalled whole, not by an xml.Encoder, which flushes as it ends:
+	// the file is then one write, not two.
+	doc, err := xml.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if _, err := w.Write(doc); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -11,7 +12,8 @@ import (
 // recommendation, the chart when one was written (Report.Chart), and with
 // several runs a side-by-side comparison.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w, field: EscapeText}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	ew := &errWriter{w: bw, field: EscapeText}
 	ew.printf("# retrysim report\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -35,13 +37,15 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		tb.write(ew)
 		writeTTLCompareMarkdown(ew, rep)
 	}
+	ew.fail(bw.Flush())
 	return ew.err
 }
 
 // WriteTTLMarkdown writes the TTL comparison (what `retrysim ttl` prints) as
 // Markdown.
 func WriteTTLMarkdown(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w, field: EscapeText}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	ew := &errWriter{w: bw, field: EscapeText}
 	ew.printf("# Dedup TTL\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -52,6 +56,7 @@ func WriteTTLMarkdown(w io.Writer, rep *Report) error {
 		ew.printf("\n![dedup TTL comparison](%s)\n", mdLink(rep.Chart))
 	}
 	writeTTLCompareMarkdown(ew, rep)
+	ew.fail(bw.Flush())
 	return ew.err
 }
 

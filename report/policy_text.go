@@ -21,6 +21,10 @@ func PolicyFormats() []string {
 // policy, in format (one of PolicyFormats); full adds every policy in full
 // after it. The JSON is always a list of every policy in full.
 func WritePolicies(w io.Writer, all []policies.Policy, format string, full bool) error {
+	return buffered(w, func(w io.Writer) error { return writePolicies(w, all, format, full) })
+}
+
+func writePolicies(w io.Writer, all []policies.Policy, format string, full bool) error {
 	switch format {
 	case FormatJSON:
 		out := make([]PolicyJSON, len(all))
@@ -43,6 +47,10 @@ func WritePolicies(w io.Writer, all []policies.Policy, format string, full bool)
 // WritePolicy writes one policy in full, in format (one of PolicyFormats):
 // its worked schedule, its rules and its sources.
 func WritePolicy(w io.Writer, p *policies.Policy, format string) error {
+	return buffered(w, func(w io.Writer) error { return writePolicy(w, p, format) })
+}
+
+func writePolicy(w io.Writer, p *policies.Policy, format string) error {
 	switch format {
 	case FormatJSON:
 		return writeIndentedJSON(w, NewPolicyJSON(p))

@@ -21,10 +21,12 @@ func ReplayFormats() []string {
 // Target. sp spells the settings the checks and the verdict may advise
 // changing (nil: as Go names them).
 func WriteReplay(w io.Writer, r *simulator.ReplayResult, format, target string, sp simulator.Spelling) error {
-	if format == FormatJSON {
-		return WriteReplayJSON(w, r, sp)
-	}
-	return WriteReplayText(w, r, target, sp)
+	return buffered(w, func(w io.Writer) error {
+		if format == FormatJSON {
+			return WriteReplayJSON(w, r, sp)
+		}
+		return WriteReplayText(w, r, target, sp)
+	})
 }
 
 var checkMark = map[string]string{simulator.CheckPass: "✓", simulator.CheckFail: "✗", simulator.CheckUnverified: "?"}

@@ -13,6 +13,10 @@ import (
 // config file's own, whose text reaches the terminal escaped), then the
 // fault types, and how to print one scenario.
 func WriteScenarios(w io.Writer, list []scenarios.Listed, file string) error {
+	return buffered(w, func(w io.Writer) error { return writeScenarios(w, list, file) })
+}
+
+func writeScenarios(w io.Writer, list []scenarios.Listed, file string) error {
 	rows := [][]string{{"NAME", "FROM", "DESCRIPTION"}}
 	for _, l := range list {
 		if !l.Own {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -60,7 +61,8 @@ var dur = policies.FormatDuration
 // adds the full TTL table, each forged request's answers, the
 // response-time headroom and each event's attempts.
 func WriteText(w io.Writer, rep *Report) error {
-	ww := &wrapWriter{w: w, width: rep.width()}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	ww := &wrapWriter{w: bw, width: rep.width()}
 	ew := &errWriter{w: ww, field: EscapeText}
 	for i, r := range rep.Runs {
 		if i > 0 {
@@ -76,6 +78,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them)\n", rep.words().of(SettingVerbose))
 	}
 	ew.fail(ww.flush())
+	ew.fail(bw.Flush())
 	return ew.err
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"time"
@@ -72,7 +73,8 @@ func okMark(ok bool) string {
 // is wrong for each provider, and the overall recommendation. It is what
 // `retrysim ttl` prints.
 func WriteTTLText(w io.Writer, rep *Report) error {
-	ww := &wrapWriter{w: w, width: rep.width()}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	ww := &wrapWriter{w: bw, width: rep.width()}
 	ew := &errWriter{w: ww, field: EscapeText}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -81,6 +83,7 @@ func WriteTTLText(w io.Writer, rep *Report) error {
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)
 	ew.fail(ww.flush())
+	ew.fail(bw.Flush())
 	return ew.err
 }
 
