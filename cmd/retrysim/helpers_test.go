@@ -37,7 +37,7 @@ var built struct {
 // command as installed, with nothing more to build or link. Under the race
 // detector that copy is a race build, minutes slower on the examples'
 // 100,000 events, so a plain binary is built once with go build.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the binary as a process of its own")
