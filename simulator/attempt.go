@@ -179,7 +179,16 @@ func (e *engine) exchange(ctx context.Context, d *due, st *requestState, signedA
 		resend(req, st.in, e.wire)
 	}
 	e.addHeaders(req.Header)
-	a := t.exchange(e.client, req, follow)
+	// A flight's tracer bounds the exchange by the provider's timeout
+	// itself, and the request goes straight to the engine's own
+	// transport: http.Client would give every request a context and a
+	// timer of its own for the timeout, and follows no redirect here.
+	var rt http.RoundTripper
+	if t.owner != nil && follow == 0 && e.cfg.Client == nil {
+		rt = e.client.Transport
+		t.bound(e.client.Timeout)
+	}
+	a := t.exchange(e.client, rt, req, follow)
 	t.release(a.err)
 	return a
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,7 +27,8 @@ const maxBody = 64 << 10
 const VirtualTimeHeader = "Retrysim-Virtual-Time"
 
 // newClient builds the client the engine sends with: the provider's timeout
-// as a real client timeout, no redirect followed by itself (exchange follows
+// as a real client timeout (a flight's exchange sends through its
+// transport and bounds itself the same way, see tracer), no redirect followed by itself (exchange follows
 // the provider's), no proxy from the
 // environment, a keep-alive pool of at most two connections per attempt in
 // flight, and, unless remote targets are allowed, a dialer that connects to
@@ -73,7 +75,18 @@ func exchange(ctx context.Context, client *http.Client, wall wallClock, req *htt
 	ctx, cancel := exchangeContext(ctx, client, follow)
 	defer cancel()
 	t, ctx := newTracer(ctx, wall)
-	return t.exchange(client, req.WithContext(ctx), follow)
+	return t.exchange(client, nil, req.WithContext(ctx), follow)
+}
+
+// roundTrip sends req through rt as http.Client would with no redirect
+// followed: with the Basic credentials the URL names, unless the request
+// has its own Authorization.
+func roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	if u := req.URL.User; u != nil && req.Header.Get("Authorization") == "" {
+		password, _ := u.Password()
+		req.SetBasicAuth(u.Username(), password)
+	}
+	return rt.RoundTrip(req)
 }
 
 // wallClock is what an exchange reads of the wall clock.
@@ -121,6 +134,27 @@ type tracer struct {
 	traced context.Context
 	parent context.Context
 	detach bool
+
+	// A flight's tracer also bounds its exchange by the provider's
+	// timeout (bound), as http.Client's Timeout would: the deadline, done
+	// closed when it passes, and what context.AfterFunc asked to be
+	// called then (net/http's context for each request, derived from
+	// this one). Client's timeout made a context and a timer for every
+	// request, and each request's own context registered with it: the
+	// engine's HTTP path spent a tenth of its time there. A tracer whose
+	// timer may have fired (stale) is not used again, so done is closed
+	// at most once. What goroutines net/http leaves running (a dial going
+	// on for the pool) may see a later exchange's deadline.
+	deadline atomic.Int64 // wall-clock Unix nanoseconds; 0: none
+	done     chan struct{}
+	expired  atomic.Bool
+	timer    *time.Timer
+	limit    time.Duration // the bound's length
+	armed    bool
+	stale    bool
+	mu       sync.Mutex
+	after    []afterFunc
+	afterID  uint64
 }
 
 // newTracer returns a tracer for one exchange and ctx carrying its hooks:
@@ -171,7 +205,7 @@ func (t *tracer) start(ctx context.Context, wall wallClock) {
 // running may still read the values of t as a context (a dial goes on
 // for the next request), which never change.
 func (t *tracer) release(err error) {
-	if t.owner == nil || err != nil || t.writes.Load() < t.conns.Load() {
+	if t.owner == nil || err != nil || t.writes.Load() < t.conns.Load() || t.stale || t.waiting() {
 		return
 	}
 	t.wrote.Store(false)
@@ -185,6 +219,9 @@ func (t *tracer) release(err error) {
 // A flight's tracer is the context of its exchange's requests.
 
 func (t *tracer) Deadline() (time.Time, bool) {
+	if at := t.deadline.Load(); at != 0 {
+		return time.Unix(0, at), true
+	}
 	if t.detach {
 		return time.Time{}, false
 	}
@@ -192,6 +229,9 @@ func (t *tracer) Deadline() (time.Time, bool) {
 }
 
 func (t *tracer) Done() <-chan struct{} {
+	if t.done != nil {
+		return t.done
+	}
 	if t.detach {
 		return nil
 	}
@@ -199,6 +239,9 @@ func (t *tracer) Done() <-chan struct{} {
 }
 
 func (t *tracer) Err() error {
+	if t.expired.Load() {
+		return context.DeadlineExceeded
+	}
 	if t.detach {
 		return nil
 	}
@@ -215,10 +258,20 @@ func (t *tracer) Value(key any) any {
 func (t *tracer) String() string { return "retrysim exchange" }
 
 // exchange sends req, made with the tracer's context, as the function
-// exchange does.
-func (t *tracer) exchange(client *http.Client, req *http.Request, follow int) answer {
+// exchange does: through client, or straight through rt when it is not
+// nil (no redirect is followed then), with the tracer's bound lifted once
+// the answer has been read.
+func (t *tracer) exchange(client *http.Client, rt http.RoundTripper, req *http.Request, follow int) answer {
 	start := t.wall.Now()
-	resp, hops, err := doFollowing(client, req, follow)
+	var resp *http.Response
+	var hops int
+	var err error
+	if rt != nil {
+		resp, err = roundTrip(rt, req)
+	} else {
+		resp, hops, err = doFollowing(client, req, follow)
+	}
+	defer t.unbound()
 	a := answer{redirects: hops}
 	if err == nil {
 		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
@@ -244,6 +297,7 @@ func (t *tracer) exchange(client *http.Client, req *http.Request, follow int) an
 		a.timeout = isTimeout(err)
 		if a.timeout {
 			a.status = 0
+			a.err = t.timedOut(err)
 		}
 		a.invalid = !a.timeout && a.status == 0 && t.answering.Load()
 	}

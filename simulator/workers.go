@@ -28,8 +28,10 @@ type flight struct {
 	// always is.
 	told *atomic.Bool
 	// watched is the run's context carrying the flight as the watcher of
-	// its attempts' writes (withWrote), made with its first attempt.
-	watched context.Context
+	// its attempts' writes (withWrote), made with its first attempt;
+	// values is the same without the run's cancellation (its tracers'
+	// parent: context.Cause of a request must not find the run's).
+	watched, values context.Context
 	// traced says watched carries no httptrace hooks of a caller's, so
 	// that the flight's own tracers may serve as its exchanges' contexts
 	// (see tracer); spare is one ready for an exchange.
@@ -39,8 +41,9 @@ type flight struct {
 
 // tracer returns a tracer for an exchange of the flight's attempt, made
 // with watched, or nil when its exchanges need tracers of their own. The
-// tracer is its requests' context: watched without its cancellation, with
-// the hooks; give it back with release. An attempt's exchanges may run
+// tracer is its requests' context: watched without its cancellation
+// (values), with the hooks and, once bound, the provider's timeout; give
+// it back with release. An attempt's exchanges may run
 // at once (a duplicated request, a fan-out): each takes its own.
 //
 // Made for every exchange, a tracer, its three hooks and the contexts
@@ -52,8 +55,9 @@ func (f *flight) tracer(wall wallClock) *tracer {
 	t := f.spare.Swap(nil)
 	if t == nil {
 		t = makeTracer()
-		t.owner, t.parent, t.detach, t.wall, t.notify = f, f.watched, true, wall, f
+		t.owner, t.parent, t.detach, t.wall, t.notify = f, f.values, true, wall, f
 		t.traced = httptrace.WithClientTrace(context.Background(), &t.trace)
+		t.done = make(chan struct{})
 	}
 	t.token = f.watching()
 	return t
@@ -153,14 +157,20 @@ func (s *scheduler) send(d due, st eventRef) {
 		// attempt never sent (sendLost) has none yet.
 		f.signals = s.signals
 		f.told = &s.tellReached
-		f.watched = withWrote(s.ctx, f)
-		f.traced = httptrace.ContextClientTrace(s.ctx) == nil
+		f.watch(s.ctx)
 	}
 	f.d, f.st, f.done = d, st, false
 	f.gen++
 	s.sent.push(f)
 	s.inFlight++
 	s.jobs <- f
+}
+
+// watch makes the flight's contexts from the run's, ctx.
+func (f *flight) watch(ctx context.Context) {
+	f.watched = withWrote(ctx, f)
+	f.values = withWrote(context.WithoutCancel(ctx), f)
+	f.traced = httptrace.ContextClientTrace(ctx) == nil
 }
 
 // release takes back a flight committed.
