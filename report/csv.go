@@ -30,6 +30,7 @@ func WriteCSV(w io.Writer, rep *Report) error {
 	// csv writes through a buffer of its own only when given a smaller
 	// one: this one, flushed by its Flush.
 	cw := csv.NewWriter(bufio.NewWriterSize(w, bufferSize))
+	defer cw.Flush() // the rows before an error, too
 	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}

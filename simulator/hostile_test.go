@@ -119,14 +119,14 @@ func TestHostileHandlers(t *testing.T) {
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, func(c net.Conn, done <-chan struct{}) { readRequest(c); <-done }))
 			},
-			want: Timeout, reached: reachedYes, errHas: "Timeout",
+			want: Timeout, reached: reachedYes, errHas: "timeout",
 		},
 		{
 			name: "accepts the connection and never reads",
 			start: func(t *testing.T) target {
 				return plain(startRaw(t, func(_ net.Conn, done <-chan struct{}) { <-done }))
 			},
-			want: Timeout, errHas: "Timeout",
+			want: Timeout, errHas: "timeout",
 		},
 		{
 			name: "never accepts the connection",
@@ -138,7 +138,7 @@ func TestHostileHandlers(t *testing.T) {
 				t.Cleanup(func() { ln.Close() })
 				return plain("http://" + ln.Addr().String() + "/hook")
 			},
-			want: Timeout, errHas: "Timeout",
+			want: Timeout, errHas: "timeout",
 		},
 		{
 			name: "answers after the timeout",

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"fmt"
 	"slices"
 	"time"
 )
@@ -55,7 +54,6 @@ func (t *tracer) bound(d time.Duration) {
 	if d <= 0 || t.done == nil {
 		return
 	}
-	t.limit = d
 	t.deadline.Store(time.Now().Add(d).UnixNano())
 	if t.timer == nil {
 		t.timer = time.AfterFunc(d, t.expire)
@@ -90,18 +88,4 @@ func (t *tracer) expire() {
 	for _, a := range after {
 		go a.f()
 	}
-}
-
-// timedOut is err, a timeout, saying which timeout passed and when, as
-// http.Client's did: when the tracer's own bound is what ended the
-// exchange.
-func (t *tracer) timedOut(err error) error {
-	if !t.expired.Load() {
-		return err
-	}
-	phase := "awaiting headers"
-	if t.answering.Load() {
-		phase = "reading the answer"
-	}
-	return fmt.Errorf("%w (Timeout of %s exceeded while %s)", err, t.limit, phase)
 }

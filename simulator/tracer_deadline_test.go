@@ -3,11 +3,13 @@ package simulator
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -111,5 +113,112 @@ func TestURLCredentialsAreSentAsBasicAuth(t *testing.T) {
 		if g != "hook:s3cret" {
 			t.Errorf("the handler was sent credentials %q, want hook:s3cret", g)
 		}
+	}
+}
+
+// hangingServer answers as answer says and then holds the request until
+// the client gives up on it.
+func hangingServer(t *testing.T, answer func(http.ResponseWriter)) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // the server notices the client leave only after this
+		answer(w)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// errorsAt runs one event of pol against url at concurrency c and returns
+// its attempts' outcomes and errors.
+func errorsAt(t *testing.T, pol Config, c int) []string {
+	t.Helper()
+	pol.Concurrency = c
+	recs, _ := collect(t, pol)
+	var out []string
+	for _, r := range attempts(recs) {
+		out = append(out, string(r.Outcome)+": "+r.Error)
+	}
+	return out
+}
+
+// A timeout is said the same way whether the attempt went through a
+// flight's own deadline (a concurrent run) or http.Client's (a serial
+// one), and says whether the answer had begun: an informational 1xx
+// answer is not the answer.
+func TestTimeoutSaysTheSameAtAnyConcurrency(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(http.ResponseWriter)
+		want   string
+	}{
+		{"no answer", func(http.ResponseWriter) {}, "no answer within the 200ms timeout"},
+		{"an early hint, then nothing", func(w http.ResponseWriter) {
+			w.Header().Set("Link", "</style.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints)
+		}, "no answer within the 200ms timeout"},
+		{"a body that stops", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte("{"))
+			w.(http.Flusher).Flush()
+		}, "the answer's body did not arrive within the 200ms timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Policy: shortPolicy(t, 200*time.Millisecond), URL: hangingServer(t, tc.answer), Events: 1, Secret: "whsec_test"}
+			serial, concurrent := errorsAt(t, cfg, 1), errorsAt(t, cfg, 3)
+			if strings.Join(serial, "\n") != strings.Join(concurrent, "\n") {
+				t.Errorf("at concurrency 1:\n%s\nat concurrency 3:\n%s", strings.Join(serial, "\n"), strings.Join(concurrent, "\n"))
+			}
+			for _, e := range concurrent {
+				if e != "timeout: "+tc.want {
+					t.Errorf("attempt: %q, want %q", e, "timeout: "+tc.want)
+				}
+			}
+		})
+	}
+}
+
+// A redirect whose Location does not parse comes to the same at any
+// concurrency: an invalid answer, saying why.
+func TestUnparseableLocationAtAnyConcurrency(t *testing.T) {
+	srv := httptest.NewServer(respond(http.StatusFound, "Location", "/next%zz"))
+	defer srv.Close()
+	cfg := Config{Policy: shortPolicy(t, time.Second), URL: srv.URL, Events: 1, Secret: "whsec_test"}
+	serial, concurrent := errorsAt(t, cfg, 1), errorsAt(t, cfg, 2)
+	if strings.Join(serial, "\n") != strings.Join(concurrent, "\n") {
+		t.Errorf("at concurrency 1:\n%s\nat concurrency 2:\n%s", strings.Join(serial, "\n"), strings.Join(concurrent, "\n"))
+	}
+	for _, e := range concurrent {
+		if !strings.HasPrefix(e, string(InvalidResponse)+": ") || !strings.Contains(e, `failed to parse Location header "/next%zz"`) {
+			t.Errorf("attempt: %q, want an invalid answer naming the Location", e)
+		}
+	}
+}
+
+// An in-process handler's request context ends when its call does, as a
+// server's does, whatever the flight's exchange goes on to do: a handler
+// that ties work to it sees every one end.
+func TestInProcessHandlerContextEndsWithItsCall(t *testing.T) {
+	var ended sync.WaitGroup
+	var calls atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		ended.Add(1)
+		go func() {
+			defer ended.Done()
+			<-r.Context().Done()
+		}()
+	})
+	res, _ := runWith(t, mustPolicy(t, "stripe"), h, 20, time.Second, 4)
+	if res.Delivered != 20 {
+		t.Fatalf("delivered %d of 20", res.Delivered)
+	}
+	all := make(chan struct{})
+	go func() { ended.Wait(); close(all) }()
+	select {
+	case <-all:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("of %d handler calls, some request contexts never ended", calls.Load())
 	}
 }

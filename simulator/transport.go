@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -80,13 +81,25 @@ func exchange(ctx context.Context, client *http.Client, wall wallClock, req *htt
 
 // roundTrip sends req through rt as http.Client would with no redirect
 // followed: with the Basic credentials the URL names, unless the request
-// has its own Authorization.
+// has its own Authorization, and with a redirect whose Location does not
+// parse as the client's error, so that an attempt comes to the same at any
+// concurrency (a serial run goes through the client).
 func roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	if u := req.URL.User; u != nil && req.Header.Get("Authorization") == "" {
 		password, _ := u.Password()
 		req.SetBasicAuth(u.Username(), password)
 	}
-	return rt.RoundTrip(req)
+	resp, err := rt.RoundTrip(req)
+	if err != nil || !followable(resp.StatusCode) {
+		return resp, err
+	}
+	if loc := resp.Header.Get("Location"); loc != "" {
+		if _, perr := req.URL.Parse(loc); perr != nil {
+			resp.Body.Close()
+			return nil, fmt.Errorf("failed to parse Location header %q: %v", loc, perr)
+		}
+	}
+	return resp, nil
 }
 
 // wallClock is what an exchange reads of the wall clock.
@@ -149,7 +162,6 @@ type tracer struct {
 	done     chan struct{}
 	expired  atomic.Bool
 	timer    *time.Timer
-	limit    time.Duration // the bound's length
 	armed    bool
 	stale    bool
 	mu       sync.Mutex
@@ -273,11 +285,13 @@ func (t *tracer) exchange(client *http.Client, rt http.RoundTripper, req *http.R
 	}
 	defer t.unbound()
 	a := answer{redirects: hops}
+	inBody := false // the error, if any, came reading the answer's body
 	if err == nil {
 		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
 		resp.Body.Close()
 		a.status = resp.StatusCode
 		a.stop = resp.Header
+		inBody = true
 		if err != nil && !isTimeout(err) {
 			// The status line arrived; a broken body does not change what
 			// the provider decided.
@@ -297,7 +311,7 @@ func (t *tracer) exchange(client *http.Client, rt http.RoundTripper, req *http.R
 		a.timeout = isTimeout(err)
 		if a.timeout {
 			a.status = 0
-			a.err = t.timedOut(err)
+			a.err = timedOut(err, client.Timeout, inBody)
 		}
 		a.invalid = !a.timeout && a.status == 0 && t.answering.Load()
 	}
@@ -401,7 +415,10 @@ type handlerTransport struct {
 func (t *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := cappedRecorder{httptest.NewRecorder()}
 	done := make(chan struct{})
-	in := req.Clone(req.Context())
+	// The handler's request context is its own, ended when the handler
+	// returns or the exchange's time runs out, as a server's is.
+	ctx, cancel := context.WithCancel(req.Context())
+	in := req.Clone(ctx)
 	in.RequestURI = req.URL.RequestURI()
 	if in.RemoteAddr == "" {
 		in.RemoteAddr = "127.0.0.1:0"
@@ -415,6 +432,7 @@ func (t *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		// is never counted as still running.
 		defer close(done)
 		defer t.calls.done()
+		defer cancel()
 		defer func() {
 			if r := recover(); r != nil {
 				rec.Code = http.StatusInternalServerError
@@ -446,3 +464,30 @@ func (c cappedRecorder) Write(p []byte) (int, error) {
 }
 
 func (c cappedRecorder) WriteString(s string) (int, error) { return c.Write([]byte(s)) }
+
+// timedOut is err, a timeout, as the record says it when it is the
+// provider's timeout, limit, that passed: the same words whichever way the
+// request went (a flight's own deadline or http.Client's Timeout), saying
+// whether the answer had begun (inBody).
+func timedOut(err error, limit time.Duration, inBody bool) error {
+	if limit <= 0 || !errors.Is(err, context.DeadlineExceeded) {
+		return err // another timeout (connecting), which says so itself
+	}
+	return &exchangeTimeout{limit: limit, inBody: inBody}
+}
+
+// exchangeTimeout is the provider's timeout passing on an exchange.
+type exchangeTimeout struct {
+	limit  time.Duration
+	inBody bool
+}
+
+func (e *exchangeTimeout) Error() string {
+	if e.inBody {
+		return "the answer's body did not arrive within the " + policies.FormatDuration(e.limit) + " timeout"
+	}
+	return "no answer within the " + policies.FormatDuration(e.limit) + " timeout"
+}
+
+func (e *exchangeTimeout) Timeout() bool        { return true }
+func (e *exchangeTimeout) Is(target error) bool { return target == context.DeadlineExceeded }

@@ -14,7 +14,7 @@ import (
 // --dry-run --events N` (the default --over) as a process of its own, for
 // S black-hole, outage and flaky-network and N one and ten million, and
 // reports the most resident memory the process ever had (peak-MB: the
-// kernel's maxrss, in MB of 1000 kB) and its CPU time (cpu-s, user and
+// kernel's maxrss, in MB of a million bytes) and its CPU time (cpu-s, user and
 // system). The goal is at most 300 MB at ten million events under each.
 // A ten-million-event run takes a minute or more: pick the size with
 // -bench 'DryRunMemory/.*/10M' -benchtime 1x.
@@ -36,7 +36,7 @@ func BenchmarkDryRunMemory(b *testing.B) {
 							b.Fatalf("%v\n%s", err, out)
 						}
 						ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-						peak = max(peak, float64(ru.Maxrss)/1000) // kB on Linux
+						peak = max(peak, float64(ru.Maxrss)*1024/1e6) // KiB on Linux
 						cpu = max(cpu, float64(ru.Utime.Nano()+ru.Stime.Nano())/1e9)
 					}
 					b.ReportMetric(peak, "peak-MB")
