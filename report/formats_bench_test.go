@@ -21,8 +21,9 @@ func (w *writeCounter) Write(p []byte) (int, error) {
 }
 
 // formatWriters are the report's formats, each written the way the
-// command writes it, and the results stream written record by record.
-func formatWriters(rep *report.Report) map[string]func(*writeCounter) error {
+// command writes it, and the results stream of recs written record by
+// record.
+func formatWriters(rep *report.Report, recs []simulator.Record) map[string]func(*writeCounter) error {
 	ws := map[string]func(*writeCounter) error{
 		report.FormatHTML:  func(w *writeCounter) error { return report.WriteHTML(w, rep, report.ChartOptions{}) },
 		report.FormatJUnit: func(w *writeCounter) error { return report.WriteJUnit(w, rep) },
@@ -34,6 +35,15 @@ func formatWriters(rep *report.Report) map[string]func(*writeCounter) error {
 	}
 	for _, f := range []string{report.FormatPNG, report.FormatSVG} {
 		ws[f] = func(w *writeCounter) error { return report.WriteChart(w, rep, f, report.ChartOptions{}) }
+	}
+	ws["jsonl"] = func(w *writeCounter) error {
+		jw := report.NewJSONLWriter(w)
+		for i := range recs {
+			if err := jw.Add(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return jw.Flush()
 	}
 	return ws
 }
@@ -75,16 +85,7 @@ func formatsReport(tb testing.TB, events int) (*report.Report, []simulator.Recor
 // 3x; making the report takes a while.
 func BenchmarkFormats(b *testing.B) {
 	rep, recs := formatsReport(b, 100_000)
-	ws := formatWriters(rep)
-	ws["jsonl"] = func(w *writeCounter) error {
-		jw := report.NewJSONLWriter(w)
-		for i := range recs {
-			if err := jw.Add(&recs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
+	ws := formatWriters(rep, recs)
 	for _, f := range []string{"text", "json", "markdown", "csv", "html", "junit", "png", "svg", "jsonl"} {
 		write, ok := ws[f]
 		if !ok {
@@ -111,16 +112,7 @@ func BenchmarkFormats(b *testing.B) {
 // write when the whole is smaller), not a write(2) per line or token.
 func TestEveryFormatWritesInBlocks(t *testing.T) {
 	rep, recs := formatsReport(t, 2_000)
-	ws := formatWriters(rep)
-	ws["jsonl"] = func(w *writeCounter) error {
-		jw := report.NewJSONLWriter(w)
-		for i := range recs {
-			if err := jw.Add(&recs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
+	ws := formatWriters(rep, recs)
 	ws["ttl text"] = func(w *writeCounter) error { return report.WriteTTL(w, rep, report.FormatText) }
 	ws["ttl markdown"] = func(w *writeCounter) error { return report.WriteTTL(w, rep, report.FormatMarkdown) }
 	all := policies.Default().All()
