@@ -212,7 +212,7 @@ func newEngine(cfg Config) *engine {
 		dis:          newDisabler(&cfg.Policy),
 		ten:          newTenancy(&cfg),
 		timeout:      cfg.Policy.Timeout.D(),
-		blackHoleErr: fmt.Sprintf("no answer within the %s timeout: the request went nowhere (injected)", policies.FormatDuration(cfg.Policy.Timeout.D())),
+		blackHoleErr: (&exchangeTimeout{limit: cfg.Policy.Timeout.D()}).Error() + ": the request went nowhere (injected)",
 		target:       signedURL(cfg.URL),
 	}
 	if cfg.Handler != nil {
