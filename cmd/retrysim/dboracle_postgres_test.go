@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"net/http"
@@ -115,7 +116,14 @@ func TestPostgresOracleGivesTheHTTPOraclesVerdict(t *testing.T) {
 // tableEffects is what an HTTP oracle of the handler would serve: its
 // ledger's counts and its queued jobs, read from the same tables.
 func tableEffects(db *sql.DB) (map[string]any, error) {
-	rows, err := db.Query("SELECT event_id, count(*) FROM ledger GROUP BY event_id")
+	// One moment for both reads, as the database oracle reads them: a job
+	// ending between two moments would be neither pending nor counted.
+	tx, err := db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.Query("SELECT event_id, count(*) FROM ledger GROUP BY event_id")
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +141,7 @@ func tableEffects(db *sql.DB) (map[string]any, error) {
 		return nil, err
 	}
 	var pending int
-	if err := db.QueryRow("SELECT count(*) FROM jobs").Scan(&pending); err != nil {
+	if err := tx.QueryRow("SELECT count(*) FROM jobs").Scan(&pending); err != nil {
 		return nil, err
 	}
 	return map[string]any{"effects": counts, "pending": pending}, nil

@@ -36,7 +36,13 @@ type SQLOptions struct {
 // effects query (and the pending query) in one read-only transaction,
 // which it then rolls back, so it never writes. PostgreSQL begins it READ
 // ONLY, MySQL and MariaDB START TRANSACTION READ ONLY, and SQLite is
-// opened read-only with query_only set.
+// opened read-only with query_only set. The two queries read one moment
+// of the database: the transaction is REPEATABLE READ on PostgreSQL (whose
+// default, READ COMMITTED, gives each statement a moment of its own) and
+// on MySQL and MariaDB (their default, which a server may change); a
+// SQLite read transaction is one moment already. Else a job that ends
+// between the two reads is neither pending nor among the effects read,
+// and the run settles on effects that miss it.
 type SQL struct {
 	src  Source
 	opts SQLOptions
@@ -92,7 +98,11 @@ func (o *SQL) Read(ctx context.Context) (Reading, error) {
 	if o.src.Kind == SQLite && fileMissing(o.src.Database) {
 		return Reading{}, failed(ReasonNoDatabase, fmt.Sprintf("no SQLite file at %s", o.src.Database), nil)
 	}
-	tx, err := o.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	opts := &sql.TxOptions{ReadOnly: true}
+	if o.src.Kind != SQLite {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := o.db.BeginTx(ctx, opts)
 	if err != nil {
 		return Reading{}, o.classify(ReasonUnreachable, "", err)
 	}
