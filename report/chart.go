@@ -122,11 +122,10 @@ func render(w io.Writer, format string, opts ChartOptions, drawFn func(draw.Canv
 	if err := drawFn(c); err != nil {
 		return err
 	}
-	err := buffered(w, func(w io.Writer) error {
+	return buffered(w, func(w io.Writer) error {
 		_, err := cw.WriteTo(w)
 		return err
 	})
-	return err
 }
 
 // svgFonts writes an SVG whose text names its font with fallbacks: Liberation

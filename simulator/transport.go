@@ -140,13 +140,12 @@ type tracer struct {
 	conns, writes atomic.Int32
 
 	// A flight's tracer (owner's, see flight.tracer) is itself the
-	// context its requests are made with: parent, without its
-	// cancellation and deadline when detach (as detached), carrying the
-	// hooks, which traced carries alone. These never change.
+	// context its requests are made with: the values of parent (the run's
+	// context without its cancellation) and of traced, which carries the
+	// hooks alone; its deadline is its own (below). These never change.
 	owner  *flight
 	traced context.Context
 	parent context.Context
-	detach bool
 
 	// A flight's tracer also bounds its exchange by the provider's
 	// timeout (bound), as http.Client's Timeout would: the deadline, done
@@ -237,30 +236,16 @@ func (t *tracer) Deadline() (time.Time, bool) {
 	if at := t.deadline.Load(); at != 0 {
 		return time.Unix(0, at), true
 	}
-	if t.detach {
-		return time.Time{}, false
-	}
-	return t.parent.Deadline()
+	return time.Time{}, false
 }
 
-func (t *tracer) Done() <-chan struct{} {
-	if t.done != nil {
-		return t.done
-	}
-	if t.detach {
-		return nil
-	}
-	return t.parent.Done()
-}
+func (t *tracer) Done() <-chan struct{} { return t.done }
 
 func (t *tracer) Err() error {
 	if t.expired.Load() {
 		return context.DeadlineExceeded
 	}
-	if t.detach {
-		return nil
-	}
-	return t.parent.Err()
+	return nil
 }
 
 func (t *tracer) Value(key any) any {

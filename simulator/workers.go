@@ -55,7 +55,7 @@ func (f *flight) tracer(wall wallClock) *tracer {
 	t := f.spare.Swap(nil)
 	if t == nil {
 		t = makeTracer()
-		t.owner, t.parent, t.detach, t.wall, t.notify = f, f.values, true, wall, f
+		t.owner, t.parent, t.wall, t.notify = f, f.values, wall, f
 		t.traced = httptrace.WithClientTrace(context.Background(), &t.trace)
 		t.done = make(chan struct{})
 	}
