@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"os/exec"
 	"strconv"
 	"syscall"
@@ -30,9 +29,7 @@ func BenchmarkDryRunMemory(b *testing.B) {
 					var peak, cpu float64
 					for b.Loop() {
 						cmd := exec.Command(bin, "run", "--provider", "stripe", "--scenario", sc, "--dry-run", "--events", strconv.Itoa(n.events))
-						out, err := cmd.CombinedOutput()
-						// Exit 1 is a verdict (events lost, say), not a failure to run.
-						if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 1) {
+						if out, err := cmd.CombinedOutput(); !verdictExit(err) {
 							b.Fatalf("%v\n%s", err, out)
 						}
 						ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
