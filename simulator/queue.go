@@ -257,7 +257,7 @@ func (q *queue) toMiddle(l *lane, c *chunk) *chunk {
 	if limit == 0 {
 		limit = defaultMemChunks
 		if q.carry {
-			limit = defaultMemChunks * chunkBytes / (chunkBytes + namesBytes)
+			limit = int(defaultMemChunks * chunkBytes / (chunkBytes + namesBytes))
 		}
 	}
 	if q.inMemory >= limit {

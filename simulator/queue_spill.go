@@ -1,10 +1,9 @@
 package simulator
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
-	"time"
+	"unsafe"
 )
 
 // chunkFile holds the chunks of the queue's lanes that were spilled to a
@@ -14,30 +13,46 @@ import (
 // it grows to the most chunks spilled at once, not to the attempts of the
 // run; it is removed as soon as it is made (where the system allows an open
 // file to be), and again when the queue is closed.
+//
+// A slot holds a chunk's memory as it is, its attempts and then their
+// names (when carried): the file is this process's alone, written and
+// read back by the same code on the same machine, so no encoding is
+// needed, and neither due nor eventNames holds a pointer. Encoding each
+// attempt on the way out and decoding it on the way in was as much CPU
+// as the system calls that move the bytes.
 type chunkFile struct {
 	f     *os.File
 	dir   string  // where the file is made; "" for os.TempDir
 	slots int32   // slots in the file
 	free  []int32 // slots read back, to reuse
-	// buf is one slot. Its length, fixed by the first write, is every
-	// slot's: a queue carries names or not for its whole life.
-	buf []byte
+	// size is every slot's size, fixed by the first write: a queue
+	// carries names or not for its whole life.
+	size int64
 }
 
-// chunkBytes is the size of a chunk's attempts on disk: each one's time
-// and key; namesBytes that of their names, when carried, after them.
+// chunkBytes is the size of a chunk's attempts on disk; namesBytes that
+// of their names, when carried, after them.
 const (
-	chunkBytes = chunkLen * 16
-	namesBytes = chunkLen * nameBytes
-	nameBytes  = 72 // an eventNames
+	chunkBytes = chunkLen * int64(unsafe.Sizeof(due{}))
+	namesBytes = chunkLen * int64(unsafe.Sizeof(eventNames{}))
 )
 
-// size is the size of a slot: a chunk's, with its names if it has them.
-func slotSize(c *chunk) int {
+// slotSize is the size of a slot: a chunk's, with its names if it has them.
+func slotSize(c *chunk) int64 {
 	if c.names != nil {
 		return chunkBytes + namesBytes
 	}
 	return chunkBytes
+}
+
+// itemBytes and nameBytes are c's attempts and names as the bytes of
+// their memory.
+func itemBytes(c *chunk) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&c.items[0])), chunkBytes)
+}
+
+func nameBytes(c *chunk) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&c.names[0])), namesBytes)
 }
 
 // write writes c to a free slot and returns it.
@@ -54,21 +69,12 @@ func (s *chunkFile) write(c *chunk) (int32, error) {
 	if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 	}
-	b := s.bytes(c)
-	for i := range c.items {
-		binary.LittleEndian.PutUint64(b[i*16:], uint64(c.items[i].at))
-		binary.LittleEndian.PutUint64(b[i*16+8:], c.items[i].key)
+	at := s.offset(slot, c)
+	_, err := s.f.WriteAt(itemBytes(c), at)
+	if err == nil && c.names != nil {
+		_, err = s.f.WriteAt(nameBytes(c), at+chunkBytes)
 	}
-	if c.names != nil {
-		nb := b[chunkBytes:]
-		for i := range c.names {
-			nm, o := &c.names[i], nb[i*nameBytes:]
-			copy(o, nm.b[:])
-			o[62], o[63] = nm.n, nm.split
-			binary.LittleEndian.PutUint64(o[64:], uint64(nm.first))
-		}
-	}
-	if _, err := s.f.WriteAt(b, int64(slot)*int64(len(b))); err != nil {
+	if err != nil {
 		return 0, fmt.Errorf("simulator: spilling the queue: %w", err)
 	}
 	if slot == s.slots {
@@ -81,38 +87,30 @@ func (s *chunkFile) write(c *chunk) (int32, error) {
 
 // read reads slot into c and frees the slot.
 func (s *chunkFile) read(slot int32, c *chunk) error {
-	b := s.bytes(c)
-	if _, err := s.f.ReadAt(b, int64(slot)*int64(len(b))); err != nil {
+	at := s.offset(slot, c)
+	_, err := s.f.ReadAt(itemBytes(c), at)
+	if err == nil && c.names != nil {
+		_, err = s.f.ReadAt(nameBytes(c), at+chunkBytes)
+	}
+	if err != nil {
 		return fmt.Errorf("simulator: reading the queue back from its temporary file: %w", err)
-	}
-	for i := range c.items {
-		c.items[i] = due{at: int64(binary.LittleEndian.Uint64(b[i*16:])), key: binary.LittleEndian.Uint64(b[i*16+8:])}
-	}
-	if c.names != nil {
-		nb := b[chunkBytes:]
-		for i := range c.names {
-			nm, o := &c.names[i], nb[i*nameBytes:]
-			copy(nm.b[:], o[:62])
-			nm.n, nm.split = o[62], o[63]
-			nm.first = time.Duration(binary.LittleEndian.Uint64(o[64:]))
-		}
 	}
 	s.release(slot)
 	return nil
 }
 
-// bytes returns the buffer a slot of c is written from and read into.
-// Slots are at multiples of one size, so a chunk of another size than
-// the first would overlap its neighbours: that is a bug, not a condition.
-func (s *chunkFile) bytes(c *chunk) []byte {
+// offset is where slot begins in the file for a chunk like c. Slots are
+// at multiples of one size, so a chunk of another size than the first
+// would overlap its neighbours: that is a bug, not a condition.
+func (s *chunkFile) offset(slot int32, c *chunk) int64 {
 	n := slotSize(c)
-	if s.buf == nil {
-		s.buf = make([]byte, n)
+	if s.size == 0 {
+		s.size = n
 	}
-	if len(s.buf) != n {
+	if s.size != n {
 		panic("simulator: a queue spilled chunks of two sizes")
 	}
-	return s.buf
+	return int64(slot) * n
 }
 
 // release frees slot without reading it.
@@ -125,7 +123,7 @@ func (s *chunkFile) close() error {
 	}
 	name := s.f.Name()
 	err := s.f.Close()
-	s.f, s.slots, s.free, s.buf = nil, 0, nil, nil
+	s.f, s.slots, s.free, s.size = nil, 0, nil, 0
 	if rerr := os.Remove(name); rerr != nil && !os.IsNotExist(rerr) && err == nil {
 		err = rerr
 	}
