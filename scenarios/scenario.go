@@ -152,9 +152,21 @@ var ownPkg = reflect.TypeFor[Scenario]().PkgPath()
 // Action is the Decider's own: it is valid until the next call, and must not
 // be kept or changed.
 func (d *Decider) Decide(seed uint64, c Context) *Action {
+	d.c = c
+	return d.DecideContext(seed)
+}
+
+// Context is the Decider's own Context, which DecideContext decides on: a
+// caller that makes a Context for every attempt fills this one in place
+// (all of it: it holds the last attempt's) rather than passing one by
+// value, which copies it twice on the way, a tenth of deciding.
+func (d *Decider) Context() *Context { return &d.c }
+
+// DecideContext is Decide for the Context that Context returns, as the
+// caller filled it; its Rand is set as each fault sees it.
+func (d *Decider) DecideContext(seed uint64) *Action {
 	a := &d.a
 	*a = Action{Faults: a.Faults[:0]}
-	d.c = c
 	for i := range d.s.Faults {
 		f := &d.s.Faults[i]
 		r, ok := f.roll(seed, i, &d.c)

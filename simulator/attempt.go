@@ -41,17 +41,20 @@ type outcome struct {
 	attacks []attackResult
 }
 
-// faultContext is what the scenario sees of one attempt; Next only when
-// the scenario reads it (-1 otherwise).
-func (e *engine) faultContext(d *due, st eventRef) scenarios.Context {
+// faultContext fills c with what the scenario sees of one attempt; Next
+// only when the scenario reads it (-1 otherwise).
+func (e *engine) faultContext(c *scenarios.Context, d *due, st eventRef) {
 	next := time.Duration(-1)
 	if e.readsNext {
 		next = e.work.nextOrNone(d.event())
 	}
-	return scenarios.Context{
-		Event: d.event(), Attempt: d.n(), At: d.offset(), Since: d.offset() - e.first(d.event(), st),
-		Next: next, Timeout: e.timeout, Held: st.held(),
-	}
+	// Cleared, then set a field at a time: a Context literal is built on
+	// the stack and copied in with wide loads of what was just stored
+	// narrow, which stalls the processor for a tenth of an attempt.
+	*c = scenarios.Context{}
+	c.Event, c.Attempt, c.At = d.event(), d.n(), d.offset()
+	c.Since = d.offset() - e.first(d.event(), st)
+	c.Next, c.Timeout, c.Held = next, e.timeout, st.held()
 }
 
 // attempt decides the faults for one attempt, carries it out, and sends
@@ -64,7 +67,8 @@ func (e *engine) attempt(ctx context.Context, d *due, st eventRef, dec *scenario
 		*o = outcome{paused: true}
 		return
 	}
-	act := dec.Decide(e.cfg.Seed, e.faultContext(d, st))
+	e.faultContext(dec.Context(), d, st)
+	act := dec.DecideContext(e.cfg.Seed)
 	if watched != nil {
 		e.deliver(watched, d, st, act, o)
 	} else {

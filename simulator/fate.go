@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/scenarios"
 )
 
 // An attempt's answer is taken in two steps. decide runs as soon as the
@@ -266,7 +267,8 @@ func (e *engine) commit(d *due, st eventRef, o *outcome, nx *next) (bool, error)
 // stays open (scheduleOver returns ""). (Settling is the effects
 // oracle's: settle.go.)
 func (e *engine) scheduleOver(d *due, st eventRef, fate string) string {
-	c := e.faultContext(d, st)
+	var c scenarios.Context
+	e.faultContext(&c, d, st)
 	c.Attempt = d.n() + 1
 	after, ok := e.cfg.Scenario.Redelivery(e.cfg.Seed, c)
 	manual := e.cfg.Policy.ManualRedelivery.D()
