@@ -29,3 +29,24 @@ func BenchmarkWire(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWireBody is the body alone of BenchmarkWire: what the engine
+// builds once for each event and a client posting a fixed body does not.
+func BenchmarkWireBody(b *testing.B) {
+	at := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
+	for _, name := range WireNames() {
+		w, _ := WireFor(name)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			seq := 0
+			for b.Loop() {
+				ev := Event{Seq: seq, Seed: uint64(seq), Type: w.DefaultEventType(), Created: at}
+				seq++
+				w.NewEvent(&ev)
+				if body, _ := w.Body(ev); len(body) == 0 {
+					b.Fatal("no body")
+				}
+			}
+		})
+	}
+}
