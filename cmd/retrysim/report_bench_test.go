@@ -66,8 +66,9 @@ func BenchmarkReportCommand(b *testing.B) {
 	}
 }
 
-// verdictExit reports whether a command ended well: exit 0, or exit 1,
-// which is a verdict (events lost, say), not a failure to run.
+// verdictExit reports whether a command ended well: exit 0, or exit 1, a
+// --fail-on gate that failed (one set in the environment or a config
+// file): a verdict, not a failure to run.
 func verdictExit(err error) bool {
 	var ee *exec.ExitError
 	return err == nil || (errors.As(err, &ee) && ee.ExitCode() == 1)
