@@ -35,6 +35,7 @@ type reorders struct {
 	// where each is; f is nil until a part first fills, and stays nil if
 	// it cannot be made (the blocks then stay in memory, in kept).
 	f      *os.File
+	path   string // f's name, if it could not be removed at once
 	size   int64
 	blocks []reorderBlock
 	kept   [][]byte
@@ -98,10 +99,8 @@ func (o *reorders) arrive(seq int, object string, at int64) {
 // when there is no file to be had, to kept.
 func (o *reorders) spill(p int, b []byte) {
 	if o.f == nil && o.kept == nil && !o.inMemory && !o.closed {
-		f, err := os.CreateTemp(o.dir, "retrysim-reorder-*.spool")
-		if err == nil {
-			os.Remove(f.Name()) // the data lives until it is closed
-			o.f = f
+		if f, path, err := createTemp(o.dir, "retrysim-reorder-*.spool"); err == nil {
+			o.f, o.path = f, path
 		}
 	}
 	if o.f != nil {
@@ -172,7 +171,7 @@ func (o *reorders) shed() {
 func (o *reorders) close() {
 	o.closed = true
 	if o.f != nil {
-		o.f.Close()
+		closeTemp(o.f, o.path)
 		o.f = nil
 	}
 }

@@ -69,14 +69,11 @@ type spoolWindow struct {
 }
 
 func (s *spool) open() error {
-	f, err := os.CreateTemp(s.dir, "retrysim-timeline-*.spool")
+	f, path, err := createTemp(s.dir, "retrysim-timeline-*.spool")
 	if err != nil {
 		return fmt.Errorf("report: spool for the per-event timeline: %w", err)
 	}
-	s.f, s.path = f, f.Name()
-	if os.Remove(s.path) == nil {
-		s.path = "" // gone from the directory; the data lives until close
-	}
+	s.f, s.path = f, path
 	s.w = bufio.NewWriterSize(f, 256<<10)
 	return nil
 }
@@ -264,12 +261,7 @@ func (s *spool) close() error {
 	if s.f == nil {
 		return nil
 	}
-	err := s.f.Close()
-	if s.path != "" {
-		if rerr := os.Remove(s.path); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
+	err := closeTemp(s.f, s.path)
 	s.f, s.w = nil, nil
 	if err != nil {
 		return fmt.Errorf("report: removing the timeline spool: %w", err)
