@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -12,8 +11,11 @@ import (
 // recommendation, the chart when one was written (Report.Chart), and with
 // several runs a side-by-side comparison.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriterSize(w, bufferSize)
-	ew := &errWriter{w: bw, field: EscapeText}
+	return buffered(w, func(w io.Writer) error { return writeMarkdown(w, rep) })
+}
+
+func writeMarkdown(w io.Writer, rep *Report) error {
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("# retrysim report\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -37,15 +39,17 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		tb.write(ew)
 		writeTTLCompareMarkdown(ew, rep)
 	}
-	ew.fail(bw.Flush())
 	return ew.err
 }
 
 // WriteTTLMarkdown writes the TTL comparison (what `retrysim ttl` prints) as
 // Markdown.
 func WriteTTLMarkdown(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriterSize(w, bufferSize)
-	ew := &errWriter{w: bw, field: EscapeText}
+	return buffered(w, func(w io.Writer) error { return writeTTLMarkdown(w, rep) })
+}
+
+func writeTTLMarkdown(w io.Writer, rep *Report) error {
+	ew := &errWriter{w: w, field: EscapeText}
 	ew.printf("# Dedup TTL\n")
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -56,7 +60,6 @@ func WriteTTLMarkdown(w io.Writer, rep *Report) error {
 		ew.printf("\n![dedup TTL comparison](%s)\n", mdLink(rep.Chart))
 	}
 	writeTTLCompareMarkdown(ew, rep)
-	ew.fail(bw.Flush())
 	return ew.err
 }
 

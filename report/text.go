@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -61,8 +60,11 @@ var dur = policies.FormatDuration
 // adds the full TTL table, each forged request's answers, the
 // response-time headroom and each event's attempts.
 func WriteText(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriterSize(w, bufferSize)
-	ww := &wrapWriter{w: bw, width: rep.width()}
+	return buffered(w, func(w io.Writer) error { return writeText(w, rep) })
+}
+
+func writeText(w io.Writer, rep *Report) error {
+	ww := &wrapWriter{w: w, width: rep.width()}
 	ew := &errWriter{w: ww, field: EscapeText}
 	for i, r := range rep.Runs {
 		if i > 0 {
@@ -78,7 +80,6 @@ func WriteText(w io.Writer, rep *Report) error {
 		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them)\n", rep.words().of(SettingVerbose))
 	}
 	ew.fail(ww.flush())
-	ew.fail(bw.Flush())
 	return ew.err
 }
 

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"time"
@@ -73,8 +72,11 @@ func okMark(ok bool) string {
 // is wrong for each provider, and the overall recommendation. It is what
 // `retrysim ttl` prints.
 func WriteTTLText(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriterSize(w, bufferSize)
-	ww := &wrapWriter{w: bw, width: rep.width()}
+	return buffered(w, func(w io.Writer) error { return writeTTLText(w, rep) })
+}
+
+func writeTTLText(w io.Writer, rep *Report) error {
+	ww := &wrapWriter{w: w, width: rep.width()}
 	ew := &errWriter{w: ww, field: EscapeText}
 	if len(rep.Runs) > 0 {
 		r := rep.Runs[0]
@@ -83,7 +85,6 @@ func WriteTTLText(w io.Writer, rep *Report) error {
 	writeTTLCompare(ew, rep)
 	writeOverall(ew, rep)
 	ew.fail(ww.flush())
-	ew.fail(bw.Flush())
 	return ew.err
 }
 
