@@ -151,10 +151,10 @@ func BenchmarkHTTP(b *testing.B) {
 // loopback handler that holds one request in 100 for a second, against a
 // plain Go keep-alive client doing the same. The slow requests hold a slot
 // each and nothing else. The two run by turns, one run each per
-// iteration, and "engine/plain" is the engine's wall time over the plain
-// client's, a multiple ("engine-time/plain-time", the median of the pairs
-// and their range; the other benchmarks' ratios are the other way up):
-// the goal is at most 1.5. One iteration lasts seconds; run it with
+// iteration, and "engine-time/plain-time" is the engine's wall time over
+// the plain client's, a multiple (the median of the pairs and their range;
+// the other benchmarks' ratios are the other way up): the goal is at most
+// 1.5. One iteration lasts seconds; run it with
 // -benchtime 5x.
 func BenchmarkSlowHandler(b *testing.B) {
 	const concurrency = 64
