@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -17,10 +17,7 @@ import (
 // which is the same on every side of a comparison).
 func BenchmarkAggregateBlackHole(b *testing.B) {
 	const events = 1_000_000
-	p, err := policies.Lookup("stripe")
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := policytest.Lookup(b, "stripe")
 	n := p.MaxAttempts()
 	start := simulator.DefaultStart()
 	ids, objects := make([]string, events), make([]string, events)

@@ -18,7 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -279,17 +280,11 @@ func (r *recorder) collisions() []string {
 // layoutRun is a modelled run of events for the layout test.
 func layoutRun(t *testing.T, providers []string, scenario string, events int) *Report {
 	t.Helper()
-	sc, err := scenarios.Lookup(scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, scenario)
 	agg := NewAggregator(WithTimeline(-1), WithSpoolDir(t.TempDir()))
 	t.Cleanup(func() { agg.Close() })
 	for _, name := range providers {
-		pol, err := policies.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := policytest.Lookup(t, name)
 		if _, err := simulator.Run(context.Background(), simulator.Config{
 			Policy: pol, Scenario: sc, DryRun: true, Events: events, Seed: 1, RunID: "layout", Sink: agg.Add,
 		}); err != nil {

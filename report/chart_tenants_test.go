@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
@@ -18,10 +19,7 @@ import (
 // every timeline kept, as a chart needs.
 func tenantReport(t *testing.T, tenants int) *report.Report {
 	t.Helper()
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
 	agg := report.NewAggregator(report.WithTimeline(-1))
 	t.Cleanup(func() { agg.Close() })
 	if _, err := simulator.Run(t.Context(), simulator.Config{

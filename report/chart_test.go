@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
@@ -136,10 +136,7 @@ func TestChartErrors(t *testing.T) {
 // once more, so the charts can mark the events processed again.
 func naiveDryRun(t *testing.T, agg *report.Aggregator, policy string, sc scenarios.Scenario, events int, over time.Duration) {
 	t.Helper()
-	pol, err := policies.Lookup(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, policy)
 	processed := map[string]int{}
 	sink := func(rec *simulator.Record) error {
 		switch rec.Kind {

@@ -7,6 +7,7 @@ import (
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // consequences is a scenario with every endpoint-level consequence a report
@@ -20,10 +21,7 @@ faults:
 `
 
 func TestEndpointConsequences(t *testing.T) {
-	blackHole, err := scenarios.Lookup("black-hole")
-	if err != nil {
-		t.Fatal(err)
-	}
+	blackHole := scenariotest.Lookup(t, "black-hole")
 	mixed, err := scenarios.Decode("consequences.yaml", []byte(consequences))
 	if err != nil {
 		t.Fatal(err)

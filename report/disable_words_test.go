@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -21,18 +22,12 @@ import (
 // (text, markdown, JUnit) and "what to change" — for every form of rule:
 // not "after 0 failures in a row" for a rule that counts no failures.
 func TestDisableWordedByItsRule(t *testing.T) {
-	blackHole, err := scenarios.Lookup("black-hole")
-	if err != nil {
-		t.Fatal(err)
-	}
+	blackHole := scenariotest.Lookup(t, "black-hole")
 	gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusGone)
 	})
-	happy, err := scenarios.Lookup("happy")
-	if err != nil {
-		t.Fatal(err)
-	}
+	happy := scenariotest.Lookup(t, "happy")
 	for _, c := range []struct {
 		name, policy string
 		cfg          simulator.Config
@@ -60,10 +55,7 @@ func TestDisableWordedByItsRule(t *testing.T) {
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			pol, err := policies.Lookup(c.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, c.policy)
 			agg := report.NewAggregator()
 			cfg := c.cfg
 			cfg.Policy, cfg.Seed, cfg.Sink = pol, 5, agg.Add

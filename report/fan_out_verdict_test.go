@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -81,10 +81,7 @@ func header(name string) func(http.Header) string {
 // once per subscription, one keyed on the event's id once; the report says
 // which header to key on.
 func TestFanOutVerdictNamesTheKey(t *testing.T) {
-	sc, err := scenarios.Lookup("fan-out")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, "fan-out")
 	for _, tc := range []struct {
 		name, policy string
 		handler      *docsHandler
@@ -108,14 +105,11 @@ func TestFanOutVerdictNamesTheKey(t *testing.T) {
 			report.Idempotent, []string{"✓ IDEMPOTENT", "Key on the X-GitHub-Delivery header, which every subscription's delivery of an event shares"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pol, err := policies.Lookup(tc.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, tc.policy)
 			h := tc.handler
 			h.seen, h.effects = map[string]bool{}, map[string]int{}
 			agg := report.NewAggregator(report.WithTimeline(-1))
-			_, err = simulator.Run(context.Background(), simulator.Config{
+			_, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: sc, Handler: h, Effects: simulator.EffectsFromHandler(h, "/effects"),
 				Events: 6, Over: time.Hour, Seed: 3, Secret: fanOutSecret, Sink: agg.Add,
 			})
@@ -149,14 +143,8 @@ func TestFanOutVerdictNamesTheKey(t *testing.T) {
 // delivery) and the failing delivery's retries as retries of a failed
 // answer, not as fan-out.
 func TestFanOutRetriesAreRetries(t *testing.T) {
-	sc, err := scenarios.Lookup("fan-out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, "fan-out")
+	pol := policytest.Lookup(t, "shopify")
 	pol.Disable = nil // the failures would disable the endpoint: retries are what this is about
 	failing := func(webhook string) bool { return webhook[len(webhook)-1] < '8' }
 	var mu sync.Mutex

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -53,14 +55,8 @@ func formatWriters(rep *report.Report, recs []simulator.Record) map[string]func(
 // keep them), and the run's records for the results stream.
 func formatsReport(tb testing.TB, events int) (*report.Report, []simulator.Record) {
 	tb.Helper()
-	p, err := policies.Lookup("stripe")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("flaky-network")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	p := policytest.Lookup(tb, "stripe")
+	sc := scenariotest.Lookup(tb, "flaky-network")
 	agg := report.NewAggregator(report.WithTimeline(-1), report.WithSpoolDir(tb.TempDir()))
 	tb.Cleanup(func() { agg.Close() })
 	var recs []simulator.Record

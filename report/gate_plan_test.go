@@ -4,30 +4,18 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestSendsNoAttack: a run sends something its handler must reject when
 // its scenario attacks or its provider probes signatures itself
 // (Discord); only a named scenario is judged.
 func TestSendsNoAttack(t *testing.T) {
-	look := func(name string) scenarios.Scenario {
-		sc, err := scenarios.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sc
-	}
-	pol := func(name string) policies.Policy {
-		p, err := policies.Default().Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	calm, forged := look(scenarios.Default), look(scenarios.Forged)
-	stripe, discord := pol("stripe"), pol("discord")
+	calm, forged := scenariotest.Lookup(t, scenarios.Default), scenariotest.Lookup(t, scenarios.Forged)
+	stripe, discord := policytest.Lookup(t, "stripe"), policytest.Lookup(t, "discord")
 	if discord.SignatureProbe == nil {
 		t.Fatal("discord no longer probes signatures: pick another prober")
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -34,14 +34,8 @@ const loadProbe = `<script>window.addEventListener("load", function () {
 // million events takes a while to make).
 func BenchmarkHTMLMillionEvents(b *testing.B) {
 	browser := chromium(b)
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("flaky-network")
-	if err != nil {
-		b.Fatal(err)
-	}
+	pol := policytest.Lookup(b, "stripe")
+	sc := scenariotest.Lookup(b, "flaky-network")
 	agg := report.NewAggregator(report.WithTimeline(report.Keep(report.FormatHTML, false, false)), report.WithSpoolDir(b.TempDir()))
 	defer agg.Close()
 	if _, err := simulator.Run(context.Background(), simulator.Config{
@@ -69,6 +63,7 @@ func BenchmarkHTMLMillionEvents(b *testing.B) {
 		var dom []byte
 		for range 2 {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			var err error
 			dom, err = exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
 				"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
 				"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+file).Output()

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/benchref"
 )
@@ -17,14 +17,8 @@ import (
 // events events, as `run --results` writes it.
 func flakyStream(b *testing.B, events int) []byte {
 	b.Helper()
-	p, err := policies.Lookup("stripe")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("flaky-network")
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := policytest.Lookup(b, "stripe")
+	sc := scenariotest.Lookup(b, "flaky-network")
 	var buf bytes.Buffer
 	w := NewJSONLWriter(&buf)
 	if _, err := simulator.Run(context.Background(), simulator.Config{Policy: p, Scenario: sc, DryRun: true,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -19,14 +19,8 @@ import (
 // results stream.
 func shardStream(t *testing.T, scenario string, shard simulator.Shard) []byte {
 	t.Helper()
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Lookup(scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
+	sc := scenariotest.Lookup(t, scenario)
 	var b bytes.Buffer
 	jw := NewJSONLWriter(&b)
 	if _, err := simulator.Run(context.Background(), simulator.Config{

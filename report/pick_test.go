@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -22,14 +22,8 @@ func outageRun(t *testing.T, opts ...report.Option) *report.Report {
 
 func modelRun(t *testing.T, policy, scenario string, events int, opts ...report.Option) *report.Report {
 	t.Helper()
-	pol, err := policies.Lookup(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Lookup(scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, policy)
+	sc := scenariotest.Lookup(t, scenario)
 	agg := report.NewAggregator(opts...)
 	t.Cleanup(func() { agg.Close() })
 	if _, err := simulator.Run(context.Background(), simulator.Config{

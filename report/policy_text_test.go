@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // TestPolicyShowPrintsItsFacts: `retrysim policies show` prints each fact
@@ -13,10 +14,7 @@ import (
 // says which are secondhand, in text and markdown; its source and notes
 // wrap onto lines of their own (no literal \n).
 func TestPolicyShowPrintsItsFacts(t *testing.T) {
-	p, err := policies.Lookup("stripe-disable")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := policytest.Lookup(t, "stripe-disable")
 	var text, md bytes.Buffer
 	if err := WritePolicy(&text, &p, "text"); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
@@ -147,11 +147,8 @@ func (s *sigStream) run(t *testing.T) *report.Summary {
 
 func dryRun(t *testing.T, policy string, sc scenarios.Scenario, agg *report.Aggregator) {
 	t.Helper()
-	pol, err := policies.Lookup(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = simulator.Run(context.Background(), simulator.Config{
+	pol := policytest.Lookup(t, policy)
+	_, err := simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, DryRun: true, Events: 12, Seed: 5, RunID: "golden", Sink: agg.Add,
 	})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -170,14 +170,8 @@ func TestReordersInMemory(t *testing.T) {
 // starts an older event's first attempt after a newer one arrived and
 // ended (the count once forgot an object at that point, and gave 0).
 func TestReorderedPairsOfARun(t *testing.T) {
-	pol, err := policies.Lookup("github")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("github-2026-03-18")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "github")
+	sc := scenariotest.Lookup(t, "github-2026-03-18")
 	type first struct {
 		seq int
 		at  int64
@@ -255,10 +249,7 @@ func TestInversions(t *testing.T) {
 // A run whose reorder count cannot be read back says so, in the text and
 // in the JSON, rather than print a count too low.
 func TestReorderedUncountedIsSaid(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	agg := NewAggregator(WithSpoolDir(t.TempDir()))
 	if _, err := simulator.Run(context.Background(), simulator.Config{Policy: pol, DryRun: true, Events: 5, Sink: agg.Add}); err != nil {
 		t.Fatal(err)

@@ -8,20 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 func TestReportCountsDisabledTenants(t *testing.T) {
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("outage-6h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
+	sc := scenariotest.Lookup(t, "outage-6h")
 	var recs []simulator.Record
 	res, err := simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, DryRun: true, Events: 1000, Over: 12 * time.Hour, Seed: 5, RunID: "r", Tenants: 100,
@@ -60,14 +54,8 @@ func TestReportCountsDisabledTenants(t *testing.T) {
 // many subscriptions were disabled, when the first and the last were, and
 // which tenants lost how many events, as the engine's own records tell it.
 func TestTenantsReportSaysWhoWasDisabledAndLost(t *testing.T) {
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Lookup("outage-6h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
+	sc := scenariotest.Lookup(t, "outage-6h")
 	var recs []simulator.Record
 	if _, err := simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, DryRun: true, Events: 1000, Over: 12 * time.Hour, Seed: 5, RunID: "r", Tenants: 100,

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
@@ -47,10 +47,7 @@ func (l *shopLedger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // stays unique per event across tenants. The same handler without its
 // dedup is caught.
 func TestPerTenantDedupIsJudged(t *testing.T) {
-	pol, err := policies.Lookup("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
 	for _, c := range []struct {
 		perShop bool
 		want    report.Verdict

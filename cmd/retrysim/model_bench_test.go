@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/benchref"
 )
@@ -21,10 +21,7 @@ import (
 // with the heap floor main gives it.
 func BenchmarkModelCLI(b *testing.B) {
 	const events = 1_000_000 // the size the goal was measured at: 16 M attempts
-	p, err := policies.Lookup("stripe")
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := policytest.Lookup(b, "stripe")
 	attempts := events * p.MaxAttempts()
 	args := []string{"run", "--provider", "stripe", "--scenario", "black-hole", "--dry-run",
 		"--events", strconv.Itoa(events), "--over", "1m"}
