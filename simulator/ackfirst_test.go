@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
@@ -114,10 +115,7 @@ func TestAckFirstSlowWorkerIsNeverFalselyIdempotent(t *testing.T) {
 		{"guarded", true, false, report.Idempotent, report.GatePass, report.CaveatSettledOnQuiet},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pol, err := policies.Lookup("stripe")
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, "stripe")
 			wall := clockwork.NewFakeClock()
 			h := &ackFirst{wire: pol.Wire(), wall: wall, guarded: tc.guarded, pending: tc.pending, seen: map[string]bool{}}
 			srv := httptest.NewServer(h)
@@ -132,7 +130,7 @@ func TestAckFirstSlowWorkerIsNeverFalselyIdempotent(t *testing.T) {
 				}
 			}()
 			var recs []simulator.Record
-			_, err = simulator.Run(ctx, simulator.Config{
+			_, err := simulator.Run(ctx, simulator.Config{
 				Policy: pol, Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL + "/webhooks/stripe",
 				Oracle: simulator.OracleURL(srv.URL+"/effects", nil), Events: 12, WallClock: wall,
 				// Every first delivery is queued before any retry (minutes

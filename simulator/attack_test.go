@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
@@ -40,7 +41,7 @@ func verifying(t *testing.T, wire string) http.HandlerFunc {
 // before any event; an endpoint that does not answer 401 is removed, and
 // every event is lost to it.
 func TestDiscordProbe(t *testing.T) {
-	discord := mustPolicy(t, "discord")
+	discord := policytest.Lookup(t, "discord")
 	t.Run("answered 401", func(t *testing.T) {
 		res, recs := runWith(t, discord, verifying(t, "discord"), 5, time.Minute, 4)
 		att := attackRecords(recs)
@@ -72,7 +73,7 @@ func TestDiscordProbe(t *testing.T) {
 		if len(attackRecords(recs)) != 0 {
 			t.Error("a dry run probed")
 		}
-		_, recs = runWith(t, mustPolicy(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
+		_, recs = runWith(t, policytest.Lookup(t, "discord-events"), respond(http.StatusNoContent), 2, time.Minute, 1)
 		if len(attackRecords(recs)) != 0 {
 			t.Error("discord-events probed: only the interactions endpoint is probed")
 		}
@@ -85,7 +86,7 @@ func TestDiscordProbe(t *testing.T) {
 func TestAttacksAreDeterministic(t *testing.T) {
 	srv := ok200(t)
 	run := func(concurrency int) []string {
-		recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
+		recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
 			Events: 12, Seed: 5, RunID: "test", Concurrency: concurrency, Secret: "s"})
 		var out []string
 		for _, r := range attackRecords(recs) {
@@ -97,7 +98,7 @@ func TestAttacksAreDeterministic(t *testing.T) {
 	if len(one) != 18 || !slices.Equal(one, many) {
 		t.Errorf("%d attacks at concurrency 1, %d at 32, equal %t; want 18 (3 events × 6) and the same", len(one), len(many), slices.Equal(one, many))
 	}
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), DryRun: true, Events: 12})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), DryRun: true, Events: 12})
 	if len(attackRecords(recs)) != 0 {
 		t.Error("a dry run sent attacks")
 	}
@@ -111,7 +112,7 @@ func TestAttackAnnouncedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: sc, URL: srv.URL, Events: 6, Secret: "s"})
+	recs, res := collect(t, Config{Policy: policytest.Lookup(t, "github"), Scenario: sc, URL: srv.URL, Events: 6, Secret: "s"})
 	att := attackRecords(recs)
 	if len(att) != 1 || att[0].NotApplicable == "" || att[0].EventID != "" || res.Attacks != 0 {
 		t.Errorf("attack records %+v, attacks sent %d; want one announcement and nothing sent", att, res.Attacks)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator/benchref"
 )
 
@@ -55,7 +56,7 @@ func BenchmarkHTTPStripe(b *testing.B) {
 		io.Copy(io.Discard, r.Body)
 	}))
 	defer srv.Close()
-	p := mustPolicy(b, "stripe")
+	p := policytest.Lookup(b, "stripe")
 	secret := policies.GenerateSecret("stripe", 1)
 	ev := policies.Event{Seed: 1, Type: p.Wire().DefaultEventType(), Created: DefaultStart()}
 	p.Wire().NewEvent(&ev)

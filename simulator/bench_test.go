@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator/benchref"
 )
@@ -41,7 +42,7 @@ func blackHole(tb testing.TB) scenarios.Scenario {
 // two sides then see the same machine.
 func BenchmarkModel(b *testing.B) {
 	const events = 100_000 // all in flight at once: 100k pending
-	p := mustPolicy(b, "stripe")
+	p := policytest.Lookup(b, "stripe")
 	attemptsPerRun := events * p.MaxAttempts()
 	sc := blackHole(b)
 	engine := func(b *testing.B) {
@@ -125,8 +126,8 @@ func BenchmarkHTTP(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	github := mustPolicy(b, "github")
-	plainWire := mustPolicy(b, "github")
+	github := policytest.Lookup(b, "github")
+	plainWire := policytest.Lookup(b, "github")
 	plainWire.Provider = registerPlainWire(body)
 	plain := func(b *testing.B) time.Duration {
 		start := time.Now()
@@ -169,7 +170,7 @@ func BenchmarkSlowHandler(b *testing.B) {
 	defer srv.Close()
 	body := bytes.Repeat([]byte("x"), 1024)
 	secret := policies.GenerateSecret("stripe", 1)
-	p := mustPolicy(b, "stripe")
+	p := policytest.Lookup(b, "stripe")
 	var pairs benchref.Pairs
 	for b.Loop() {
 		start := time.Now()
@@ -236,7 +237,7 @@ func BenchmarkFailingRun(b *testing.B) {
 		w.WriteHeader(http.StatusInternalServerError)
 	}))
 	defer srv.Close()
-	p := mustPolicy(b, "stripe")
+	p := policytest.Lookup(b, "stripe")
 	const events = 1000
 	for b.Loop() {
 		cfg := Config{Policy: p, URL: srv.URL, Events: events}

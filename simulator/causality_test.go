@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -73,7 +74,7 @@ func TestSameStreamUnderRandomLatency(t *testing.T) {
 	defer srv.Close()
 	run := func(concurrency int) ([]string, *Result) {
 		return stream(t, Config{
-			Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
+			Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
 			URL: srv.URL, Events: 150, Over: 10 * time.Minute, Seed: 3, RunID: "causal", Concurrency: concurrency,
 		})
 	}
@@ -108,7 +109,7 @@ func TestDisableMomentMatchesSerialRun(t *testing.T) {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			run := func(concurrency int) ([]string, *Result) {
 				return stream(t, Config{
-					Policy: mustPolicy(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
+					Policy: policytest.Lookup(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
 					URL: srv.URL, Events: tc.events, Over: tc.over, Seed: 1, RunID: "causal", Concurrency: concurrency,
 				})
 			}
@@ -170,7 +171,7 @@ func (h *holdUntil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // however far apart in virtual time.
 func TestEventsDoNotWaitForEachOther(t *testing.T) {
 	h := newHoldUntil(20)
-	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 32})
+	_, res := collect(t, Config{Policy: policytest.Lookup(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 32})
 	if h.most != 20 || res.Delivered != 20 {
 		t.Fatalf("the handler held at most %d requests at once (delivered %d): events waited for each other", h.most, res.Delivered)
 	}
@@ -180,7 +181,7 @@ func TestEventsDoNotWaitForEachOther(t *testing.T) {
 // never has more than five requests at once, and does have five.
 func TestConcurrencyCapsRequestsInFlight(t *testing.T) {
 	h := newHoldUntil(5)
-	_, res := collect(t, Config{Policy: mustPolicy(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 5})
+	_, res := collect(t, Config{Policy: policytest.Lookup(t, "github"), Scenario: scenariotest.Lookup(t, "happy"), Handler: h, Events: 20, Concurrency: 5})
 	if h.most != 5 || res.Delivered != 20 {
 		t.Fatalf("the handler held at most %d requests at once with concurrency 5 (delivered %d)", h.most, res.Delivered)
 	}

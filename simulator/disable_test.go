@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // TestDisableRules: each form of the endpoint-disable rule fires when it
@@ -36,7 +37,7 @@ func TestDisableRules(t *testing.T) {
 				if tc.doc != "" {
 					return custom(t, tc.doc, "p")
 				}
-				return mustPolicy(t, tc.policy)
+				return policytest.Lookup(t, tc.policy)
 			}()
 			var first []Record
 			for _, conc := range []int{1, 32} {

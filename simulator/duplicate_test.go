@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -40,7 +41,7 @@ func TestDuplicateRequestsOverlapAtConcurrencyOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 3, Concurrency: 1})
+	recs, res := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 3, Concurrency: 1})
 	if res.Attempts != 6 || len(attempts(recs)) != 6 {
 		t.Fatalf("%d attempts, want 3 events' attempts sent twice", res.Attempts)
 	}

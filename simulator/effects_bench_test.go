@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // BenchmarkEffects is a run of 50,000 events whose oracle reports each of
@@ -11,7 +13,7 @@ import (
 // beside the attempts.
 func BenchmarkEffects(b *testing.B) {
 	const events = 50_000
-	p := mustPolicy(b, "stripe")
+	p := policytest.Lookup(b, "stripe")
 	for b.Loop() {
 		var ids []string
 		effects := func(context.Context) (map[string]int, error) {

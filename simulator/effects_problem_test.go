@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -24,7 +25,7 @@ func TestEndRecordStatesTheOracleProblem(t *testing.T) {
 		{"an oracle of one's own failing", func(context.Context) (map[string]int, error) { return nil, errors.New("db down") }, "db down", "effects oracle: db down"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), Handler: ok, Effects: tc.effects, Events: 1})
+			recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), Handler: ok, Effects: tc.effects, Events: 1})
 			end := recs[len(recs)-1]
 			if end.Kind != KindEnd || end.EffectsKnown || end.EffectsProblem != tc.problem || end.Error != tc.errText {
 				t.Errorf("end record: known %v, problem %q, error %q; want problem %q, error %q", end.EffectsKnown, end.EffectsProblem, end.Error, tc.problem, tc.errText)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
@@ -30,7 +31,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
+			Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"),
 			URL: srv.URL, Events: 60, Seed: 7, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key
@@ -56,7 +57,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 		t.Fatalf("flaky-network injected %d faults over %d attempts; the test needs retries to mean anything", faults, len(one))
 	}
 	// Another seed gives another timeline.
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 60, Seed: 8})
 	other := attempts(recs)
 	if len(other) == len(one) && other[0].EventID == one[0].event && other[0].Time.Equal(one[0].at) {
 		t.Errorf("seed 8 gave the same timeline as seed 7")
@@ -66,7 +67,7 @@ func TestTimelineDoesNotDependOnConcurrency(t *testing.T) {
 // With nothing listening, every Stripe event gets all 16 attempts, spread
 // over the policy's 3 days.
 func TestUnreachableHandlerExhaustsStripeSchedule(t *testing.T) {
-	p := mustPolicy(t, "stripe")
+	p := policytest.Lookup(t, "stripe")
 	recs, res := collect(t, Config{Policy: p, URL: "http://127.0.0.1:1/", Events: 5})
 	perEvent := map[string][]Record{}
 	for _, r := range attempts(recs) {
@@ -197,7 +198,7 @@ func TestInjectedFaults(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := arrivals
-			recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 1, Concurrency: 1})
+			recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 1, Concurrency: 1})
 			a := attempts(recs)[0]
 			if a.Outcome != tt.outcome || a.HandlerStatus != tt.handler || a.Reached != tt.reached {
 				t.Errorf("got %s handler %d reached %v; want %s %d %v", a.Outcome, a.HandlerStatus, a.Reached, tt.outcome, tt.handler, tt.reached)
@@ -212,7 +213,7 @@ func TestInjectedFaults(t *testing.T) {
 // Shopify disables the endpoint after 19 consecutive failures: nothing is
 // sent after that moment, and every event not yet delivered is lost.
 func TestEndpointDisabledAfterConsecutiveFailures(t *testing.T) {
-	p := mustPolicy(t, "shopify")
+	p := policytest.Lookup(t, "shopify")
 	recs, res := collect(t, Config{Policy: p, URL: "http://127.0.0.1:1/", Events: 40, Over: 30 * time.Minute, Concurrency: 32})
 	if res.DisabledAt.IsZero() {
 		t.Fatal("endpoint never disabled")
@@ -268,7 +269,7 @@ func TestInterruptedRun(t *testing.T) {
 			defer srv.Close()
 			var recs []Record
 			cfg := Config{
-				Policy: mustPolicy(t, "stripe"), URL: srv.URL, Events: 10, Concurrency: concurrency,
+				Policy: policytest.Lookup(t, "stripe"), URL: srv.URL, Events: 10, Concurrency: concurrency,
 				Sink: func(r *Record) error { recs = append(recs, *r); return nil },
 			}
 			res, err := Run(ctx, cfg)
@@ -323,7 +324,7 @@ func TestInProcessHandlerSeesRetriesOfOneEvent(t *testing.T) {
 		got = append(got, seen{id, r.Header.Get(VirtualTimeHeader), string(body)})
 		w.WriteHeader(503)
 	})
-	collect(t, Config{Policy: mustPolicy(t, "github"), Handler: h, Events: 1})
+	collect(t, Config{Policy: policytest.Lookup(t, "github"), Handler: h, Events: 1})
 	if len(got) != 8 {
 		t.Fatalf("handler saw %d attempts, want github's 8", len(got))
 	}
@@ -346,7 +347,7 @@ func TestRedirectToRemoteHostIsRefused(t *testing.T) {
 		http.Redirect(w, r, "http://192.0.2.1/elsewhere", http.StatusTemporaryRedirect)
 	}))
 	defer srv.Close()
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "slack"), URL: srv.URL, Events: 1})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "slack"), URL: srv.URL, Events: 1})
 	a := attempts(recs)[0]
 	if a.Outcome != ConnectionFailed || !strings.Contains(a.Error, "not a loopback address") {
 		t.Errorf("got %s (%s), want connection_failed refusing 192.0.2.1", a.Outcome, a.Error)
@@ -398,7 +399,7 @@ func TestWholeStreamDoesNotDependOnConcurrency(t *testing.T) {
 	}
 	run := func(concurrency int) []key {
 		recs, _ := collect(t, Config{
-			Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "outage"),
+			Policy: policytest.Lookup(t, "shopify"), Scenario: scenariotest.Lookup(t, "outage"),
 			URL: srv.URL, Events: 300, Seed: 1, RunID: "test", Concurrency: concurrency,
 		})
 		var out []key

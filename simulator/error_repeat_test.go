@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -27,7 +28,7 @@ func TestErrorsCarryNoMeasuredTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	errorsOf := func() []string {
-		recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 2, Concurrency: 2})
+		recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: sc, URL: srv.URL, Events: 2, Concurrency: 2})
 		var out []string
 		for _, r := range attempts(recs) {
 			out = append(out, r.Error)

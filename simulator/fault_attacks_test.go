@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -12,7 +13,7 @@ func TestAttacksBeside(t *testing.T) {
 	srv := ok200(t)
 	sc := scenariotest.Faults(t, "faults: [{type: bad-signature, attempts: [1]}]\n")
 	for _, dry := range []bool{false, true} {
-		cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", DryRun: dry}
+		cfg := Config{Policy: policytest.Lookup(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", DryRun: dry}
 		if !dry {
 			cfg.URL = srv.URL
 		}

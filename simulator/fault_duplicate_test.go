@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -12,7 +13,7 @@ import (
 func TestDuplicatedAttempt(t *testing.T) {
 	srv := ok200(t)
 	sc := scenariotest.Faults(t, "faults: [{type: duplicate, attempts: [1]}]\n")
-	recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
+	recs, res := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
 	var copies []int
 	for _, r := range attempts(recs) {
 		if !r.Reached || r.Fault != "duplicate" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestFannedOutAttempt(t *testing.T) {
 	srv := ok200(t)
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 3}]\n")
-	recs, res := collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: sc, Events: 2, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
+	recs, res := collect(t, Config{Policy: policytest.Lookup(t, "shopify"), Scenario: sc, Events: 2, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})
 	subs := map[string][]int{}
 	for _, r := range attempts(recs) {
 		if !r.Reached || r.Attempt != 1 || r.Copy != 0 {
@@ -40,7 +41,7 @@ func TestFannedOutAttempt(t *testing.T) {
 // delivered, through the subscription that succeeded.
 func TestFannedOutRetriesOneSubscription(t *testing.T) {
 	srv, seen := failingSomeWebhooks(t)
-	p := mustPolicy(t, "shopify")
+	p := policytest.Lookup(t, "shopify")
 	p.Disable = nil // the failures would disable the endpoint: retries are what this is about
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}]\n")
 	const events = 12
@@ -106,7 +107,7 @@ func TestFannedOutRetriesOneSubscription(t *testing.T) {
 // reason of the request that failed (Slack's X-Slack-Retry-Reason).
 func TestFannedOutRetryDroppedBeforeSending(t *testing.T) {
 	srv, seen := failingSomeWebhooks(t)
-	p := mustPolicy(t, "shopify")
+	p := policytest.Lookup(t, "shopify")
 	p.Disable = nil
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}, {type: drop-request, attempts: [2]}]\n")
 	const events = 12
@@ -156,7 +157,7 @@ func TestFannedOutRetryKeepsSlackReason(t *testing.T) {
 		w.WriteHeader(http.StatusInternalServerError)
 	}))
 	t.Cleanup(srv.Close)
-	p := mustPolicy(t, "slack")
+	p := policytest.Lookup(t, "slack")
 	p.Disable = nil
 	sc := scenariotest.Faults(t, "faults: [{type: fan-out, subscriptions: 2}]\n")
 	collect(t, Config{Policy: p, Scenario: sc, Events: 3, Over: time.Minute, Seed: 1, RunID: "test", URL: srv.URL})

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -15,7 +16,7 @@ func TestProviderSide(t *testing.T) {
 	srv := ok200(t)
 	run := func(faults string, over ...time.Duration) []Record {
 		t.Helper()
-		cfg := Config{Policy: mustPolicy(t, "slack"), Scenario: scenariotest.Faults(t, faults), Events: 20, Over: time.Hour, Seed: 2, RunID: "test", URL: srv.URL}
+		cfg := Config{Policy: policytest.Lookup(t, "slack"), Scenario: scenariotest.Faults(t, faults), Events: 20, Over: time.Hour, Seed: 2, RunID: "test", URL: srv.URL}
 		if len(over) > 0 {
 			cfg.Over = over[0]
 		}

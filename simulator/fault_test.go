@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -13,7 +14,7 @@ import (
 func faultAttempt(t *testing.T, policy, fault, url string) Record {
 	t.Helper()
 	sc := scenariotest.Faults(t, "faults: ["+fault+"]\n")
-	cfg := Config{Policy: mustPolicy(t, policy), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: url, DryRun: url == ""}
+	cfg := Config{Policy: policytest.Lookup(t, policy), Scenario: sc, Events: 1, Over: time.Minute, Seed: 1, RunID: "test", URL: url, DryRun: url == ""}
 	recs, _ := collect(t, cfg)
 	for _, r := range recs {
 		if r.Kind == KindAttempt && r.Attempt == 1 && r.Attack == "" {

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -50,10 +50,7 @@ func TestFaultsAreTheSameAtAnyConcurrency(t *testing.T) {
 	defer srv.Close()
 	for _, name := range []string{"stripe", "shopify", "slack"} {
 		t.Run(name, func(t *testing.T) {
-			pol, err := policies.Lookup(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, name)
 			run := func(concurrency int) ([]simulator.Record, *simulator.Result) {
 				var recs []simulator.Record
 				res, err := simulator.Run(context.Background(), simulator.Config{

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // docsHandler answers each provider's handshake as the provider's docs
@@ -19,7 +21,7 @@ import (
 func docsHandler(t *testing.T, policy, secret string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		p := mustPolicy(t, policy)
+		p := policytest.Lookup(t, policy)
 		if err := p.Wire().Verify(r.Header, body, "", secret, time.Now()); err != nil {
 			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
@@ -62,7 +64,7 @@ func TestHandshakes(t *testing.T) {
 		t.Run(policy, func(t *testing.T) {
 			secret := "3c7a6f0e1d2b4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f"
 			run := func(h http.Handler) ([]Record, *Result) {
-				return collect(t, Config{Policy: mustPolicy(t, policy), Handler: h, Events: 3, Over: time.Minute, Seed: 7, Secret: secret, Handshake: true})
+				return collect(t, Config{Policy: policytest.Lookup(t, policy), Handler: h, Events: 3, Over: time.Minute, Seed: 7, Secret: secret, Handshake: true})
 			}
 			recs, res := run(docsHandler(t, policy, secret))
 			if len(recs) < 2 || recs[1].Kind != KindHandshake {
@@ -94,7 +96,7 @@ func TestHandshakes(t *testing.T) {
 		})
 	}
 	// Without Handshake (the library's default), nothing is sent first.
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "slack"), Handler: docsHandler(t, "slack", "s"), Events: 1, Over: time.Minute, Secret: "s"})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "slack"), Handler: docsHandler(t, "slack", "s"), Events: 1, Over: time.Minute, Secret: "s"})
 	for _, r := range recs {
 		if r.Kind == KindHandshake {
 			t.Fatal("a handshake was sent though the run did not ask for one")

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // TestInProcessBodyIsCapped: an in-process handler that writes a huge answer
@@ -67,7 +69,7 @@ func TestInProcessPath(t *testing.T) {
 			mux.HandleFunc(tc.route, func(http.ResponseWriter, *http.Request) {})
 			var recs []Record
 			res, err := Run(t.Context(), Config{
-				Policy: mustPolicy(t, "stripe"), Handler: mux, HandlerPath: tc.path, Events: 5, Sink: Collect(&recs),
+				Policy: policytest.Lookup(t, "stripe"), Handler: mux, HandlerPath: tc.path, Events: 5, Sink: Collect(&recs),
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // A long run against a real handler (20,000 attempts) reuses its
@@ -48,7 +50,7 @@ func TestLongRunLeaksNothing(t *testing.T) {
 	before := baseline(t)
 
 	const attempts = 20_000
-	p := mustPolicy(t, "stripe")
+	p := policytest.Lookup(t, "stripe")
 	events := attempts / p.MaxAttempts()
 	res, err := Run(context.Background(), Config{Policy: p, URL: srv.URL, Events: events, Over: time.Hour, Concurrency: concurrency})
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 func TestLimits(t *testing.T) {
@@ -49,7 +51,7 @@ func TestLimits(t *testing.T) {
 // A Config's limits are the same checks: a bad value is refused with
 // ErrConfig and the figures, and a zero one takes its default.
 func TestConfigLimits(t *testing.T) {
-	base := Config{Policy: mustPolicy(t, "stripe"), DryRun: true}
+	base := Config{Policy: policytest.Lookup(t, "stripe"), DryRun: true}
 	for _, tc := range []struct {
 		name    string
 		edit    func(*Config)

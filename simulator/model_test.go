@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
@@ -34,7 +35,7 @@ func TestModelMatchesHTTP(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.policy+"/"+tc.scenario, func(t *testing.T) {
 			cfg := Config{
-				Policy: mustPolicy(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
+				Policy: policytest.Lookup(t, tc.policy), Scenario: scenariotest.Lookup(t, tc.scenario),
 				Events: tc.events, Over: time.Hour, Seed: 11, RunID: "test",
 				Restart: func(context.Context) error { return nil },
 			}

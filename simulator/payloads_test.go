@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // fakePayloads alternates two event types and writes the event's number in
@@ -31,11 +32,8 @@ func (fakePayloads) Body(ev policies.Event, seed uint64) ([]byte, string) {
 // attempt, and Config.Header reaches the handler on attempts and forged
 // requests alike.
 func TestPayloadsAndHeader(t *testing.T) {
-	pol := mustPolicy(t, "shopify")
-	sc, err := scenarios.Lookup("forged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "shopify")
+	sc := scenariotest.Lookup(t, "forged")
 	const secret = "0123456789abcdef0123456789abcdef"
 	var mu sync.Mutex
 	var problems []string
@@ -79,14 +77,14 @@ func TestHeaderOfTheWireRefused(t *testing.T) {
 		{"slack", "X-Slack-Retry-Num"}, {"stripe", "Content-Type"}, {"stripe", VirtualTimeHeader},
 	} {
 		_, err := Run(context.Background(), Config{
-			Policy: mustPolicy(t, tc.policy), DryRun: true, Events: 1,
+			Policy: policytest.Lookup(t, tc.policy), DryRun: true, Events: 1,
 			Header: http.Header{tc.header: {"x"}},
 		})
 		if !errors.Is(err, ErrConfig) || !errors.Is(err, ErrHeader) {
 			t.Errorf("%s with %s: %v", tc.policy, tc.header, err)
 		}
 	}
-	stripe := mustPolicy(t, "stripe")
+	stripe := policytest.Lookup(t, "stripe")
 	if err := CheckHeaders(stripe.Wire(), http.Header{"X-Gateway-Token": {"tok"}}); err != nil {
 		t.Errorf("a header of the user's refused: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 )
 
@@ -118,10 +118,7 @@ func TestNoRateLimitWithoutACap(t *testing.T) {
 func TestRunHonoursMaxRPS(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	var arrived atomic.Int32
 	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { arrived.Add(1) })
 	wall := clockwork.NewFakeClockAt(wallStart)
@@ -153,10 +150,7 @@ func TestRunHonoursMaxRPS(t *testing.T) {
 }
 
 func TestMaxRPSIsValidated(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	for _, rps := range []float64{-1, MaxMaxRPS + 1, math.NaN()} {
 		_, err := Run(context.Background(), Config{Policy: pol, DryRun: true, MaxRPS: rps})
 		if !errors.Is(err, ErrConfig) {
@@ -171,10 +165,7 @@ func TestMaxRPSIsValidated(t *testing.T) {
 func TestAttacksHonourMaxRPS(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	sc, err := scenarios.Decode("t.yaml", []byte("name: t\nfaults: [{type: bad-signature}]"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -13,7 +14,7 @@ import (
 // run's base record: it must still carry every field the base sets.
 func TestAttemptRecordsCarryTheBase(t *testing.T) {
 	var base Record
-	attempts := engineAttempts(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7},
+	attempts := engineAttempts(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 2, Seed: 7},
 		nil, func(e *engine) { base = e.base })
 	if len(attempts) == 0 {
 		t.Fatal("no attempt records")
@@ -38,7 +39,7 @@ func TestAttemptRecordsCarryTheBase(t *testing.T) {
 // would carry what the one before it said (an error, a fault, a status).
 func TestAttemptRecordsCarryNothingOfTheLast(t *testing.T) {
 	attempts := func(stale bool) []Record {
-		cfg := Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), DryRun: true, Events: 40, Seed: 3, RunID: "reuse"}
+		cfg := Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "flaky-network"), DryRun: true, Events: 40, Seed: 3, RunID: "reuse"}
 		var prepare func(*engine)
 		if stale {
 			prepare = func(e *engine) { fillAttemptFields(t, &e.att) }

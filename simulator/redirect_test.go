@@ -10,16 +10,15 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // slackPolicy is the built-in Slack policy: it follows up to two redirects.
 func slackPolicy(t *testing.T) policies.Policy {
 	t.Helper()
-	p, err := policies.Lookup("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := policytest.Lookup(t, "slack")
 	if p.FollowRedirects != 2 {
 		t.Fatalf("slack follows %d redirects; these tests assume 2", p.FollowRedirects)
 	}

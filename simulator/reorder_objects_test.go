@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -69,10 +70,7 @@ type arrival struct {
 // and the event with the newer creation time arriving first. So a handler
 // that keeps each object's newest creation time can ignore the stale ones.
 func TestReorderedPairsAreStaleInThePayload(t *testing.T) {
-	sc, err := scenarios.Lookup("out-of-order")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, "out-of-order")
 	// Each provider's events about one object are sent far enough apart
 	// for whole-second timestamps to order them, and close enough for its
 	// retries to be overtaken (GitLab does not retry, so never reorders).
@@ -92,10 +90,7 @@ func TestReorderedPairsAreStaleInThePayload(t *testing.T) {
 		{"paypal", "CHECKOUT.ORDER.APPROVED", "resource.id", "create_time", 0},
 	} {
 		t.Run(tc.provider+"/"+tc.eventType, func(t *testing.T) {
-			pol, err := policies.Lookup(tc.provider)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, tc.provider)
 			var (
 				mu       sync.Mutex
 				arrivals []arrival
@@ -119,7 +114,7 @@ func TestReorderedPairsAreStaleInThePayload(t *testing.T) {
 			})
 			agg := report.NewAggregator()
 			objectOf := map[string]string{} // dedup id -> the workload's object
-			_, err = simulator.Run(context.Background(), simulator.Config{
+			_, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: sc, Handler: handler, Events: 24, Over: tc.over, Seed: 9, Concurrency: 1,
 				EventType: tc.eventType, Secret: policies.GenerateSecret(pol.Provider, 9),
 				Sink: func(r *simulator.Record) error {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -17,10 +17,7 @@ import (
 // 1, 2, 3 with the reason the send before failed, whatever the capture
 // itself carried.
 func TestReplaySlackRetryHeaders(t *testing.T) {
-	pol, err := policies.Lookup("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "slack")
 	for _, captured := range []string{"", "1"} {
 		c := mustCapture(t, "slack.http")
 		if captured != "" {
@@ -58,10 +55,7 @@ func TestReplaySlackRetryHeaders(t *testing.T) {
 // time: it carries http_timeout, as run's lost-response fault does, never
 // unknown_error; after a failure, that failure's reason.
 func TestReplaySlackRetryReasonAfterA2xx(t *testing.T) {
-	pol, err := policies.Lookup("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "slack")
 	answers := []int{http.StatusOK, http.StatusInternalServerError, http.StatusNoContent, http.StatusOK}
 	var mu sync.Mutex
 	var nums, reasons []string

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/capture"
@@ -123,10 +124,7 @@ func sum(xs []int) int {
 // Sends follow the policy's schedule in virtual time, and go on at its last
 // delay past its end.
 func TestReplayFollowsTheSchedule(t *testing.T) {
-	pol, err := policies.Lookup("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "slack")
 	h := mustDemo(t, demo.Idempotent)
 	res, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
 		Capture: mustCapture(t, "slack.http"), Policy: pol, Handler: h, Times: 6, Secret: demoSecret("slack"),
@@ -354,10 +352,7 @@ func TestReplayResignsEveryWire(t *testing.T) {
 // it and the next send is seen to write nothing.
 func TestReplayCreditsALateWriteToItsSend(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	pol.Timeout = policies.Duration(100 * time.Millisecond)
 	var mu sync.Mutex
 	writes, calls := 0, 0
@@ -399,10 +394,7 @@ func TestReplayCreditsALateWriteToItsSend(t *testing.T) {
 // replay gives it a timeout before reading the oracle, then reads until two
 // reads agree, so the late write is credited to send 1.
 func TestReplayCreditsAServersLateWriteToItsSend(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	pol.Timeout = policies.Duration(100 * time.Millisecond)
 	var mu sync.Mutex
 	writes, calls := 0, 0

@@ -13,15 +13,6 @@ import (
 // Running the engine in the tests: the policies, handlers and record filters
 // they share.
 
-func mustPolicy(tb testing.TB, name string) policies.Policy {
-	tb.Helper()
-	p, err := policies.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
 // collect runs cfg and returns its records.
 func collect(tb testing.TB, cfg Config) ([]Record, *Result) {
 	tb.Helper()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -21,7 +22,7 @@ func TestRunIDChangesIdsOnly(t *testing.T) {
 		fault   string
 	}
 	run := func(runID string) (timeline []attempt, ids []string, rec Record) {
-		recs, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
+		recs, res := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "forged"), URL: srv.URL,
 			Events: 12, Seed: 9, RunID: runID, Secret: "s"})
 		if res.RunID == "" || (runID != "" && res.RunID != runID) {
 			t.Fatalf("result run id %q, want %q", res.RunID, runID)
@@ -77,7 +78,7 @@ func TestCheckRunID(t *testing.T) {
 // event was sent with, for every wire format.
 func TestWorkloadIDIsTheEventsID(t *testing.T) {
 	for _, name := range []string{"stripe", "github", "shopify", "twilio", "slack", "discord", "gitlab", "paypal", "svix", "zoom", "standard-webhooks"} {
-		p := mustPolicy(t, name)
+		p := policytest.Lookup(t, name)
 		w := workload{seed: 3, ids: runKey("x"), n: 50, start: DefaultStart(), over: DefaultOver, wire: p.Wire(), typ: p.Wire().DefaultEventType()}
 		for i := range w.n {
 			if got, want := w.id(i), w.event(i).ID; got != want {

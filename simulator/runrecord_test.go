@@ -6,6 +6,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -13,12 +14,12 @@ import (
 // infer from attempts: the events' type, and the scenario's outage windows
 // whole, however few attempts fell in them.
 func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2})
 	run := recs[0]
 	if run.Kind != KindRun {
 		t.Fatalf("first record is %q, want the run record", run.Kind)
 	}
-	stripe := mustPolicy(t, "stripe")
+	stripe := policytest.Lookup(t, "stripe")
 	if want := stripe.Wire().DefaultEventType(); run.EventType != want || want == "" {
 		t.Errorf("event type %q, want stripe's default %q", run.EventType, want)
 	}
@@ -32,7 +33,7 @@ func TestRunRecordStatesEventTypeAndOutages(t *testing.T) {
 // an outage, what disabled the endpoint and by which rule, so that no
 // report reads a fault's name or the engine's words.
 func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "svix"), Scenario: scenariotest.Lookup(t, "outage-6h"), DryRun: true, Events: 3})
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "svix"), Scenario: scenariotest.Lookup(t, "outage-6h"), DryRun: true, Events: 3})
 	run, end := recs[0], recs[len(recs)-1]
 	if run.DisableFailingFor != 5*24*time.Hour || run.DisableN != 0 {
 		t.Errorf("svix's rule: failing for %s, %d in a row; want 5 days, none", run.DisableFailingFor, run.DisableN)
@@ -60,7 +61,7 @@ func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
 	if end.DisabledAt != nil {
 		t.Errorf("svix disabled the endpoint in a 6-hour outage: %s", end.DisabledBy)
 	}
-	recs, _ = collect(t, Config{Policy: mustPolicy(t, "shopify"), Scenario: scenariotest.Lookup(t, "black-hole"), DryRun: true, Events: 12})
+	recs, _ = collect(t, Config{Policy: policytest.Lookup(t, "shopify"), Scenario: scenariotest.Lookup(t, "black-hole"), DryRun: true, Events: 12})
 	if end := recs[len(recs)-1]; end.DisabledAt == nil || end.DisabledCause != DisabledByRule {
 		t.Errorf("shopify into a black hole: disabled at %v by %q (%s), want by the rule", end.DisabledAt, end.DisabledCause, end.DisabledBy)
 	}
@@ -70,7 +71,7 @@ func TestRecordsStateOutagesAndWhatDisabled(t *testing.T) {
 // beside its virtual start: a CI report dates the run by it.
 func TestRunRecordStatesWallStart(t *testing.T) {
 	wall := time.Date(2031, 7, 9, 14, 3, 5, 0, time.UTC)
-	recs, _ := collect(t, Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2,
+	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "outage"), DryRun: true, Events: 2,
 		WallClock: clockwork.NewFakeClockAt(wall)})
 	run := recs[0]
 	if run.WallStart == nil || !run.WallStart.Equal(wall) {

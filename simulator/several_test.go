@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // TestRunSeveralKeepsRunOrder: together or in turn, every record of a run
@@ -21,7 +23,7 @@ func TestRunSeveralKeepsRunOrder(t *testing.T) {
 			step := func(s string) { mu.Lock(); steps = append(steps, s); mu.Unlock() }
 			prepare := func(i int) (Config, func(), error) {
 				step(fmt.Sprintf("prepare %d", i))
-				cfg := Config{Policy: mustPolicy(t, pols[i]), Handler: respond(http.StatusOK), Events: 5, Seed: 3, RunID: "test", Secret: "s", Concurrency: 2}
+				cfg := Config{Policy: policytest.Lookup(t, pols[i]), Handler: respond(http.StatusOK), Events: 5, Seed: 3, RunID: "test", Secret: "s", Concurrency: 2}
 				return cfg, func() { step(fmt.Sprintf("done %d", i)) }, nil
 			}
 			var order []string
@@ -56,7 +58,7 @@ func TestRunSeveralStopsOnPrepare(t *testing.T) {
 		if i == 1 {
 			return Config{}, func() { done++ }, broken
 		}
-		return Config{Policy: mustPolicy(t, "stripe"), Handler: respond(http.StatusOK), Events: 1, Secret: "s"}, func() { done++ }, nil
+		return Config{Policy: policytest.Lookup(t, "stripe"), Handler: respond(http.StatusOK), Events: 1, Secret: "s"}, func() { done++ }, nil
 	}, func(*Record) error { return nil })
 	if !errors.Is(err, broken) || done != 2 {
 		t.Errorf("err %v, %d done with; want the prepare's error, 2", err, done)

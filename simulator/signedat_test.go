@@ -12,6 +12,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator/capture"
 )
 
@@ -62,10 +63,7 @@ func TestEveryAttemptIsSignedAfresh(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 700_000_000, time.UTC)
 	tested := map[string]bool{}
 	for _, name := range policies.Builtin() {
-		pol, err := policies.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := policytest.Lookup(t, name)
 		wire := pol.Wire()
 		scheme, _ := policies.SchemeOf(wire)
 		sigs := scheme.Signed()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
@@ -16,7 +17,7 @@ func TestSinksThatBreakTheLoanAreCaught(t *testing.T) {
 		t.Skip("the engine checks its sinks only in a race-detector build (go test -race)")
 	}
 	cfg := func(sink Sink) Config {
-		return Config{Policy: mustPolicy(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 3, Sink: sink}
+		return Config{Policy: policytest.Lookup(t, "stripe"), Scenario: scenariotest.Lookup(t, "happy"), DryRun: true, Events: 3, Sink: sink}
 	}
 	t.Run("kept", func(t *testing.T) {
 		var kept []*Record

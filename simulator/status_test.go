@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // TestStopSignals: an answer that says stop ends the event's retries.
@@ -20,7 +22,7 @@ func TestStopSignals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy, func(t *testing.T) {
-			res, recs := runWith(t, mustPolicy(t, tc.policy), tc.h, 5, time.Hour, 8)
+			res, recs := runWith(t, policytest.Lookup(t, tc.policy), tc.h, 5, time.Hour, 8)
 			if res.Attempts != 5 || fates(recs)[FateStopped] != 5 {
 				t.Errorf("%d attempts, fates %v; want 5 attempts, 5 stopped", res.Attempts, fates(recs))
 			}
@@ -30,7 +32,7 @@ func TestStopSignals(t *testing.T) {
 		})
 	}
 	// Without the header the same failures are retried to the end.
-	res, _ := runWith(t, mustPolicy(t, "slack"), respond(500), 5, time.Hour, 8)
+	res, _ := runWith(t, policytest.Lookup(t, "slack"), respond(500), 5, time.Hour, 8)
 	if res.Attempts != 20 {
 		t.Errorf("slack without X-Slack-No-Retry: %d attempts, want 20", res.Attempts)
 	}
@@ -52,7 +54,7 @@ func TestGoneDisablesEndpoint(t *testing.T) {
 		}
 		w.WriteHeader(500)
 	})
-	res, recs := runWith(t, mustPolicy(t, "standard-webhooks"), h, 10, time.Minute, 32)
+	res, recs := runWith(t, policytest.Lookup(t, "standard-webhooks"), h, 10, time.Minute, 32)
 	if res.DisabledAt.IsZero() || res.Attempts != 4 {
 		t.Fatalf("disabled at %v after %d attempts; want disabled by the 4th", res.DisabledAt, res.Attempts)
 	}
@@ -73,7 +75,7 @@ func TestGoneDisablesEndpoint(t *testing.T) {
 // TestRetryAfterLengthensDelay: a honoured Retry-After pushes the next
 // attempt out; a short one does not pull it in.
 func TestRetryAfterLengthensDelay(t *testing.T) {
-	pol := mustPolicy(t, "standard-webhooks")
+	pol := policytest.Lookup(t, "standard-webhooks")
 	for _, tc := range []struct {
 		value string
 		want  time.Duration
@@ -88,7 +90,7 @@ func TestRetryAfterLengthensDelay(t *testing.T) {
 		}
 	}
 	// A policy that does not honour it keeps its schedule.
-	_, recs := runWith(t, mustPolicy(t, "svix"), respond(429, "Retry-After", "7200"), 1, time.Minute, 1)
+	_, recs := runWith(t, policytest.Lookup(t, "svix"), respond(429, "Retry-After", "7200"), 1, time.Minute, 1)
 	if a := attempts(recs); a[1].Time.Sub(a[0].Time) != 5*time.Second {
 		t.Errorf("svix honoured Retry-After: gap %s", a[1].Time.Sub(a[0].Time))
 	}
@@ -96,11 +98,11 @@ func TestRetryAfterLengthensDelay(t *testing.T) {
 
 // TestSuccessCodes: Zoom counts only 200 and 204.
 func TestSuccessCodes(t *testing.T) {
-	res, recs := runWith(t, mustPolicy(t, "zoom"), respond(201), 2, time.Minute, 4)
+	res, recs := runWith(t, policytest.Lookup(t, "zoom"), respond(201), 2, time.Minute, 4)
 	if res.Delivered != 0 || attempts(recs)[0].Outcome != HTTPError {
 		t.Errorf("zoom with 201: delivered %d, outcome %s", res.Delivered, attempts(recs)[0].Outcome)
 	}
-	res, _ = runWith(t, mustPolicy(t, "zoom"), respond(204), 2, time.Minute, 4)
+	res, _ = runWith(t, policytest.Lookup(t, "zoom"), respond(204), 2, time.Minute, 4)
 	if res.Delivered != 2 {
 		t.Errorf("zoom with 204: delivered %d of 2", res.Delivered)
 	}
@@ -110,7 +112,7 @@ func TestSuccessCodes(t *testing.T) {
 // failures; the URL fragment's rp=all retries a 500 too, and the fragment
 // is neither sent nor signed.
 func TestTwilioRetryPolicy(t *testing.T) {
-	pol := mustPolicy(t, "twilio-docs")
+	pol := policytest.Lookup(t, "twilio-docs")
 	res, _ := runWith(t, pol, respond(500), 3, time.Minute, 4)
 	if res.Attempts != 3 {
 		t.Errorf("rp=ct with 500s: %d attempts, want 3 (no retries)", res.Attempts)
@@ -154,7 +156,7 @@ func TestTwilioRetryPolicy(t *testing.T) {
 // TestEventTypeChecked: an event type the wire cannot send is a config
 // error; the policy's own default type is used.
 func TestEventTypeChecked(t *testing.T) {
-	_, err := Run(context.Background(), Config{Policy: mustPolicy(t, "stripe"), DryRun: true, EventType: "push"})
+	_, err := Run(context.Background(), Config{Policy: policytest.Lookup(t, "stripe"), DryRun: true, EventType: "push"})
 	if err == nil {
 		t.Fatal("stripe accepted event type push")
 	}
@@ -165,7 +167,7 @@ func TestEventTypeChecked(t *testing.T) {
 		seen = string(body)
 		w.WriteHeader(204)
 	})
-	runWith(t, mustPolicy(t, "discord-events"), h, 1, time.Minute, 1)
+	runWith(t, policytest.Lookup(t, "discord-events"), h, 1, time.Minute, 1)
 	if want := `"type":"ENTITLEMENT_CREATE"`; !strings.Contains(seen, want) {
 		t.Errorf("discord-events sent %s, want an entitlement event", seen)
 	}

@@ -7,23 +7,15 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
-
-func mustScenario(tb testing.TB, name string) scenarios.Scenario {
-	tb.Helper()
-	s, err := scenarios.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
 
 // tenantRun is a model run of Shopify (19 consecutive failures within 48
 // hours disable a subscription) through a 6-hour outage, over tenants.
 func tenantRun(tb testing.TB, tenants int, shard Shard) Config {
 	return Config{
-		Policy: mustPolicy(tb, "shopify"), Scenario: mustScenario(tb, "outage-6h"), DryRun: true,
+		Policy: policytest.Lookup(tb, "shopify"), Scenario: scenariotest.Lookup(tb, "outage-6h"), DryRun: true,
 		Events: 1000, Over: 12 * time.Hour, Seed: 5, RunID: "tenants", Tenants: tenants, Shard: shard,
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -36,10 +36,7 @@ func TestTLSFailuresSayWhatFailed(t *testing.T) {
 		{"a certificate for another name", "https://localhost" + port, &tls.Config{RootCAs: pool}, simulator.TLSWrongName, "not for the host in the URL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pol, err := policies.Lookup("github")
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, "github")
 			var recs []simulator.Record
 			if _, err := simulator.Run(context.Background(), simulator.Config{Policy: pol, URL: tc.url, TLS: tc.tls, Events: 1, Sink: simulator.Collect(&recs)}); err != nil {
 				t.Fatal(err)

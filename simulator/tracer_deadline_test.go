@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // flightTracer returns a tracer of a flight of a run whose context is run.
@@ -103,7 +105,7 @@ func TestURLCredentialsAreSentAsBasicAuth(t *testing.T) {
 	}))
 	defer srv.Close()
 	target := strings.Replace(srv.URL, "http://", "http://hook:s3cret@", 1)
-	_, res := collect(t, Config{Policy: mustPolicy(t, "stripe"), URL: target, Events: 3, Secret: "whsec_test"})
+	_, res := collect(t, Config{Policy: policytest.Lookup(t, "stripe"), URL: target, Events: 3, Secret: "whsec_test"})
 	if res.Delivered != 3 {
 		t.Fatalf("delivered %d of 3", res.Delivered)
 	}
@@ -211,7 +213,7 @@ func TestInProcessHandlerContextEndsWithItsCall(t *testing.T) {
 			<-r.Context().Done()
 		}()
 	})
-	res, _ := runWith(t, mustPolicy(t, "stripe"), h, 20, time.Second, 4)
+	res, _ := runWith(t, policytest.Lookup(t, "stripe"), h, 20, time.Second, 4)
 	if res.Delivered != 20 {
 		t.Fatalf("delivered %d of 20", res.Delivered)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies/configfile"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestScenarioOwnBuiltInOrFile: the file's own scenario wins over a
@@ -16,10 +17,7 @@ import (
 // built-ins; a scenario read from a YAML file of the user's is named, so
 // no output overwrites it.
 func TestScenarioOwnBuiltInOrFile(t *testing.T) {
-	mine, err := scenarios.Lookup(scenarios.Forged)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mine := scenariotest.Lookup(t, scenarios.Forged)
 	mine.Name = "outage"
 	own := map[string]scenarios.Scenario{"outage": mine}
 	sc, file, err := configfile.Scenario("outage", own, "ci.yaml")

@@ -8,14 +8,12 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 func policy(t *testing.T, name string) policies.Policy {
 	t.Helper()
-	p, err := policies.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := policytest.Lookup(t, name)
 	return p
 }
 

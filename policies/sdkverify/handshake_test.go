@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -23,10 +24,7 @@ import (
 // run's handshake and then gets every event, each of which slackevents
 // parses as its inner event type.
 func TestSlackHandshakeAsSlackGoShowsIt(t *testing.T) {
-	pol, err := policies.Lookup("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "slack")
 	secret := policies.GenerateSecret("slack", 5)
 	var mu sync.Mutex
 	var parsed []string

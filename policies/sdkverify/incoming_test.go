@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -19,10 +20,7 @@ import (
 func TestOfficialVerifiersAcceptResentRealDeliveries(t *testing.T) {
 	for _, tc := range verifiers {
 		t.Run(tc.policy, func(t *testing.T) {
-			pol, err := policies.Lookup(tc.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, tc.policy)
 			secret := policies.GenerateSecret(pol.Provider, 9)
 			ok := okStatus(&pol)
 			h := &handler{t: t, wire: pol.Wire(), secret: secret, ok: ok, seen: map[string]int{}}

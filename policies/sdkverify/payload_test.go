@@ -10,7 +10,8 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/policies/payload"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -42,15 +43,9 @@ var userPayloads = map[string]string{
 // lossy network: the provider's own verifier accepts every attempt, and
 // every body carries the payload's own field byte for byte.
 func TestOfficialVerifiersAcceptPayloadFileBodies(t *testing.T) {
-	sc, err := scenarios.Lookup("flaky-network")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, "flaky-network")
 	for _, tc := range verifiers {
-		pol, err := policies.Lookup(tc.policy)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := policytest.Lookup(t, tc.policy)
 		src, ok := userPayloads[pol.Provider]
 		if !ok {
 			continue

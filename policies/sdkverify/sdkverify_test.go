@@ -12,7 +12,9 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -21,16 +23,10 @@ import (
 // with the provider's own verifier, on a lossy network where the handler
 // also fails each event's first arrival.
 func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
-	sc, err := scenarios.Lookup("flaky-network")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, "flaky-network")
 	for _, tc := range verifiers {
 		t.Run(tc.policy, func(t *testing.T) {
-			pol, err := policies.Lookup(tc.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, tc.policy)
 			const seed = 7
 			secret := policies.GenerateSecret(pol.Provider, seed)
 			ok := okStatus(&pol)
@@ -110,16 +106,10 @@ func TestOfficialVerifiersAcceptEveryAttempt(t *testing.T) {
 // timestamp's age, so a stale or replayed Discord request passes it: the
 // tolerance retrysim's own Verify applies there is an inference.
 func TestOfficialVerifiersRejectAttacks(t *testing.T) {
-	forged, err := scenarios.Lookup("forged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	forged := scenariotest.Lookup(t, "forged")
 	for _, tc := range verifiers {
 		t.Run(tc.policy, func(t *testing.T) {
-			pol, err := policies.Lookup(tc.policy)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, tc.policy)
 			secret := policies.GenerateSecret(pol.Provider, 3)
 			ok := okStatus(&pol)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -133,7 +123,7 @@ func TestOfficialVerifiersRejectAttacks(t *testing.T) {
 			}))
 			defer srv.Close()
 			var records []simulator.Record
-			_, err = simulator.Run(context.Background(), simulator.Config{
+			_, err := simulator.Run(context.Background(), simulator.Config{
 				Policy: pol, Scenario: forged, URL: srv.URL + "/webhooks/" + pol.Provider + tc.fragment,
 				Events: 4, Seed: 3, Secret: secret,
 				Sink: func(r *simulator.Record) error { records = append(records, *r); return nil },
@@ -178,10 +168,7 @@ func TestStripeGoRefusesAnotherAPIVersion(t *testing.T) {
 		version string
 		refused bool
 	}{{"", true}, {"2026-03-25.dahlia", false}} {
-		pol, err := policies.Lookup("stripe")
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := policytest.Lookup(t, "stripe")
 		pol.APIVersion = tc.version
 		if err := pol.Init(); err != nil {
 			t.Fatal(err)
@@ -193,7 +180,7 @@ func TestStripeGoRefusesAnotherAPIVersion(t *testing.T) {
 		body, _ := w.Body(ev)
 		h := http.Header{}
 		w.Header(h, policies.Delivery{Event: ev, N: 1, Body: body, Secret: secret, SignedAt: time.Now()})
-		_, err = webhook.ConstructEvent(body, h.Get("Stripe-Signature"), secret)
+		_, err := webhook.ConstructEvent(body, h.Get("Stripe-Signature"), secret)
 		if (err != nil) != tc.refused {
 			t.Errorf("api_version %q: ConstructEvent returned %v, want refused=%v", tc.version, err, tc.refused)
 		}

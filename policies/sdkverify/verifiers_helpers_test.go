@@ -10,11 +10,13 @@ import (
 
 	"github.com/google/go-github/v93/github"
 
-	"github.com/retrysim/retrysim/policies"
 	"github.com/slack-go/slack"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"github.com/stripe/stripe-go/v85/webhook"
 	"github.com/twilio/twilio-go/client"
+
+	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // The providers' official verifiers, one per wire: what the tests hold every
@@ -133,10 +135,7 @@ func verifyDiscord(r *http.Request, body []byte, secret string) error {
 
 func verifierFor(t *testing.T, wire string) verifier {
 	for _, v := range verifiers {
-		p, err := policies.Lookup(v.policy)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := policytest.Lookup(t, v.policy)
 		if p.Provider == wire {
 			return v.verify
 		}

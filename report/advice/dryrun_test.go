@@ -5,13 +5,14 @@ import (
 
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestDryRunRefusesWhatItWouldIgnore: every flag a dry run cannot honour
 // is refused on its own line, in the flags' order, saying why and how to
 // fix it; a scenario with attacks is refused by name with its attacks.
 func TestDryRunRefusesWhatItWouldIgnore(t *testing.T) {
-	if errs := (advice.DryRun{Scenario: mustScenario(t, scenarios.Default)}).Refusals(); errs != nil {
+	if errs := (advice.DryRun{Scenario: scenariotest.Lookup(t, scenarios.Default)}).Refusals(); errs != nil {
 		t.Fatalf("nothing a dry run cannot take: %q", messages(errs))
 	}
 	all := advice.DryRun{URL: true, Exec: true, Demo: true, DemoTTL: true, EffectsURL: true,
@@ -28,12 +29,12 @@ func TestDryRunRefusesWhatItWouldIgnore(t *testing.T) {
 		"--insecure: a dry run makes no TLS connection (drop it, or drop --dry-run)",
 		"--ca: a dry run makes no TLS connection (drop it, or drop --dry-run)",
 	)
-	forged := advice.DryRun{Scenario: mustScenario(t, scenarios.Forged)}.Refusals()
+	forged := advice.DryRun{Scenario: scenariotest.Lookup(t, scenarios.Forged)}.Refusals()
 	if len(forged) != 1 {
 		t.Fatalf("forged scenario: %q", messages(forged))
 	}
 	msg := forged[0].Error()
-	sc := mustScenario(t, scenarios.Forged)
+	sc := scenariotest.Lookup(t, scenarios.Forged)
 	for _, a := range sc.Attacks() {
 		if !contains(msg, a.Name()) {
 			t.Errorf("%q does not name the attack %s", msg, a.Name())

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
-	"github.com/retrysim/retrysim/scenarios"
 )
 
 // messages are errs' messages, in order.
@@ -41,13 +40,4 @@ func mustPolicies(t *testing.T, names ...string) []policies.Policy {
 		out = append(out, p)
 	}
 	return out
-}
-
-func mustScenario(t *testing.T, name string) scenarios.Scenario {
-	t.Helper()
-	sc, err := scenarios.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
 }

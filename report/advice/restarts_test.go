@@ -5,13 +5,14 @@ import (
 
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestRestartsNeedAHandlerRetrysimStarted: --exec needs the URL it waits
 // for; a scenario that restarts the handler needs --exec, and proxy
 // cannot restart one at all.
 func TestRestartsNeedAHandlerRetrysimStarted(t *testing.T) {
-	restarts, calm := mustScenario(t, "crash-restart"), mustScenario(t, scenarios.Default)
+	restarts, calm := scenariotest.Lookup(t, "crash-restart"), scenariotest.Lookup(t, scenarios.Default)
 	const url = "http://127.0.0.1:3000/hooks"
 	for _, tc := range []struct {
 		name      string

@@ -12,15 +12,13 @@ import (
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/ttlmodel"
 	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 func model(t *testing.T, names ...string) ttlmodel.Model {
 	t.Helper()
-	sc, err := scenarios.Lookup(scenarios.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenariotest.Lookup(t, scenarios.Default)
 	m := ttlmodel.Model{Scenario: sc, Events: 20, Over: time.Hour, Seed: simulator.DefaultSeed}
 	for _, n := range names {
 		p, err := policies.Default().Lookup(n)

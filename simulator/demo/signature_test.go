@@ -9,7 +9,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
-	"github.com/retrysim/retrysim/scenarios"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
 )
@@ -19,10 +19,7 @@ import (
 // and enforces the check; the unverified mode, the same but for the check,
 // lets the forgeries through and stays idempotent.
 func TestSignatureCheckEveryWire(t *testing.T) {
-	forged, err := scenarios.Lookup("forged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	forged := scenariotest.Lookup(t, "forged")
 	for _, wire := range policies.WireNames() {
 		pol, err := policies.Lookup(wire) // every wire has a policy of its name
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -19,10 +19,7 @@ func TestTargetRunsAgainstTheDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	cfg := simulator.Config{Policy: pol, Secret: secret, Events: 2, Seed: 1, RunID: "test"}
 	l.Target(&cfg)
 	if want := "built-in demo handler (ttl 1d12h, SQLite) " + l.URL; cfg.TargetName != want {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/scenarios/scenariotest"
@@ -42,12 +43,9 @@ func runAgainstNoOracle(t *testing.T, h *demo.Handler, policy string, sc scenari
 
 func runWith(t *testing.T, h *demo.Handler, effects simulator.EffectsFunc, policy string, sc scenarios.Scenario, events int) (*report.Summary, []simulator.Record) {
 	t.Helper()
-	pol, err := policies.Lookup(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, policy)
 	var recs []simulator.Record
-	_, err = simulator.Run(context.Background(), simulator.Config{
+	_, err := simulator.Run(context.Background(), simulator.Config{
 		Policy: pol, Scenario: sc, Handler: h, Events: events, Secret: policies.GenerateSecret(pol.Provider, 1),
 		Sink: simulator.Collect(&recs), Effects: effects,
 		// A restart fault restarts the in-process handler: a new process

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // signedRequest is a delivery of provider's event seq, signed with secret,
@@ -30,10 +31,7 @@ func signedRequest(t *testing.T, provider, secret, url string, seq int) *http.Re
 // answered 503 saying the proxy is momentarily full, with Retry-After;
 // once the intake is closed, 503 says it takes no more.
 func TestProxyFullIntakeSaysWhenToRetry(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	secret := policies.GenerateSecret("stripe", 9)
 	in := NewIntake(pol, secret, io.Discard, WithAck()) // nothing reads in.events: the engine is behind
 	const url = "http://127.0.0.1:4242/webhooks/stripe"
@@ -61,10 +59,7 @@ func TestProxyFullIntakeSaysWhenToRetry(t *testing.T) {
 // A delivery signed with another secret is answered 400, never handed to
 // the engine, and counted as forged in the summary.
 func TestIntakeRefusesAForgedDelivery(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	var log bytes.Buffer
 	in := NewIntake(pol, policies.GenerateSecret("stripe", 9), &log, WithAck())
 	rec := httptest.NewRecorder()

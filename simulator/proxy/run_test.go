@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -16,10 +17,7 @@ import (
 // the handler through the engine, and closing end ends the run once its
 // schedule is over, with the server stopped.
 func TestRunForwardsUntilTheEnd(t *testing.T) {
-	pol, err := policies.Lookup("stripe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := policytest.Lookup(t, "stripe")
 	secret := policies.GenerateSecret("stripe", 9)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
