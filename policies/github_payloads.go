@@ -189,7 +189,7 @@ type githubHookConfig struct {
 
 type githubIssue struct {
 	CreatedAt string          `json:"created_at"`
-	ID        int             `json:"id"`
+	ID        int64           `json:"id"`
 	Number    int             `json:"number"`
 	State     string          `json:"state"`
 	Title     string          `json:"title"`
@@ -201,7 +201,7 @@ type githubPullRequest struct {
 	Base      githubBranch    `json:"base"`
 	CreatedAt string          `json:"created_at"`
 	Head      githubBranch    `json:"head"`
-	ID        int             `json:"id"`
+	ID        int64           `json:"id"`
 	Number    int             `json:"number"`
 	State     string          `json:"state"`
 	Title     string          `json:"title"`
@@ -221,7 +221,7 @@ type githubRelease struct {
 	Author      json.RawMessage `json:"author"`
 	CreatedAt   string          `json:"created_at"`
 	Draft       bool            `json:"draft"`
-	ID          int             `json:"id"`
+	ID          int64           `json:"id"`
 	Name        string          `json:"name"`
 	Prerelease  bool            `json:"prerelease"`
 	PublishedAt string          `json:"published_at"`
@@ -234,7 +234,7 @@ type githubWorkflowRun struct {
 	Event      string `json:"event"`
 	HeadBranch string `json:"head_branch"`
 	HeadSHA    string `json:"head_sha"`
-	ID         int    `json:"id"`
+	ID         int64  `json:"id"`
 	Name       string `json:"name"`
 	RunNumber  int    `json:"run_number"`
 	Status     string `json:"status"`
@@ -251,10 +251,10 @@ func githubPayload(ev Event) any {
 	// workflow run or branch) comes from the event's object when it names
 	// one, so events about it share its id, its number and its ref.
 	o, hasObject := objectRand(ev, 0x91)
-	objectID := func(base, n int) int {
-		id := base + r.IntN(n)
+	objectID := func(base, n int64) int64 {
+		id := base + r.Int64N(n)
 		if hasObject {
-			id, num = base+o.IntN(1_000_000_000), 1+o.IntN(99_999)
+			id, num = base+o.Int64N(1_000_000_000), 1+o.IntN(99_999)
 		}
 		return id
 	}

@@ -44,13 +44,13 @@ type shopifyCustomer struct {
 	CreatedAt string `json:"created_at"`
 	Email     string `json:"email"`
 	FirstName string `json:"first_name"`
-	ID        int    `json:"id"`
+	ID        int64  `json:"id"`
 	LastName  string `json:"last_name"`
 	UpdatedAt string `json:"updated_at"`
 }
 
 type shopifyProduct struct {
-	ID        int              `json:"id"`
+	ID        int64            `json:"id"`
 	Status    string           `json:"status"`
 	Title     string           `json:"title"`
 	UpdatedAt string           `json:"updated_at"`
@@ -59,7 +59,7 @@ type shopifyProduct struct {
 }
 
 type shopifyVariant struct {
-	ID    int    `json:"id"`
+	ID    int64  `json:"id"`
 	Price string `json:"price"`
 	SKU   string `json:"sku"`
 }
@@ -72,7 +72,7 @@ type shopifyOrder struct {
 	Customer          shopifyCustomer   `json:"customer"`
 	Email             string            `json:"email"`
 	FinancialStatus   string            `json:"financial_status"`
-	ID                int               `json:"id"`
+	ID                int64             `json:"id"`
 	LineItems         []shopifyLineItem `json:"line_items"`
 	Name              string            `json:"name"`
 	OrderNumber       int               `json:"order_number"`
@@ -83,17 +83,17 @@ type shopifyOrder struct {
 }
 
 type shopifyLineItem struct {
-	ID        int    `json:"id"`
+	ID        int64  `json:"id"`
 	Price     string `json:"price"`
-	ProductID int    `json:"product_id"`
+	ProductID int64  `json:"product_id"`
 	Quantity  int    `json:"quantity"`
 	Title     string `json:"title"`
 }
 
 type shopifyRefund struct {
 	CreatedAt    string               `json:"created_at"`
-	ID           int                  `json:"id"`
-	OrderID      int                  `json:"order_id"`
+	ID           int64                `json:"id"`
+	OrderID      int64                `json:"order_id"`
 	ProcessedAt  string               `json:"processed_at"`
 	Transactions []shopifyTransaction `json:"transactions"`
 }
@@ -107,7 +107,7 @@ type shopifyTransaction struct {
 
 type shopifyShopObject struct {
 	Domain          string `json:"domain"`
-	ID              int    `json:"id"`
+	ID              int64  `json:"id"`
 	MyshopifyDomain string `json:"myshopify_domain"`
 	Name            string `json:"name"`
 }
@@ -115,28 +115,28 @@ type shopifyShopObject struct {
 func (shopifyWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format(time.RFC3339)
-	orderID := 5000000000000 + r.IntN(999999999)
+	orderID := 5000000000000 + r.Int64N(999999999)
 	customer := shopifyCustomer{
-		ID: 7000000000000 + r.IntN(999999999), Email: "customer" + strconv.Itoa(r.IntN(10000)) + "@example.com",
+		ID: 7000000000000 + r.Int64N(999999999), Email: "customer" + strconv.Itoa(r.IntN(10000)) + "@example.com",
 		FirstName: "Ada", LastName: "Lovelace", CreatedAt: at, UpdatedAt: at,
 	}
 	qty := 1 + r.IntN(3)
 	unit := 10*100 + r.IntN(190*100)
 	total := qty * unit
 	price := func(cents int) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
-	product := shopifyProduct{ID: 8000000000000 + r.IntN(999999999), Title: "Retry-proof mug", Vendor: "Acme", Status: "active", UpdatedAt: at}
-	product.Variants = []shopifyVariant{{ID: 4000000000000 + r.IntN(999999999), Price: price(unit), SKU: "MUG-" + r.Alnum(4)}}
+	product := shopifyProduct{ID: 8000000000000 + r.Int64N(999999999), Title: "Retry-proof mug", Vendor: "Acme", Status: "active", UpdatedAt: at}
+	product.Variants = []shopifyVariant{{ID: 4000000000000 + r.Int64N(999999999), Price: price(unit), SKU: "MUG-" + r.Alnum(4)}}
 	orderNumber := 1001 + ev.Seq
 	if o, ok := objectRand(ev, 0x5f); ok {
 		// The event is about one order (with its customer and product),
 		// or one product, or one customer: the same ids on every event
 		// about it.
-		orderID = 5000000000000 + o.IntN(999_999_999_999)
+		orderID = 5000000000000 + o.Int64N(999_999_999_999)
 		orderNumber = 1001 + o.IntN(999_000)
-		customer.ID = 7000000000000 + o.IntN(999_999_999_999)
+		customer.ID = 7000000000000 + o.Int64N(999_999_999_999)
 		customer.Email = "customer" + strconv.Itoa(o.IntN(10000)) + "@example.com"
-		product.ID = 8000000000000 + o.IntN(999_999_999_999)
-		product.Variants[0].ID = 4000000000000 + o.IntN(999_999_999_999)
+		product.ID = 8000000000000 + o.Int64N(999_999_999_999)
+		product.Variants[0].ID = 4000000000000 + o.Int64N(999_999_999_999)
 	}
 	var payload any
 	switch ev.Type {
@@ -149,15 +149,15 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 		if ev.Tenant != "" {
 			shop = ev.Tenant
 		}
-		payload = shopifyShopObject{ID: 60000000000 + r.IntN(999999), Name: "Acme Demo", Domain: shop, MyshopifyDomain: shop}
+		payload = shopifyShopObject{ID: 60000000000 + r.Int64N(999999), Name: "Acme Demo", Domain: shop, MyshopifyDomain: shop}
 	case "refunds/create":
 		payload = shopifyRefund{
-			ID: 900000000000 + r.IntN(999999999), OrderID: orderID, CreatedAt: at, ProcessedAt: at,
+			ID: 900000000000 + r.Int64N(999999999), OrderID: orderID, CreatedAt: at, ProcessedAt: at,
 			Transactions: []shopifyTransaction{{Kind: "refund", Status: "success", Amount: price(total), Currency: "USD"}},
 		}
 	default: // orders/*
 		o := shopifyOrder{
-			ID: orderID, AdminGraphqlAPIID: "gid://shopify/Order/" + strconv.Itoa(orderID),
+			ID: orderID, AdminGraphqlAPIID: "gid://shopify/Order/" + strconv.FormatInt(orderID, 10),
 			Name: "#" + strconv.Itoa(orderNumber), OrderNumber: orderNumber,
 			Email: customer.Email, Customer: customer, CreatedAt: at, UpdatedAt: at,
 			Currency: "USD", FinancialStatus: "paid",
@@ -170,7 +170,7 @@ func (shopifyWire) Body(ev Event) ([]byte, string) {
 			o.FinancialStatus, o.CancelledAt = "voided", &at
 		}
 		o.LineItems = []shopifyLineItem{{
-			ID: 13000000000000 + r.IntN(999999999), ProductID: product.ID, Title: product.Title, Quantity: qty, Price: price(unit),
+			ID: 13000000000000 + r.Int64N(999999999), ProductID: product.ID, Title: product.Title, Quantity: qty, Price: price(unit),
 		}}
 		payload = o
 	}

@@ -80,7 +80,7 @@ type zoomParticipant struct {
 func (zoomWire) Body(ev Event) ([]byte, string) {
 	r := Key(ev.Seed, 2, 0)
 	at := ev.Created.UTC().Format(time.RFC3339)
-	id, host := 80000000000+r.IntN(999999999), "z8yAAAAA"+r.Alnum(14)
+	id, host := 80000000000+r.Int64N(999999999), "z8yAAAAA"+r.Alnum(14)
 	obj := zoomObject{
 		UUID: zoomMeeting(ev), Topic: "Incident review: duplicate webhooks", Type: 2, StartTime: at, Timezone: "UTC", Duration: 30,
 	}
@@ -88,10 +88,10 @@ func (zoomWire) Body(ev Event) ([]byte, string) {
 		// The event is about one meeting (its id, which a recurring
 		// meeting keeps; each occurrence has its own uuid): the same id
 		// and host on every event about it.
-		id, host = 10000000000+o.IntN(89_999_999_999), "z8yAAAAA"+o.Alnum(14)
+		id, host = 10000000000+o.Int64N(89_999_999_999), "z8yAAAAA"+o.Alnum(14)
 	}
 	obj.HostID = host
-	obj.ID = strconv.Itoa(id)
+	obj.ID = strconv.FormatInt(id, 10)
 	switch ev.Type {
 	case "meeting.ended":
 		obj.EndTime = ev.Created.Add(30 * time.Minute).UTC().Format(time.RFC3339)
