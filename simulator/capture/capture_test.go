@@ -91,6 +91,7 @@ func TestParseRawRequest(t *testing.T) {
 			in:     "POST /h HTTP/1.1\nX-Long: a\n  b\n\n",
 			method: "POST", url: "/h", header: "X-Long", headerWant: "a b"},
 		{name: "body shorter than Content-Length", in: "POST /h HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", err: "Content-Length says 10 bytes but the body has 3"},
+		{name: "Content-Length past 2^32", in: "POST /h HTTP/1.1\r\nContent-Length: 5000000000\r\n\r\nabc", err: "Content-Length says 5000000000 bytes but the body has 3"},
 		{name: "not a request line", in: "hello world, this is not HTTP", err: "is not a request line"},
 		{name: "header without colon", in: "POST /h HTTP/1.1\nnot a header\n\n", err: "is not a header"},
 		{name: "bad header name", in: "POST /h HTTP/1.1\nBad Name: x\n\n", err: "header name \"Bad Name\" is not valid"},

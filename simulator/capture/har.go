@@ -55,7 +55,7 @@ func ParseHAR(data []byte, entry int) (Request, error) {
 	var req *harRequest
 	switch {
 	case entry < 0 || entry > len(entries):
-		return Request{}, fmt.Errorf("%w: entry %d does not exist: the HAR file has %s (1..%d)", ErrUnreadable, entry, counted(len(entries), "entry", "entries"), len(entries))
+		return Request{}, fmt.Errorf("%w: entry %d does not exist: the HAR file has %s (1..%d)", ErrUnreadable, entry, counted(int64(len(entries)), "entry", "entries"), len(entries))
 	case entry > 0:
 		req = &entries[entry-1].Request
 	case len(entries) == 1:

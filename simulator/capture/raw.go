@@ -134,7 +134,7 @@ func requestLine(line string) (method, target string, err error) {
 	// may hold secrets on its first line.
 	fields := strings.Fields(line)
 	if len(fields) < 2 || len(fields) > 3 {
-		return "", "", fmt.Errorf("%w: the first line (%s) is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, counted(len(fields), "word", "words"))
+		return "", "", fmt.Errorf("%w: the first line (%s) is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable, counted(int64(len(fields)), "word", "words"))
 	}
 	if len(fields) == 3 && !strings.HasPrefix(fields[2], "HTTP/") {
 		return "", "", fmt.Errorf("%w: the first line does not end in HTTP/1.1, so it is not a request line (METHOD /path HTTP/1.1)", ErrUnreadable)
@@ -205,7 +205,7 @@ func rawBody(body []byte, te, cl string) ([]byte, error) {
 			return nil, fmt.Errorf("%w: Content-Length %q is not a number", ErrUnreadable, truncate(cl, 20))
 		}
 		if n > int64(len(body)) {
-			return nil, fmt.Errorf("%w: Content-Length says %s but the body has %d (was the file cut short?)", ErrUnreadable, counted(int(n), "byte", "bytes"), len(body))
+			return nil, fmt.Errorf("%w: Content-Length says %s but the body has %d (was the file cut short?)", ErrUnreadable, counted(n, "byte", "bytes"), len(body))
 		}
 		return bytes.Clone(body[:n]), nil
 	}
