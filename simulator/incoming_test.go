@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/scenarios"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -50,10 +51,7 @@ func TestIncomingDeliveriesAreRetriedAndResigned(t *testing.T) {
 	for _, provider := range []string{"stripe", "github", "slack"} {
 		t.Run(provider, func(t *testing.T) {
 			secret := policies.GenerateSecret(provider, 7)
-			pol, err := policies.Default().Lookup(provider)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := policytest.Lookup(t, provider)
 			w := pol.Wire()
 			var mu sync.Mutex
 			seen := map[string][]http.Header{}
@@ -129,7 +127,7 @@ func TestIncomingDeliveriesAreRetriedAndResigned(t *testing.T) {
 // A run fed real deliveries waits for them: one that comes in after the
 // earlier ones have ended still becomes an event.
 func TestIncomingRunWaitsForLateDeliveries(t *testing.T) {
-	pol, _ := policies.Default().Lookup("github")
+	pol := policytest.Lookup(t, "github")
 	secret := "late-secret-123456"
 	calls := make(chan struct{}, 10)
 	h := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { calls <- struct{}{} })

@@ -151,7 +151,7 @@ func TestReplayFollowsTheSchedule(t *testing.T) {
 // schedule, a send writes again exactly when it comes more than the TTL
 // after the last write.
 func TestReplayTTLHandlerExpiresOnVirtualTime(t *testing.T) {
-	pol, _ := policies.Lookup("stripe")
+	pol := policytest.Lookup(t, "stripe")
 	for _, ttl := range []time.Duration{time.Hour, 6 * time.Hour, 100 * time.Hour} {
 		t.Run(policies.FormatDuration(ttl), func(t *testing.T) {
 			h := mustDemo(t, demo.TTL, demo.WithTTL(ttl))
@@ -272,7 +272,7 @@ func TestDetectWire(t *testing.T) {
 
 func TestReplayRefuses(t *testing.T) {
 	c := mustCapture(t, "stripe.http")
-	github, _ := policies.Lookup("github")
+	github := policytest.Lookup(t, "github")
 	unsigned := c
 	unsigned.Header = unsigned.Header.Clone()
 	unsigned.Header.Del("Stripe-Signature")

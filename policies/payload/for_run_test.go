@@ -11,14 +11,8 @@ import (
 	"github.com/retrysim/retrysim/policies/policytest"
 )
 
-func policy(t *testing.T, name string) policies.Policy {
-	t.Helper()
-	p := policytest.Lookup(t, name)
-	return p
-}
-
 func TestForRun(t *testing.T) {
-	stripe, github := policy(t, "stripe"), policy(t, "github")
+	stripe, github := policytest.Lookup(t, "stripe"), policytest.Lookup(t, "github")
 	file := filepath.Join(t.TempDir(), "paid.json")
 	if err := os.WriteFile(file, []byte(`{"id":"evt_1","object":"event","type":"invoice.paid","created":1,"data":{"object":{"id":"in_1","customer":"cus_A"}}}`), 0o600); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 )
 
 // messages are errs' messages, in order.
@@ -33,11 +34,7 @@ func mustPolicies(t *testing.T, names ...string) []policies.Policy {
 	t.Helper()
 	var out []policies.Policy
 	for _, n := range names {
-		p, err := policies.Default().Lookup(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
+		out = append(out, policytest.Lookup(t, n))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/ttlmodel"
 	"github.com/retrysim/retrysim/scenarios"
@@ -21,11 +22,7 @@ func model(t *testing.T, names ...string) ttlmodel.Model {
 	sc := scenariotest.Lookup(t, scenarios.Default)
 	m := ttlmodel.Model{Scenario: sc, Events: 20, Over: time.Hour, Seed: simulator.DefaultSeed}
 	for _, n := range names {
-		p, err := policies.Default().Lookup(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Policies = append(m.Policies, p)
+		m.Policies = append(m.Policies, policytest.Lookup(t, n))
 	}
 	return m
 }
