@@ -49,9 +49,9 @@ func (r *Rand) Float64() float64 { return float64(r.Uint64()>>11) / (1 << 53) }
 // IntN returns a number in [0, n); n must be positive.
 func (r *Rand) IntN(n int) int { return int(r.Uint64() % uint64(n)) }
 
-// Int64N returns a number in [0, n); n must be positive. It draws as IntN
-// does, so the two give the same number for the same n on a 64-bit
-// platform; ids that exceed 2^31 use it to be the same on a 32-bit one.
+// Int64N is IntN for an int64 n: the same draw, so the two return the
+// same number for the same n. Ids past math.MaxInt32 use it, so that they
+// fit in an int64 on 32-bit platforms.
 func (r *Rand) Int64N(n int64) int64 { return int64(r.Uint64() % uint64(n)) }
 
 // Norm returns a standard normal deviate (Box–Muller).
