@@ -50,7 +50,8 @@ func (e *engine) faultContext(c *scenarios.Context, d *due, st eventRef) {
 	}
 	// Cleared, then set a field at a time: a Context literal is built on
 	// the stack and copied in with wide loads of what was just stored
-	// narrow, which stalls the processor for a tenth of an attempt.
+	// narrow, which stalls the processor on every attempt (a tenth of
+	// deciding, as the Decider's Context says).
 	*c = scenarios.Context{}
 	c.Event, c.Attempt, c.At = d.event(), d.n(), d.offset()
 	c.Since = d.offset() - e.first(d.event(), st)
