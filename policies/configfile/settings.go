@@ -105,6 +105,11 @@ const (
 	// left out, so that running retrysim in a directory never writes
 	// where a file there says.
 	WritesHere
+	// SendsAway: the value turns the loopback guard off (allow-remote)
+	// and comes from a config file found in the working directory: it is
+	// left out, so that running retrysim in a directory never sends
+	// signed requests to another machine a file there names.
+	SendsAway
 )
 
 // TrustOf says whether a value for command's flag, found in the
@@ -114,8 +119,12 @@ func TrustOf(command, flag string, explicit bool, getenv func(string) string) Tr
 	if flag == "exec" && (!explicit || getenv("RETRYSIM_EXEC") != "") {
 		return RunsCommand
 	}
-	if !explicit && WritesPath(command, flag) && getenv(EnvName(Key(command, flag))) == "" {
+	fromFile := !explicit && getenv(EnvName(Key(command, flag))) == ""
+	if fromFile && WritesPath(command, flag) {
 		return WritesHere
+	}
+	if fromFile && flag == "allow-remote" {
+		return SendsAway
 	}
 	return Taken
 }

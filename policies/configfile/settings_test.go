@@ -66,9 +66,10 @@ func TestSourcePointsAtWhereTheValueCameFrom(t *testing.T) {
 }
 
 // TestTrustOf: a command to run is taken only from a file named with
-// --config and never from the environment; a path to write to is not
-// taken from a file found in the working directory, unless the
-// environment sets it; any other value is taken.
+// --config and never from the environment; a path to write to, or the
+// loopback guard turned off, is not taken from a file found in the
+// working directory, unless the environment sets it; any other value is
+// taken.
 func TestTrustOf(t *testing.T) {
 	for _, tc := range []struct {
 		name, command, flag string
@@ -87,6 +88,10 @@ func TestTrustOf(t *testing.T) {
 		{"run's chart is a kind", "run", "chart", false, nil, configfile.Taken},
 		{"demo's db", "demo", "db", false, nil, configfile.WritesHere},
 		{"proxy's captures", "proxy", "captures", false, nil, configfile.WritesHere},
+		{"allow-remote from a file found", "run", "allow-remote", false, nil, configfile.SendsAway},
+		{"replay's allow-remote from a file found", "replay", "allow-remote", false, nil, configfile.SendsAway},
+		{"allow-remote from the environment", "run", "allow-remote", false, map[string]string{"RETRYSIM_ALLOW_REMOTE": "true"}, configfile.Taken},
+		{"allow-remote from a file named", "run", "allow-remote", true, nil, configfile.Taken},
 	} {
 		if got := configfile.TrustOf(tc.command, tc.flag, tc.explicit, env(tc.env)); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)

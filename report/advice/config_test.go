@@ -23,4 +23,8 @@ func TestUntrusted(t *testing.T) {
 	if want := "retrysim.yaml:4: results: ignored: where retrysim writes is taken only from --results, RETRYSIM_RESULTS or a config file named with --config, so that running retrysim in a directory never writes where a file there says"; err != nil || note != want {
 		t.Errorf("a path: %q, %v\nwant %q", note, err, want)
 	}
+	note, err = advice.Untrusted(configfile.SendsAway, "allow-remote", "allow-remote", "retrysim.yaml:5: allow-remote")
+	if want := "retrysim.yaml:5: allow-remote: ignored: the loopback guard is turned off only by --allow-remote, RETRYSIM_ALLOW_REMOTE or a config file named with --config, so that running retrysim in a directory never sends requests to another machine a file there names"; err != nil || note != want {
+		t.Errorf("the loopback guard: %q, %v\nwant %q", note, err, want)
+	}
 }
