@@ -122,7 +122,7 @@ Examples:
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", string(demo.Naive), "handler mode: "+strings.Join(demo.ModeNames(), ", "))
-	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	cmd.Flags().StringVar(&addr, "addr", demo.DefaultAddr, "address to listen on")
 	cmd.Flags().StringVar(&db, "db", "", "SQLite file to keep the data in (default: a temporary one, removed on exit)")
 	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: generated from --seed)")
 	cmd.Flags().Uint64Var(&seed, "seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")

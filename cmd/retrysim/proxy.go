@@ -36,7 +36,7 @@ type proxyFlags struct {
 }
 
 func newProxyCmd() *cobra.Command {
-	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: "1h", events: 1, demoTTL: "24h", urlFlag: "forward-to"}}
+	f := &proxyFlags{runFlags: runFlags{maxRPS: newMaxRPSFlag(), seed: simulator.DefaultSeed, over: policies.FormatDuration(simulator.DefaultOver), events: 1, demoTTL: "24h", urlFlag: "forward-to"}}
 	cmd := &cobra.Command{
 		Use:   "proxy",
 		Short: "Take real deliveries in and give your handler the provider's retries",

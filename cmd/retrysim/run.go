@@ -124,7 +124,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringVar(&f.demoTTL, "demo-ttl", policies.FormatDuration(demo.DefaultTTL), "how long the ttl demo handler keeps a dedup key (virtual time)")
 	fl.IntVar(&f.events, "events", simulator.DefaultEvents, "number of events to deliver")
 	f.tenantFlags.add(fl)
-	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
+	fl.StringVar(&f.over, "over", policies.FormatDuration(simulator.DefaultOver), "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice: the same seed gives the same timeline and faults")
 	fl.StringVar(&f.runID, "run-id", "", "run id mixed into every event id, so a second run tests the handler afresh (default: a fresh one, shown in the report); give a run's id to reproduce its ids")
 	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
 
 // settleUsage is the help of --settle, on run and replay alike.
-const settleUsage = "longest real time to wait after the last attempt for a handler behind a URL to finish its work: the effects oracle is read until every accepted event is reported and nothing changes for 2s (or half of this, if shorter)"
+var settleUsage = "longest real time to wait after the last attempt for a handler behind a URL to finish its work: the effects oracle is read until every accepted event is reported and nothing changes for " +
+	policies.FormatDuration(simulator.DefaultSettleQuiet) + " (or half of this, if shorter)"
 
 // validateRunID reads --run-id and --settle: one run id for every
 // provider of the command, fresh unless given.

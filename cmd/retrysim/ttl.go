@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/report/outfile"
@@ -56,7 +57,7 @@ Examples:
 	fl.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.TTLFormats(), ", "))
 	fl.StringArrayVar(&f.out, "out", nil, "also write to FILE, in the format its extension names: .png or .svg draws the TTL comparison chart, .md, .json or .txt writes the tables; repeatable, and stdout keeps --format")
 	fl.IntVar(&f.events, "events", 200, "events per provider")
-	fl.StringVar(&f.over, "over", "1h", "virtual time over which the events' first attempts are spread")
+	fl.StringVar(&f.over, "over", policies.FormatDuration(simulator.DefaultOver), "virtual time over which the events' first attempts are spread")
 	fl.Uint64Var(&f.seed, "seed", simulator.DefaultSeed, "seed for every random choice")
 	return cmd
 }

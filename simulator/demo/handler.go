@@ -95,6 +95,10 @@ const DefaultTTL = 5 * time.Minute
 // otherwise.
 const DefaultWork = 100 * time.Millisecond
 
+// DefaultAddr is where a demo handler listens unless told otherwise, as a
+// standalone program (Program) and as 'retrysim demo'.
+const DefaultAddr = "127.0.0.1:8080"
+
 // EffectsPath is where the handler serves its side effects.
 const EffectsPath = "/_retrysim/effects"
 
@@ -175,7 +179,7 @@ func New(mode Mode, opts ...Option) (*Handler, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
-	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: 1, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
+	h := &Handler{mode: mode, secrets: map[string]string{}, now: time.Now, seed: simulator.DefaultSeed, ttl: DefaultTTL, work: DefaultWork, seen: map[string]struct{}{}}
 	if mode == Queue || mode == QueueUnguarded {
 		h.work = DefaultQueueDelay
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
+	"github.com/retrysim/retrysim/simulator"
 )
 
 // Program runs a demo handler in mode as a standalone program, the body of
@@ -28,7 +29,7 @@ import (
 func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(string(mode), flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback)")
+	addr := fs.String("addr", DefaultAddr, "address to listen on (loopback)")
 	db := fs.String("db", string(mode)+".db", "SQLite file holding the ledger and the dedup records")
 	// Each mode lists only its own flags: -ttl and -work mean nothing to
 	// the others.
@@ -44,7 +45,7 @@ func Program(ctx context.Context, mode Mode, args []string, stdout, stderr io.Wr
 		*work = DefaultQueueDelay
 		fs.DurationVar(work, "work", DefaultQueueDelay, "how long the worker waits before it takes the jobs queued (the credit lands that long after the answer)")
 	}
-	seed := fs.Uint64("seed", 1, "expect the secrets 'retrysim run' generates from this seed")
+	seed := fs.Uint64("seed", simulator.DefaultSeed, "expect the secrets 'retrysim run' generates from this seed")
 	var secrets []string
 	fs.Func("secret", "signing secret as provider=value (repeatable; default: the one 'retrysim run' generates from --seed)", func(s string) error {
 		secrets = append(secrets, s)
