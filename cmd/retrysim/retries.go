@@ -33,14 +33,19 @@ func (f *retriesFlag) Set(s string) error {
 
 func (f *retriesFlag) Type() string { return "int" }
 
-// retriesDefaults says each settable policy's own number of retries:
-// "twilio 1, twilio-docs 1".
+// retriesDefaults says each settable policy's own number of retries and
+// the most its written schedule allows: "twilio 1 in 0..3, twilio-docs 1
+// in 0..5".
 func retriesDefaults() string {
 	var out []string
 	cat := policies.Default()
 	for _, n := range cat.Settable() {
-		if p, err := cat.Lookup(n); err == nil && p.Retries != nil {
-			out = append(out, fmt.Sprintf("%s %d", n, *p.Retries))
+		p, err := cat.Lookup(n)
+		if err != nil || p.Retries == nil {
+			continue
+		}
+		if delays, err := p.Schedule.Expand(); err == nil {
+			out = append(out, fmt.Sprintf("%s %d in 0..%d", n, *p.Retries, len(delays)))
 		}
 	}
 	return strings.Join(out, ", ")

@@ -133,7 +133,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: model the handler as answering 200 at once")
 	fl.StringArrayVar(&f.secrets, "secret", nil, "signing secret as provider=value (repeatable; also RETRYSIM_SECRET_<PROVIDER> or secrets: in the config; default: one generated from --seed, printed once)")
 	fl.StringSliceVar(&f.eventTypes, "event-type", nil, "event type to send: one type for one provider, or provider=type for each, comma-separated or repeated (stripe=invoice.payment_succeeded,github=push); default: each provider's payment-like event")
-	fl.Var(&f.retries, "retries", "retries for policies that allow setting them (twilio: 0..3); default: each policy's own ("+retriesDefaults()+")")
+	fl.Var(&f.retries, "retries", "retries for policies that allow setting them; default: each policy's own, in the range its schedule allows ("+retriesDefaults()+")")
 	fl.StringVar(&f.effectsURL, "effects-url", "", `your handler's side effects, read before the run and after it until they settle (--settle), for an idempotency verdict: its database, postgres://USER:PASS@HOST/DB, mysql://USER:PASS@HOST/DB or sqlite:PATH, with --effects-query; or a URL answering {"<dedup id>": <times processed>} (or {"effects": {…}, "pending": N})`)
 	f.oracleFlags.add(fl)
 	fl.StringVar(&f.ttls, "ttl", "", ttlChoicesUsage())
