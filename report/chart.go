@@ -251,7 +251,7 @@ func drawLegendColumn(c draw.Canvas, lg *plot.Legend, lw, pad vg.Length, note st
 		// wider than the column (a single word too wide stays whole).
 		perChar := sty.Width(note) / vg.Length(max(1, utf8.RuneCountInString(note)))
 		for n := int(lw / perChar); ; n-- {
-			lines = wrapWords(note, n)
+			lines = WrapWords(note, n)
 			if n <= 10 || !tooWide(sty, lines, lw) {
 				break
 			}

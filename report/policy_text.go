@@ -247,7 +247,7 @@ func writeFactsText(ew *errWriter, p *policies.Policy) {
 // each value leaves the line breaks alone (joined, they came out as a
 // literal \n).
 func writeWrapped(ew *errWriter, first, indent, text string, width int) {
-	for i, line := range wrapWords(text, width) {
+	for i, line := range WrapWords(text, width) {
 		lead := indent
 		if i == 0 {
 			lead = first

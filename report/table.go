@@ -106,19 +106,19 @@ func (t *table) fitted(indent string, width int) []string {
 	return out
 }
 
-// wrapCell breaks a cell's text into lines (wrapWords); an empty cell is
+// wrapCell breaks a cell's text into lines (WrapWords); an empty cell is
 // one empty line.
 func wrapCell(s string, width int) []string {
-	if out := wrapWords(s, width); len(out) > 0 {
+	if out := WrapWords(s, width); len(out) > 0 {
 		return out
 	}
 	return []string{""}
 }
 
-// wrapWords breaks s into lines of at most width runes, between words
+// WrapWords breaks s into lines of at most width runes, between words
 // (white space folded; a word longer than width stays whole). Table
 // cells, chart notes and policy notes all wrap here.
-func wrapWords(s string, width int) []string {
+func WrapWords(s string, width int) []string {
 	var out []string
 	line := ""
 	for _, w := range strings.Fields(s) {

@@ -34,3 +34,7 @@ func plainBools(root *cobra.Command) {
 	}
 	walk(root)
 }
+
+// helpWidth is the width the commands' long help is written to: what a
+// terminal of 100 columns shows unwrapped.
+const helpWidth = 94

@@ -103,16 +103,7 @@ Examples:
       --fail-on duplicate-effects,lost-events,ttl-too-short --ttl-configured 24h --format junit > retrysim.xml
 
 Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
-  duplicate-effects  an event was processed more than once (needs the effects oracle)
-  lost-events        an event was never delivered (retries exhausted, endpoint disabled)
-  slow-responses     the handler itself kept the provider waiting past its timeout
-                     (no answer in time, or an answer measured slower; injected latency aside)
-  redirects          a delivery failed on a 3xx the provider does not follow
-  ttl-too-short      --ttl-configured is shorter than the provider's retry window or
-                     the longest wait from a key to a duplicate seen in the run
-  forged-accepted    a forged, tampered, unsigned, stale or replayed request got a 2xx its
-                     signature should have prevented, or caused a side effect (needs
-                     attacks: --scenario forged, or Discord's own probe)`,
+` + advice.GatesHelp(helpWidth),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
