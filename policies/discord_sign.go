@@ -52,13 +52,14 @@ func (discordSigner) KeyNote() string {
 }
 
 func (discordSigner) Scheme() Scheme {
-	return Scheme{Headers: []string{"X-Signature-Ed25519"}, Timestamp: "X-Signature-Timestamp", AdvisedTolerance: discordAdvisedBound}
+	return Scheme{Headers: []string{"X-Signature-Ed25519"}, Timestamp: "X-Signature-Timestamp", AdvisedTolerance: advisedTolerance}
 }
 
-// discordAdvisedBound is the bound on X-Signature-Timestamp's age that is
-// good practice (Slack's and Stripe's verifiers use it), though Discord
-// documents none.
-const discordAdvisedBound = 5 * time.Minute
+// advisedTolerance is the bound on a signed timestamp's age that is good
+// practice where a provider signs one but neither documents nor checks a
+// bound (Discord's X-Signature-Timestamp, Zoom's x-zm-request-timestamp):
+// the one Slack's and Stripe's verifiers use.
+const advisedTolerance = 5 * time.Minute
 
 func (discordSigner) Header(h http.Header, d Delivery) {
 	var buf [20]byte

@@ -132,7 +132,7 @@ func (w standardWire) Scheme() Scheme {
 func (zoomWire) Scheme() Scheme {
 	return Scheme{
 		Headers: []string{"x-zm-signature"}, Timestamp: "x-zm-request-timestamp", PerAttempt: []string{"x-zm-trackingid"},
-		Covers: CoversJSON, AdvisedTolerance: zoomAdvisedBound,
+		Covers: CoversJSON, AdvisedTolerance: advisedTolerance,
 	}
 }
 
