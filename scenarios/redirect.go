@@ -10,8 +10,8 @@ import "fmt"
 // longer (hops).
 //
 //	type: redirect
-//	status: 308   # or 301
-//	hops: 1       # optional: redirects before the handler
+//	status: 308   # or 301, 302, 303, 307
+//	hops: 1       # optional (1..20): redirects before the handler
 type redirect struct {
 	Status int `yaml:"status"`
 	// Hops is nil when not given (one redirect); a given 0 is an error.
