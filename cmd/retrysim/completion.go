@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/retrysim/retrysim/policies"
@@ -8,9 +10,28 @@ import (
 	"github.com/retrysim/retrysim/scenarios"
 )
 
+// completionExamples ends cobra's completion command's help in examples,
+// as retrysim's own commands' help does (TestHelpExamples runs them): each
+// shell's command writes its script to stdout, and its own --help says how
+// to load it.
+const completionExamples = `
+Examples:
+  retrysim completion bash > retrysim.bash
+  retrysim completion zsh > _retrysim
+  retrysim completion fish > retrysim.fish
+  retrysim completion powershell > retrysim.ps1
+  retrysim completion bash --help`
+
 // completions gives shell completion the values a flag or argument takes,
-// from the catalogues (advice.Completions).
+// from the catalogues (advice.Completions), and the completion command
+// its examples.
 func completions(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Long = strings.TrimRight(c.Long, "\n") + "\n" + completionExamples
+		}
+	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, values := range advice.Completions(c.Name()) {
