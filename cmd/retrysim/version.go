@@ -46,7 +46,7 @@ func versionOf(info *debug.BuildInfo) string {
 		}
 		parts = append(parts, r)
 	} else {
-		parts = append(parts, "no VCS revision recorded")
+		parts = append(parts, "no VCS revision recorded (go build records it in a git checkout, unless -buildvcs=false)")
 	}
 	if info.GoVersion != "" {
 		parts = append(parts, "built with "+info.GoVersion)

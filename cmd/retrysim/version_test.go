@@ -23,7 +23,7 @@ func TestVersionWords(t *testing.T) {
 		{"dirty work tree", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "fedcba"}, {Key: "vcs.modified", Value: "true"},
 		}}, []string{"(devel)", "revision fedcba", "dirty"}, nil},
-		{"no vcs", debug.BuildInfo{}, []string{"(devel)", "no VCS revision recorded"}, []string{"dirty"}},
+		{"no vcs", debug.BuildInfo{}, []string{"(devel)", "no VCS revision recorded (go build records it in a git checkout, unless -buildvcs=false)"}, []string{"dirty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := versionOf(&tc.info)
