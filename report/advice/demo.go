@@ -32,11 +32,15 @@ func DemoListen(addr string, err error) error {
 func DemoBanner(w io.Writer, mode demo.Mode, addr net.Addr, seed uint64, given map[string]string) {
 	fmt.Fprintf(w, "demo handler (%s) on http://%s\n  webhooks: POST http://%s%s<provider>\n  effects:  GET  http://%s%s\n  secrets:  those 'retrysim run --seed %d' generates, unless given (--secret, RETRYSIM_SECRET_<PROVIDER>, secrets: in the config):\n",
 		mode, addr, addr, demo.WebhookPath, addr, demo.EffectsPath, seed)
+	width := 0
+	for _, p := range policies.WireNames() {
+		width = max(width, len(p))
+	}
 	for _, p := range policies.WireNames() {
 		if from, ok := given[p]; ok {
-			fmt.Fprintf(w, "    %-18s (%s)\n", p, from)
+			fmt.Fprintf(w, "    %-*s  (%s)\n", width, p, from)
 			continue
 		}
-		fmt.Fprintf(w, "    %-18s %s\n", p, policies.GenerateSecret(p, seed))
+		fmt.Fprintf(w, "    %-*s  %s\n", width, p, policies.GenerateSecret(p, seed))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -43,13 +44,26 @@ func TestDemoBannerNeverPrintsAGivenSecret(t *testing.T) {
 	if !strings.HasPrefix(out, "demo handler (naive) on http://127.0.0.1:8080\n  webhooks: POST http://127.0.0.1:8080"+demo.WebhookPath+"<provider>\n") {
 		t.Errorf("banner:\n%s", out)
 	}
-	if !strings.Contains(out, "    stripe             (from RETRYSIM_SECRET_STRIPE)\n") {
+	if !regexp.MustCompile(`\n    stripe +\(from RETRYSIM_SECRET_STRIPE\)\n`).MatchString(out) {
 		t.Errorf("the given secret's source is not said:\n%s", out)
+	}
+	// The secrets stand in one column, after the longest provider's name.
+	col := -1
+	for line := range strings.SplitSeq(out, "\n") {
+		name, rest, ok := strings.Cut(strings.TrimPrefix(line, "    "), " ")
+		if !strings.HasPrefix(line, "    ") || !ok {
+			continue
+		}
+		at := 4 + len(name) + 1 + len(rest) - len(strings.TrimLeft(rest, " "))
+		if col >= 0 && at != col {
+			t.Errorf("%s's secret starts in column %d, the others' in %d:\n%s", name, at, col, out)
+		}
+		col = at
 	}
 	if strings.Contains(out, policies.GenerateSecret("stripe", 7)) {
 		t.Errorf("the generated stripe secret is printed though one was given:\n%s", out)
 	}
-	if !strings.Contains(out, "    github             "+policies.GenerateSecret("github", 7)+"\n") {
+	if !regexp.MustCompile(`\n    github +` + regexp.QuoteMeta(policies.GenerateSecret("github", 7)) + `\n`).MatchString(out) {
 		t.Errorf("github's generated secret is not printed:\n%s", out)
 	}
 	if got, want := strings.Count(out, "\n    "), len(policies.WireNames()); got != want {
