@@ -49,16 +49,15 @@ func newReplayCmd() *cobra.Command {
 a curl command line ("Copy as cURL") — and sends it --times times to your handler: on the
 provider's retry schedule in virtual time (send n carries the virtual time attempt n would
 have, in the Retrysim-Virtual-Time header; nothing waits), or all at once with --concurrent,
-so that the sends overlap in the handler. The body and the dedup id never change. With
---secret each send is signed afresh, with a fresh timestamp where the provider's scheme has
-one (Stripe, Slack, Discord, Standard Webhooks, Svix, Zoom); without it the captured signature is sent as it is.
+so that the sends overlap in the handler. The body and the dedup id never change.
+
+With --secret (or RETRYSIM_SECRET_<PROVIDER>, or secrets: in retrysim.yaml) each send is
+signed afresh, with a fresh timestamp where the provider's scheme signs one; without it the
+captured signature is sent as it is. Without --url, replay serves the built-in demo handler
+(--demo MODE) and signs with the secret it expects.
 
 It then reports what a careful engineer checks by hand, asking the effects oracle after
 every send: the first call wrote, and the other calls answered 2xx without writing.
-
-With --secret (or RETRYSIM_SECRET_<PROVIDER>, or secrets: in retrysim.yaml) every send is
-re-signed. Without --url, replay serves the built-in demo handler (--demo MODE) and
-re-signs with the secret it expects.
 
 Examples:
   retrysim replay --request delivery.http --demo idempotent
