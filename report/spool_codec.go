@@ -217,6 +217,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(r.Signal)
 	e.str(string(r.TLS))
 	e.str(r.Tenant)
+	e.str(r.RedirectRefused)
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -445,6 +446,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.Signal = d.str()
 	r.TLS = simulator.TLSProblem(d.str())
 	r.Tenant = d.str()
+	r.RedirectRefused = d.str()
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()

@@ -24,6 +24,9 @@ type outcome struct {
 	outage        bool // an injected outage applied
 	err           string
 	header        http.Header
+	// redirectRefused is where the handler's redirect led when retrysim
+	// refused to connect there (see Record.RedirectRefused).
+	redirectRefused string
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
 	// held is how long the provider held the attempt back instead of
@@ -125,12 +128,17 @@ func (e *engine) send(ctx context.Context, d *due, st eventRef, act *scenarios.A
 // alike.
 func received(o *outcome, a *answer, p *policies.Policy) {
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
-	o.err, o.tls = describe(a.err), tlsProblemOf(a.err)
+	o.err, o.tls, o.redirectRefused = describe(a.err), tlsProblemOf(a.err), a.redirectRefused
 	switch {
 	case a.timeout:
 		o.outcome = Timeout
 	case a.invalid:
 		o.outcome = InvalidResponse
+	case a.redirectRefused != "":
+		// The handler answered: a redirect the provider would follow, to
+		// where retrysim does not connect. The attempt ends on it.
+		o.outcome, o.status = Redirect, a.status
+		o.err = fmt.Sprintf("a %d to %s, not followed: %s", a.status, a.redirectRefused, o.err)
 	case a.err != nil:
 		o.outcome = ConnectionFailed
 	default:

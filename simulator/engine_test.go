@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -337,20 +336,6 @@ func TestInProcessHandlerSeesRetriesOfOneEvent(t *testing.T) {
 		if !cur.After(prev) {
 			t.Errorf("attempt %d virtual time %s not after %s", i+2, s.vt, got[i].vt)
 		}
-	}
-}
-
-// A redirect to another machine is never followed, even by a provider that
-// follows redirects: every connection must stay on loopback.
-func TestRedirectToRemoteHostIsRefused(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://192.0.2.1/elsewhere", http.StatusTemporaryRedirect)
-	}))
-	defer srv.Close()
-	recs, _ := collect(t, Config{Policy: policytest.Lookup(t, "slack"), URL: srv.URL, Events: 1})
-	a := attempts(recs)[0]
-	if a.Outcome != ConnectionFailed || !strings.Contains(a.Error, "not a loopback address") {
-		t.Errorf("got %s (%s), want connection_failed refusing 192.0.2.1", a.Outcome, a.Error)
 	}
 }
 

@@ -363,7 +363,7 @@ func TestHostileHandlers(t *testing.T) {
 					http.Redirect(w, r, "http://192.0.2.1/steal", http.StatusTemporaryRedirect)
 				}))
 			},
-			follow: 2, want: ConnectionFailed, reached: reachedYes, errHas: "refusing to connect to 192.0.2.1",
+			follow: 2, want: Redirect, status: 307, reached: reachedYes, errHas: "refusing to connect to 192.0.2.1",
 		},
 		{
 			name: "redirect to an IPv4-mapped IPv6 address elsewhere is refused",
@@ -372,7 +372,7 @@ func TestHostileHandlers(t *testing.T) {
 					http.Redirect(w, r, "http://[::ffff:192.0.2.7]:8080/steal", http.StatusTemporaryRedirect)
 				}))
 			},
-			follow: 2, want: ConnectionFailed, reached: reachedYes, errHas: "refusing to connect to 192.0.2.7",
+			follow: 2, want: Redirect, status: 307, reached: reachedYes, errHas: "refusing to connect to 192.0.2.7",
 		},
 		{
 			name: "TLS with a self-signed certificate, not trusted",

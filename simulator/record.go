@@ -12,8 +12,9 @@ const (
 	// HTTPError: the provider got a non-2xx answer (from the handler, or
 	// from a proxy in front of it).
 	HTTPError Outcome = "http_error"
-	// Redirect: the answer was a 3xx the provider does not follow, or more
-	// redirects than it follows.
+	// Redirect: the answer was a 3xx the provider does not follow, more
+	// redirects than it follows, or a redirect it would follow to where
+	// retrysim refused to connect (RedirectRefused says where).
 	Redirect Outcome = "redirect"
 	// Timeout: no answer within the provider's timeout.
 	Timeout Outcome = "timeout"
@@ -216,6 +217,12 @@ type AttemptFacts struct {
 	// TLS says what was wrong with the target's certificate when the
 	// connection failed in its TLS handshake ("" otherwise).
 	TLS TLSProblem
+	// RedirectRefused is, for a redirect outcome, where the handler's
+	// redirect led when retrysim refused to connect there: not this
+	// machine, and remote targets not allowed (Config.AllowRemote). The
+	// provider would have followed it; nothing was sent there. A password
+	// in it is masked; "" otherwise.
+	RedirectRefused string
 	// Signal says what the answer meant beyond its outcome, by the
 	// policy's status rules: retries stopped (X-Slack-No-Retry: 1), the
 	// endpoint disabled (410), the next attempt delayed by Retry-After, or

@@ -44,6 +44,7 @@ type recordJSON struct {
 	TLS                TLSProblem   `json:"tls_problem,omitempty"`
 	Tenant             string       `json:"tenant,omitempty"`
 	Signal             string       `json:"signal,omitempty"`
+	RedirectRefused    string       `json:"redirect_refused,omitempty"`
 	Attack             string       `json:"attack,omitempty"`
 	AttackChange       string       `json:"attack_change,omitempty"`
 	AttackDetail       string       `json:"attack_detail,omitempty"`
@@ -153,7 +154,7 @@ func (r *Record) toJSON() recordJSON {
 		Outcome: r.Outcome, Status: r.Status, HandlerStatus: r.HandlerStatus, Reached: r.Reached,
 		LatencyMS: millis(r.Latency), AddedLatencyMS: millis(r.AddedLatency), Fault: r.Fault, Object: r.Object,
 		Copy: r.Copy, Subscription: r.Subscription, Manual: r.Manual, Error: r.Error, Outage: r.Outage,
-		TLS: r.TLS, Tenant: r.Tenant, Signal: r.Signal,
+		TLS: r.TLS, Tenant: r.Tenant, Signal: r.Signal, RedirectRefused: r.RedirectRefused,
 
 		Attack: r.Attack, AttackChange: r.AttackChange, AttackDetail: r.AttackDetail,
 		Probe: r.Probe, ProbeExpect: r.ProbeExpect, NotApplicable: r.NotApplicable,
@@ -190,6 +191,7 @@ func (w *recordJSON) toRecord(r *Record) {
 		AttemptFacts: AttemptFacts{
 			Outcome: w.Outcome, AddedLatency: fromMillis(w.AddedLatencyMS), Object: w.Object, Copy: w.Copy,
 			Subscription: w.Subscription, Manual: w.Manual, Outage: w.Outage, TLS: w.TLS, Signal: w.Signal,
+			RedirectRefused: w.RedirectRefused,
 		},
 		AttackFacts: AttackFacts{
 			Attack: w.Attack, AttackChange: w.AttackChange, AttackDetail: w.AttackDetail,

@@ -1,8 +1,10 @@
 package simulator
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 )
 
 // followable reports whether a provider that follows redirects follows an
@@ -26,10 +28,12 @@ func followable(status int) bool {
 // are not loopback unless remote targets are allowed, so a redirect cannot
 // lead anywhere the target could not. It returns the last answer and how
 // many redirects were followed; a redirect still there after follow of them
-// is returned as it is, for the engine to classify.
-func doFollowing(client *http.Client, req *http.Request, follow int) (*http.Response, int, error) {
-	resp, err := client.Do(req)
-	hops := 0
+// is returned as it is, for the engine to classify. A redirect to where the
+// dialer refused to connect is returned as it is too (its body already
+// read), with where it led (refused) and the dialer's refusal (err): the
+// handler answered, and what it answered cannot be followed.
+func doFollowing(client *http.Client, req *http.Request, follow int) (resp *http.Response, hops int, refused *url.URL, err error) {
+	resp, err = client.Do(req)
 	for ; err == nil && hops < follow; hops++ {
 		next := redirectOf(req, resp)
 		if next == nil {
@@ -37,10 +41,14 @@ func doFollowing(client *http.Client, req *http.Request, follow int) (*http.Resp
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
 		resp.Body.Close()
+		redirect := resp
 		req = next
-		resp, err = client.Do(req)
+		if resp, err = client.Do(req); err != nil && errors.Is(err, ErrRemoteTarget) {
+			redirect.Body = http.NoBody
+			return redirect, hops, next.URL, err
+		}
 	}
-	return resp, hops, err
+	return resp, hops, nil, err
 }
 
 // redirectOf is req sent again to where resp redirects it, or nil when resp

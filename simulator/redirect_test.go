@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrysim/retrysim/policies"
 	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // slackPolicy is the built-in Slack policy: it follows up to two redirects.
@@ -216,6 +217,82 @@ func TestRedirectThatCannotBeFollowed(t *testing.T) {
 		}
 		if r.Outcome != Redirect || !strings.Contains(r.Error, "cannot follow") || strings.Contains(r.Error, "too many") {
 			t.Errorf("attempt %d: %s %q, want a redirect that says it cannot be followed", r.Attempt, r.Outcome, r.Error)
+		}
+	}
+}
+
+// TestRedirectOffThisMachineIsRefused points Slack, which follows
+// redirects, at a handler that redirects to another machine: nothing is
+// sent there, and the attempt ends on the handler's answer, a redirect,
+// with where it led, not as a connection that broke after the request was
+// sent. A name is refused without being looked up, a password in the
+// Location is masked, and a hop on this machine before it is followed.
+func TestRedirectOffThisMachineIsRefused(t *testing.T) {
+	cases := []struct {
+		name     string
+		location string // where /old redirects
+		final    string // where the last redirect went (a "/" path is this server's)
+		status   int
+		hops     int // the requests the server sees per attempt
+		refused  string
+	}{
+		{name: "an address", location: "http://192.0.2.1/elsewhere", status: 307, hops: 1, refused: "http://192.0.2.1/elsewhere"},
+		{name: "any address", location: "http://0.0.0.0:18081/webhooks/slack", status: 308, hops: 1, refused: "http://0.0.0.0:18081/webhooks/slack"},
+		{name: "a name", location: "https://hooks.example/slack", status: 301, hops: 1, refused: "https://hooks.example/slack"},
+		{name: "a password", location: "http://user:hunter2@192.0.2.1/in", status: 302, hops: 1, refused: "http://user:xxxxx@192.0.2.1/in"},
+		{name: "after a hop here", location: "/moved", final: "http://192.0.2.1/gone", status: 303, hops: 2, refused: "http://192.0.2.1/gone"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var log requestLog
+			url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+				to := tc.location
+				if r.URL.Path == "/moved" {
+					to = tc.final
+				}
+				w.Header().Set("Location", to)
+				w.WriteHeader(tc.status)
+			})
+			pol := slackPolicy(t)
+			recs, res := collect(t, Config{Policy: pol, URL: url + "/old", Events: 1})
+			if res.Delivered != 0 {
+				t.Errorf("delivered %d events through a redirect off this machine", res.Delivered)
+			}
+			atts := attempts(recs)
+			if len(atts) != pol.MaxAttempts() {
+				t.Fatalf("%d attempts, want the whole schedule of %d", len(atts), pol.MaxAttempts())
+			}
+			if seen := log.requests(); len(seen) != tc.hops*len(atts) {
+				t.Errorf("the server saw %d requests, want %d per attempt", len(seen), tc.hops)
+			}
+			for _, a := range atts {
+				if a.Outcome != Redirect || a.Status != tc.status || a.HandlerStatus != tc.status || !a.Reached {
+					t.Errorf("attempt %d: %s, status %d, handler %d, reached %v; want redirect %d answered by the handler",
+						a.Attempt, a.Outcome, a.Status, a.HandlerStatus, a.Reached, tc.status)
+				}
+				if a.RedirectRefused != tc.refused {
+					t.Errorf("attempt %d: redirect_refused %q, want %q", a.Attempt, a.RedirectRefused, tc.refused)
+				}
+				if !strings.Contains(a.Error, tc.refused) || !strings.Contains(a.Error, "not a loopback address") || strings.Contains(a.Error, "hunter2") {
+					t.Errorf("attempt %d: error %q does not name the refused redirect (password masked) and why", a.Attempt, a.Error)
+				}
+			}
+		})
+	}
+}
+
+// TestRedirectOffThisMachineLostOnTheWayBack: an answer lost on the way
+// back never reached the provider, which followed nothing, so the record
+// names no refused redirect.
+func TestRedirectOffThisMachineLostOnTheWayBack(t *testing.T) {
+	var log requestLog
+	url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://192.0.2.1/elsewhere", http.StatusTemporaryRedirect)
+	})
+	recs, _ := collect(t, Config{Policy: slackPolicy(t), Scenario: scenariotest.Faults(t, "faults: [{type: lost-response}]\n"), URL: url, Events: 1})
+	for _, a := range attempts(recs) {
+		if a.Outcome != LostResponse || a.RedirectRefused != "" {
+			t.Errorf("attempt %d: %s, redirect_refused %q; want lost_response and none", a.Attempt, a.Outcome, a.RedirectRefused)
 		}
 	}
 }

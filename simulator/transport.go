@@ -67,6 +67,10 @@ type answer struct {
 	// invalid says an answer began to arrive and was not valid HTTP (a
 	// malformed or cut-off status line or headers, headers too large).
 	invalid bool
+	// redirectRefused is where the answer, a redirect, led when the
+	// dialer refused to connect there (not this machine, and remote
+	// targets not allowed), its password masked; err is the refusal.
+	redirectRefused string
 }
 
 // exchange sends one request, following up to follow redirects as the
@@ -265,15 +269,21 @@ func (t *tracer) exchange(client *http.Client, rt http.RoundTripper, req *http.R
 	start := t.wall.Now()
 	var resp *http.Response
 	var hops int
+	var refused *url.URL
 	var err error
 	if rt != nil {
 		resp, err = roundTrip(rt, req)
 	} else {
-		resp, hops, err = doFollowing(client, req, follow)
+		resp, hops, refused, err = doFollowing(client, req, follow)
 	}
 	defer t.unbound()
 	a := answer{redirects: hops}
 	inBody := false // the error, if any, came reading the answer's body
+	if refused != nil {
+		// The handler answered with a redirect that cannot be followed:
+		// that answer is what the provider got (its body already read).
+		a.status, a.stop, a.redirectRefused = resp.StatusCode, resp.Header, refused.Redacted()
+	}
 	if err == nil {
 		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
 		resp.Body.Close()

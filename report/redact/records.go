@@ -63,12 +63,12 @@ func (d *Records) Redact(r *simulator.Record) *simulator.Record {
 	if d.forms == nil {
 		// No secret to look for (a dry run of a million events, say): only
 		// the fields a handler's answer can reach need a look.
-		e, sig := d.text(r.Error), d.text(r.Signal)
-		if e == r.Error && sig == r.Signal {
+		e, sig, to := d.text(r.Error), d.text(r.Signal), d.text(r.RedirectRefused)
+		if e == r.Error && sig == r.Signal && to == r.RedirectRefused {
 			return r
 		}
 		d.spare = *r
-		d.spare.Error, d.spare.Signal = e, sig
+		d.spare.Error, d.spare.Signal, d.spare.RedirectRefused = e, sig, to
 		return &d.spare
 	}
 	return d.fields(r)

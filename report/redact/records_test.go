@@ -40,3 +40,17 @@ func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
 		t.Fatalf("a field other than the error keeps the secret: %+v", got)
 	}
 }
+
+// TestRecordRedactorEscapesARefusedRedirect: where a handler's redirect
+// led is the handler's text too (a saved stream can say anything), so its
+// escapes are escaped even when there is no secret to look for.
+func TestRecordRedactorEscapesARefusedRedirect(t *testing.T) {
+	d := NewRecords(nil)
+	r := simulator.Record{Kind: simulator.KindAttempt, AttemptFacts: simulator.AttemptFacts{
+		Outcome: simulator.Redirect, RedirectRefused: "http://192.0.2.1/\x1b]0;pwned\x07",
+	}}
+	got := d.Redact(&r)
+	if strings.ContainsAny(got.RedirectRefused, "\x1b\x07") || got.RedirectRefused != `http://192.0.2.1/\x1b]0;pwned\a` {
+		t.Fatalf("the handler's escapes came through: %q", got.RedirectRefused)
+	}
+}
