@@ -325,7 +325,11 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	r.End = rec.Time
 	r.outage(rec)
-	if rec.Outcome == simulator.Redirect || policies.Is3xx(rec.HandlerStatus) {
+	if rec.RedirectRefused != "" {
+		if r.RedirectsRefused++; r.RedirectRefusedTo == "" {
+			r.RedirectRefusedTo = rec.RedirectRefused
+		}
+	} else if rec.Outcome == simulator.Redirect || policies.Is3xx(rec.HandlerStatus) {
 		r.HandlerRedirects++
 	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
@@ -362,6 +366,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		// event's, not that subscription's: per event, one is kept).
 		ev.lastReached = rec.Outcome
 		ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
+		ev.lastRedirRefused = rec.RedirectRefused != ""
 	}
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
@@ -394,6 +399,8 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 		r.ManualArrivals++
 	case ev.lastLateInjected:
 		r.InjectedLateArrivals++
+	case ev.lastRedirRefused:
+		r.RefusedRedirectArrivals++
 	default:
 		r.causes.add(r.outcomeIdx, ev.lastReached)
 	}
@@ -500,6 +507,7 @@ type eventAgg struct {
 	subs              uint16 // the subscriptions (fan-out) an arrival came through, a bit each
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
+	lastRedirRefused  bool           // the last arrival's redirect was not followed: it led off this machine
 	prevReached       bool           // the event's last attempt reached the handler
 	arrived           EventArrivals  // which arrivals were duplicates
 	duplicated        bool           // a duplicate arrival came

@@ -91,6 +91,10 @@ const (
 	GateTTLShort      GateReason = "ttl_too_short"
 	GateAttackThrough GateReason = "attack_through"
 	GateUnknownGate   GateReason = "unknown_gate"
+	// GateRedirectRefused: the only redirects led off this machine, where
+	// retrysim refused to follow, so whether following them delivers is
+	// not known.
+	GateRedirectRefused GateReason = "redirect_refused"
 )
 
 // GateOptions are what some gates need besides the run.
@@ -336,10 +340,20 @@ func checkForgedAccepted(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 }
 
 func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
-	if r.Outcomes[simulator.Redirect] == 0 {
-		return GatePass, GateNoRedirect
+	switch {
+	case r.unfollowedRedirects() > 0:
+		return GateFail, GateRedirected
+	case r.RedirectsRefused > 0:
+		return GateUnchecked, GateRedirectRefused
 	}
-	return GateFail, GateRedirected
+	return GatePass, GateNoRedirect
+}
+
+// unfollowedRedirects counts the attempts that failed on a redirect the
+// provider does not follow (too many, or none at all): not those retrysim
+// refused to follow off this machine.
+func (r *Summary) unfollowedRedirects() int {
+	return r.Outcomes[simulator.Redirect] - r.RedirectsRefused
 }
 
 func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {

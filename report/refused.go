@@ -39,6 +39,9 @@ const (
 	// refusedAll: the handler accepted none of the deliveries, and its
 	// answers point at no set-up mistake.
 	refusedAll
+	// refusedRedirect: the handler answered deliveries with a redirect the
+	// provider follows, off this machine, where retrysim refused to go.
+	refusedRedirect
 )
 
 // refusal is one thing a handler's refusals point at: how many deliveries
@@ -53,13 +56,20 @@ type refusal struct {
 // set-up mistake first; none when it accepted deliveries.
 func (r *Summary) refusals() []refusal {
 	var out []refusal
+	if n := r.RedirectsRefused; n > 0 {
+		// Said whenever it happened: it is why those deliveries failed.
+		out = append(out, refusal{kind: refusedRedirect, n: n})
+	}
+	explained := r.mostly(r.RedirectsRefused)
 	if n, codes := r.refusedWith(authCodes...); r.mostly(n) {
 		out = append(out, refusal{refusedAuth, n, codes})
+		explained = true
 	}
 	if n, codes := r.refusedWith(404, 405); r.mostly(n) {
 		out = append(out, refusal{refusedPath, n, codes})
+		explained = true
 	}
-	if len(out) == 0 && r.HandlerArrivals > 0 && r.HandlerDelivered == 0 && !r.Modelled() {
+	if !explained && r.HandlerArrivals > 0 && r.HandlerDelivered == 0 && !r.Modelled() {
 		out = append(out, refusal{kind: refusedAll, n: r.HandlerArrivals})
 	}
 	return out

@@ -170,6 +170,15 @@ type ArrivalFacts struct {
 	// HandlerRedirects counts attempts answered with a 3xx the provider did
 	// not follow, by the handler or by the endpoint's old address.
 	HandlerRedirects int
+	// RedirectsRefused counts the attempts the handler answered with a
+	// redirect the provider follows, to where retrysim refused to connect
+	// (not this machine, remote targets not allowed): they are not among
+	// HandlerRedirects. RedirectRefusedTo is where the first led.
+	RedirectsRefused  int
+	RedirectRefusedTo string
+	// RefusedRedirectArrivals counts duplicate arrivals after an attempt
+	// whose redirect retrysim refused to follow: not among Causes.
+	RefusedRedirectArrivals int
 	// InvalidAnswer is what was wrong with the first answer that was not
 	// valid HTTP (an invalid_response attempt), in the transport's words.
 	InvalidAnswer string

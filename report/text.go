@@ -285,6 +285,9 @@ func causeLine(r *Summary) string {
 	if r.InjectedLateArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the scenario delayed your handler's answer past the provider's timeout (injected latency)", r.InjectedLateArrivals))
 	}
+	if r.RefusedRedirectArrivals > 0 {
+		parts = append(parts, refusedRedirectCause(r))
+	}
 	if r.CopyArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
 	}

@@ -66,6 +66,8 @@ func (w words) refusalAdvice(r *Summary) []string {
 			out = append(out, fmt.Sprintf("%s: your handler answered %s to %s", w.pathAdvice(), codeWords(f.codes), ofDeliveries(r, f.n)))
 		case refusedAll:
 			out = append(out, fmt.Sprintf("your handler accepted none of the %s (%s): it fails on every request, so look at its log; nothing can be tested until it answers 2xx", deliveries(r), answerList(r)))
+		case refusedRedirect:
+			out = append(out, w.refusedRedirectAdvice(r, f.n))
 		}
 	}
 	return out
@@ -80,6 +82,10 @@ func (w words) refusalHint(r *Summary) string {
 			return w.authQuestion()
 		case refusedPath:
 			return w.pathAdvice()
+		case refusedRedirect:
+			if r.mostly(f.n) {
+				return w.refusedRedirectHint(r)
+			}
 		}
 	}
 	return ""

@@ -1,0 +1,92 @@
+package report_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/report/advice"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// A handler that redirects every delivery off this machine, for a provider
+// that follows redirects: retrysim refuses to follow, and the report says
+// so, naming where the redirect led and the setting that allows it. It
+// does not blame the connection, which did not break (the handler
+// answered), nor tell the user to read the handler's log.
+func TestRefusedRedirectIsExplained(t *testing.T) {
+	const away = "http://192.0.2.1/webhooks/slack"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, away, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	slack := policytest.Lookup(t, "slack")
+	if slack.FollowRedirects == 0 {
+		t.Fatal("slack follows no redirect; this test needs a provider that does")
+	}
+	agg := report.NewAggregator(report.WithTimeline(-1))
+	defer agg.Close()
+	if _, err := simulator.Run(t.Context(), simulator.Config{Policy: slack, URL: srv.URL, Events: 3, Sink: agg.Add}); err != nil {
+		t.Fatal(err)
+	}
+	runs := agg.Runs()
+	r := runs[0]
+	attempts := 3 * slack.MaxAttempts()
+	if r.Outcomes[simulator.ConnectionFailed] != 0 || r.Outcomes[simulator.Redirect] != attempts || r.RedirectsRefused != attempts || r.RedirectRefusedTo != away {
+		t.Errorf("outcomes %v, %d redirects refused, to %q; want every one of %d attempts a redirect refused, to %s",
+			r.Outcomes, r.RedirectsRefused, r.RedirectRefusedTo, attempts, away)
+	}
+
+	text, md, _ := renderAll(t, &report.Report{Runs: runs, Timeline: 3, Width: -1, Spelling: advice.Flag})
+	for format, out := range map[string]string{"text": text, "markdown": md} {
+		esc := func(s string) string { return s }
+		if format == "markdown" {
+			esc = mdEscape
+		}
+		for _, want := range []string{
+			"9× your handler redirected to " + away + ", which retrysim refused to reach (redirect)",
+			"your handler answered all 12 deliveries with a redirect to " + away + ", which slack would follow but retrysim refused to reach: it is not a loopback address",
+			"pass --allow-remote to let retrysim follow it",
+			"redirect 12",
+		} {
+			if !strings.Contains(out, esc(want)) {
+				t.Errorf("%s: the report does not say %q:\n%s", format, want, out)
+			}
+		}
+		for _, wrong := range []string{"connection broke", "connection_failed", "fails on every request", "does not follow it"} {
+			if strings.Contains(out, wrong) {
+				t.Errorf("%s: the report says %q of a handler that answered with a redirect:\n%s", format, wrong, out)
+			}
+		}
+	}
+
+	g := report.CheckGates(runs, []report.Gate{report.GateRedirects}, report.GateOptions{Spelling: advice.Flag})[0]
+	if g.Status != report.GateUnchecked || g.Reason != report.GateRedirectRefused ||
+		!strings.Contains(g.Message, away) || !strings.Contains(g.Message, "--allow-remote") {
+		t.Errorf("redirects gate: %s (%s) %q; want unknown, redirect_refused, naming %s and --allow-remote", g.Status, g.Reason, g.Message, away)
+	}
+}
+
+// The redirects gate still fails on a redirect the provider does not
+// follow, counting only those, beside one retrysim refused to follow.
+func TestRedirectsGateCountsOnlyUnfollowedRedirects(t *testing.T) {
+	s := newRecStream(2)
+	s.attempt(0, 1, 0, simulator.Redirect, 308, true, ms).fate(0, simulator.FateExhausted)
+	s.attempt(1, 1, 0, simulator.Redirect, 307, true, ms)
+	s.recs[len(s.recs)-1].RedirectRefused = "http://192.0.2.1/hook"
+	s.fate(1, simulator.FateExhausted)
+	runs, err := report.Summarize(s.end(nil, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := report.CheckGates(runs, []report.Gate{report.GateRedirects}, report.GateOptions{})[0]
+	if g.Status != report.GateFail || g.Reason != report.GateRedirected || !strings.HasPrefix(g.Message, "1 attempt failed") {
+		t.Errorf("redirects gate: %s (%s) %q; want fail, redirected, on 1 attempt", g.Status, g.Reason, g.Message)
+	}
+	if r := runs[0]; r.HandlerRedirects != 1 || r.RedirectsRefused != 1 {
+		t.Errorf("%d redirects not followed, %d refused; want 1 and 1", r.HandlerRedirects, r.RedirectsRefused)
+	}
+}

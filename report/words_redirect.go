@@ -1,0 +1,42 @@
+package report
+
+// The words of a handler that redirected deliveries off this machine,
+// where retrysim refused to follow (the run's RedirectsRefused and
+// RedirectRefusedTo say how often and where to).
+
+import (
+	"fmt"
+
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// refusedRedirectChange is what to change: where to answer, or the setting
+// that lets retrysim follow.
+func (w words) refusedRedirectChange() string {
+	return "answer at the URL you gave, or pass " + w.of(simulator.SettingAllowRemote) + " to let retrysim follow it"
+}
+
+// refusedRedirectAdvice is the line of "what to change" for the n
+// deliveries the handler redirected off this machine.
+func (w words) refusedRedirectAdvice(r *Summary, n int) string {
+	return fmt.Sprintf("your handler answered %s with a redirect to %s, which %s would follow but retrysim refused to reach: it is not a loopback address, so %s: %s",
+		ofDeliveries(r, n), r.RedirectRefusedTo, r.Provider, plural(n, "that delivery failed", "those deliveries failed"), w.refusedRedirectChange())
+}
+
+// refusedRedirectHint is the short form, after a verdict.
+func (w words) refusedRedirectHint(r *Summary) string {
+	return fmt.Sprintf("it redirected to %s, which retrysim refused to reach (not a loopback address): %s", r.RedirectRefusedTo, w.refusedRedirectChange())
+}
+
+// refusedRedirectCause is why the provider sent again, among the causes.
+func refusedRedirectCause(r *Summary) string {
+	return fmt.Sprintf("%d× your handler redirected to %s, which retrysim refused to reach (redirect)", r.RefusedRedirectArrivals, r.RedirectRefusedTo)
+}
+
+// refusedRedirectGate is the redirects gate's message when the only
+// redirects were ones retrysim refused to follow: whether the provider
+// would get anywhere by following them is not known.
+func (w words) refusedRedirectGate(r *Summary) string {
+	return fmt.Sprintf("cannot be checked: your handler answered %s with a redirect to %s, which retrysim refused to reach (not a loopback address): %s",
+		counted(r.RedirectsRefused, "attempt", "attempts"), r.RedirectRefusedTo, w.refusedRedirectChange())
+}
