@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -16,8 +15,15 @@ type Loopback struct {
 	// Handler is the handler served; its Effects is the run's oracle.
 	Handler *Handler
 	// URL is where provider's deliveries go.
-	URL string
-	srv *http.Server
+	URL  string
+	addr string // host:port the server listens on, again after a restart
+	srv  *http.Server
+	// ln is the server's listener. The Loopback closes it itself: the
+	// server closes only a listener its Serve has begun on, and the
+	// goroutine that calls Serve may not have run yet.
+	ln net.Listener
+	// served is closed when the server's Serve has returned.
+	served chan struct{}
 }
 
 // ServeLoopback serves a new handler of mode, checking provider's
@@ -32,9 +38,19 @@ func ServeLoopback(mode Mode, provider, secret string, opts ...Option) (*Loopbac
 		h.Close()
 		return nil, err
 	}
-	srv := NewServer(h)
-	go srv.Serve(ln)
-	return &Loopback{Handler: h, srv: srv, URL: fmt.Sprintf("http://%s%s%s", ln.Addr(), WebhookPath, provider)}, nil
+	d := &Loopback{Handler: h, addr: ln.Addr().String()}
+	d.URL = fmt.Sprintf("http://%s%s%s", d.addr, WebhookPath, provider)
+	d.serve(ln)
+	return d, nil
+}
+
+// serve serves the handler on ln with a new server.
+func (d *Loopback) serve(ln net.Listener) {
+	d.srv, d.ln, d.served = NewServer(d.Handler), ln, make(chan struct{})
+	go func(srv *http.Server, served chan struct{}) {
+		defer close(served)
+		srv.Serve(ln)
+	}(d.srv, d.served)
 }
 
 // Close shuts the server down, letting requests in flight finish for up to
@@ -43,27 +59,27 @@ func (d *Loopback) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.srv.Shutdown(ctx)
+	d.ln.Close()
+	<-d.served
 	d.Handler.Close()
 }
 
 // Restart stops the built-in demo server abruptly (every connection closed,
 // as if its process were killed) and serves the same handler, whose state
 // lives in SQLite, on the same address again, having lost what a process
-// holds in memory.
+// holds in memory. The old server has let go of the address when it
+// listens again; an error says the address was taken in between.
 func (d *Loopback) Restart(context.Context) error {
-	u, err := url.Parse(d.URL)
-	if err != nil {
-		return err
-	}
 	if err := d.srv.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	d.ln.Close()
+	<-d.served
 	d.Handler.Restart()
-	ln, err := net.Listen("tcp", u.Host)
+	ln, err := net.Listen("tcp", d.addr)
 	if err != nil {
-		return fmt.Errorf("demo handler: listening again on %s: %w", u.Host, err)
+		return fmt.Errorf("demo handler: listening again on %s: %w", d.addr, err)
 	}
-	d.srv = NewServer(d.Handler)
-	go d.srv.Serve(ln)
+	d.serve(ln)
 	return nil
 }
