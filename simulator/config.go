@@ -204,12 +204,31 @@ type Config struct {
 	// scenario's restart moments, a barrier: every attempt due before the
 	// moment has finished, none due after it has started. It is
 	// required when the scenario restarts the handler, except in a dry run.
+	// A restart that fails stops the run there: nothing more is sent, the
+	// events still in flight end interrupted, the run is closed as an
+	// interrupted one, and Run returns a *RestartError.
 	Restart RestartFunc
 }
 
 // RestartFunc kills the handler and starts it again, returning once it
 // accepts requests.
 type RestartFunc func(ctx context.Context) error
+
+// RestartError is the error of a run that stopped because the Restart
+// hook failed: the run's records, the restart record with Error among
+// them, and its end record were emitted before Run returned it.
+type RestartError struct {
+	// At is the restart's moment, since the start of the run.
+	At time.Duration
+	// Err is the hook's error.
+	Err error
+}
+
+func (e *RestartError) Error() string {
+	return fmt.Sprintf("restarting the handler at +%s: %v", policies.FormatDuration(e.At), e.Err)
+}
+
+func (e *RestartError) Unwrap() error { return e.Err }
 
 // resolve returns the config a run uses: each field left at zero given its
 // default, and every field checked, all problems joined into one error.

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/retrysim/retrysim/policies"
 )
@@ -143,7 +142,10 @@ func (e *engine) objectBlocked(d *due) bool {
 
 // restart performs the next restart moment: the clock is moved to it (every
 // attempt due before it has finished), the Restart hook is called, and a
-// restart record is emitted.
+// restart record is emitted. A hook that fails while ctx is live stops the
+// run: restart keeps the failure in e.restartFailed, for the caller to
+// stop sending, and returns nil; one that fails because ctx ended returns
+// its error (an interruption).
 func (e *engine) restart(ctx context.Context) error {
 	at := e.virtual(e.restarts[0])
 	e.restarts = e.restarts[1:]
@@ -169,7 +171,11 @@ func (e *engine) restart(ctx context.Context) error {
 		return err
 	}
 	if hookErr != nil {
-		return fmt.Errorf("restarting the handler at +%s: %w", policies.FormatDuration(at.Sub(e.cfg.Start)), hookErr)
+		failed := &RestartError{At: at.Sub(e.cfg.Start), Err: hookErr}
+		if ctx.Err() != nil {
+			return failed
+		}
+		e.restartFailed = failed
 	}
 	return nil
 }

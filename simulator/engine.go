@@ -147,8 +147,11 @@ type engine struct {
 	// worded once per run rather than once per attempt.
 	blackHoleErr string
 	restarts     []int64 // restart moments still to come, sorted, as due.at
-	target       string  // the URL signed and sent to
-	base         Record
+	// restartFailed is the restart that failed and stopped the run; nil
+	// while none has.
+	restartFailed *RestartError
+	target        string // the URL signed and sent to
+	base          Record
 	// out and att are the records handed to the sink, which may not keep
 	// them: out for every kind but attempts, att for attempts only, so
 	// that att's fields after the attempt's own are always zero.
@@ -294,7 +297,13 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 	if err := e.schedule(ctx); err != nil {
 		return &e.res, err
 	}
-	return &e.res, e.finish(ctx)
+	if err := e.finish(ctx); err != nil {
+		return &e.res, err
+	}
+	if e.restartFailed != nil {
+		return &e.res, e.restartFailed
+	}
+	return &e.res, nil
 }
 
 // finish lets the handler settle, asks the effects oracle and closes the

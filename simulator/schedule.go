@@ -75,6 +75,10 @@ func (e *engine) serial(ctx context.Context) error {
 				}
 				return err
 			}
+			if e.restartFailed != nil {
+				e.res.Interrupted = true
+				break
+			}
 			continue
 		}
 		if !lazy {
@@ -168,6 +172,9 @@ func (e *engine) concurrent(ctx context.Context) error {
 					return e.interrupt()
 				}
 				return err
+			}
+			if e.restartFailed != nil {
+				return e.interrupt()
 			}
 			continue
 		}
