@@ -142,6 +142,10 @@ func (a *Aggregator) Add(rec *simulator.Record) error {
 	case simulator.KindEnd:
 		run.end(rec)
 	case simulator.KindRestart:
+		if rec.Error != "" {
+			run.RestartFailed = &FailedRestart{At: rec.Time.Sub(run.Start), Error: rec.Error}
+			break
+		}
 		run.Restarts = append(run.Restarts, rec.Time.Sub(run.Start))
 	case simulator.KindAttack:
 		return run.addAttack(rec)

@@ -36,6 +36,9 @@ type jsonRun struct {
 	RunID           string `json:"run_id,omitempty"`
 	Target          string `json:"target"`
 	Interrupted     bool   `json:"interrupted"`
+	// RestartFailed is the restart that failed and stopped the run; absent
+	// when none did.
+	RestartFailed *jsonRestartFailed `json:"restart_failed,omitempty"`
 	// Incomplete says the results stream stopped before the run's end
 	// record (see Summary.Incomplete).
 	Incomplete bool    `json:"incomplete,omitempty"`
@@ -164,6 +167,12 @@ type jsonSummary struct {
 	ReorderedPairs      int       `json:"reordered_pairs"`
 	// Tenants is said for a run of several tenants only.
 	Tenants *jsonTenants `json:"tenants,omitempty"`
+}
+
+// jsonRestartFailed is the restart that stopped a run.
+type jsonRestartFailed struct {
+	AtSeconds float64 `json:"at_seconds"`
+	Error     string  `json:"error"`
 }
 
 // jsonTenants is what a run of several tenants says about them.
@@ -403,6 +412,9 @@ func jsonRunOf(rep *Report, r *Summary) jsonRun {
 	}
 	for _, d := range r.Restarts {
 		jr.Summary.RestartsAtSeconds = append(jr.Summary.RestartsAtSeconds, d.Seconds())
+	}
+	if f := r.RestartFailed; f != nil {
+		jr.RestartFailed = &jsonRestartFailed{AtSeconds: f.At.Seconds(), Error: f.Error}
 	}
 	for _, c := range t.Choices {
 		jr.TTL.Choices = append(jr.TTL.Choices, jsonTTLChoice{

@@ -95,7 +95,10 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	if h := r.handshakeLine(); h != "" {
 		w.printf("\n%s\n", mdEscape(h))
 	}
-	if r.Interrupted {
+	switch {
+	case r.RestartFailed != nil:
+		w.printf("\n**STOPPED**: %s\n", mdEscape(restartFailedWords(r.RestartFailed)))
+	case r.Interrupted:
 		w.printf("\n**INTERRUPTED**: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
 	if r.Incomplete {

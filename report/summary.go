@@ -286,6 +286,18 @@ type EndpointFacts struct {
 	Pauses []Span
 	// Restarts are the moments the handler was restarted, since the start.
 	Restarts []time.Duration
+	// RestartFailed is the restart that failed and stopped the run (the
+	// run is Interrupted); nil when none did.
+	RestartFailed *FailedRestart
+}
+
+// FailedRestart is a restart of the handler that failed: the handler was
+// killed and could not be started again, so the run stopped there.
+type FailedRestart struct {
+	// At is the restart's moment, since the start of the run.
+	At time.Duration
+	// Error says why it failed.
+	Error string
 }
 
 // Span is a stretch of virtual time.

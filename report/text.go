@@ -103,7 +103,10 @@ func headerLine(r *Summary) string {
 func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	w.printf("%s\n", headerLine(r))
 	w.printf("target: %s\n", r.Target)
-	if r.Interrupted {
+	switch {
+	case r.RestartFailed != nil:
+		w.printf("STOPPED: %s\n", restartFailedWords(r.RestartFailed))
+	case r.Interrupted:
 		w.printf("INTERRUPTED: the run was stopped before its end; what follows covers the attempts made.\n")
 	}
 	if r.Incomplete {

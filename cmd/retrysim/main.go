@@ -25,6 +25,7 @@ const (
 	exitGate        = 1   // a --fail-on gate failed
 	exitBadInput    = 2   // bad input or config
 	exitWrite       = 3   // an output could not be written (a full disk, a closed pipe)
+	exitStopped     = 4   // the handler could not be restarted, after writing the partial report
 	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM, after writing the partial report
 	// exitInternal is a bug in retrysim (sysexits' EX_SOFTWARE): never
 	// the bad-input code, which would blame the user's input.
@@ -106,7 +107,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdin io.R
 	}
 	fmt.Fprintf(errw, "retrysim: %s\n", redact.Printable(attributeSources(err.Error(), st.sources)))
 	var ee *exitError
-	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite) {
+	if errors.As(err, &ee) && (ee.code == exitGate || ee.code == exitInterrupted || ee.code == exitWrite || ee.code == exitStopped) {
 		return ee.code
 	}
 	return exitBadInput

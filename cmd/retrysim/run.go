@@ -313,21 +313,26 @@ func runRun(cmd *cobra.Command, f *runFlags) (err error) {
 		watch = prog.Add
 	}
 	deliver := outs.sink(ctx, watch)
-	if err := runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver); err != nil {
-		stopProgress()
+	err = runProviders(ctx, cmd.ErrOrStderr(), f, p, deliver)
+	stopProgress()
+	if stopped := (*simulator.RestartError)(nil); err != nil && !errors.As(err, &stopped) {
 		return err
 	}
-	stopProgress()
+	// A run a failed restart stopped was closed like an interrupted one:
+	// its report says so, and writeReport how the command ends.
 	return outs.finish(ctx, cmd, p)
 }
 
 // writeReport writes the report of the runs agg holds to reportOut (and
-// --out), and says how the command ends: interrupted, a gate failed, or
-// success.
+// --out), and says how the command ends: stopped by a restart that failed,
+// interrupted, a gate failed, or success.
 func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.Aggregator, reportOut io.Writer) error {
 	rep := p.out.Report(agg.Runs(), report.TimeoutsOf(p.settings.allPolicies()), p.gates, p.gateOpts)
 	p.out.Secrets, p.out.Notes = secretsOf(cmd.Context()), cmd.ErrOrStderr()
 	if err := writeOutput(p.out, p.junit, reportOut, rep); err != nil {
+		return err
+	}
+	if err := restartFailed(rep.Runs); err != nil {
 		return err
 	}
 	if runsCut(ctx, rep.Runs, len(p.policies)) {
@@ -335,6 +340,15 @@ func (p *plan) writeReport(ctx context.Context, cmd *cobra.Command, agg *report.
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted: the report and results above cover the attempts made before the interrupt")}
 	}
 	return gateError(rep.Gates)
+}
+
+// restartFailed is the command's error when a restart of the handler
+// failed and stopped a run (exit 4); nil when none did.
+func restartFailed(runs []*report.Summary) error {
+	if msg := report.StoppedByRestart(runs); msg != "" {
+		return &exitError{code: exitStopped, err: errors.New(msg)}
+	}
+	return nil
 }
 
 // prepareOne readies one policy's run against the target (starting a demo

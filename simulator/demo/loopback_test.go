@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,4 +62,32 @@ func TestLoopbackRestartsBackToBack(t *testing.T) {
 		t.Fatalf("after 20 restarts: %v", err)
 	}
 	res.Body.Close()
+}
+
+// A restart that finds its address taken by another program says which
+// address, and leaves the demo able to close, or to restart once the
+// address is free again.
+func TestLoopbackRestartOnATakenAddress(t *testing.T) {
+	l, err := ServeLoopback(Naive, "stripe", "whsec_loopback_test_secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The demo's port, taken between its stop and its start: its address
+	// stands for it.
+	own := l.addr
+	l.addr = other.Addr().String()
+	err = l.Restart(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "demo handler: listening again on "+l.addr) {
+		t.Fatalf("restart on a taken address: %v", err)
+	}
+	other.Close()
+	l.addr = own
+	if err := l.Restart(context.Background()); err != nil {
+		t.Fatalf("restart once the address is free: %v", err)
+	}
 }

@@ -1,0 +1,55 @@
+package report_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrysim/retrysim/report"
+	"github.com/retrysim/retrysim/simulator"
+)
+
+// A restart that failed stopped its run: the report says where and why in
+// place of the plain interruption, counts only the restarts that worked,
+// and the command's closing words name the run.
+func TestFailedRestartStoppedTheRun(t *testing.T) {
+	s := newRecStream(3)
+	s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered)
+	restart := func(n int, at time.Duration, err string) {
+		r := s.base(simulator.KindRestart)
+		r.Restart, r.Time, r.Error = n, t0.Add(at), err
+		s.recs = append(s.recs, r)
+	}
+	const why = "demo handler: listening again on 127.0.0.1:40661: bind: address already in use"
+	restart(1, 15*time.Minute, "")
+	restart(2, 30*time.Minute, why)
+	s.fate(1, simulator.FateInterrupted)
+	runs, err := report.Summarize(s.end(nil, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	if len(r.Restarts) != 1 || r.RestartFailed == nil || r.RestartFailed.At != 30*time.Minute || r.RestartFailed.Error != why {
+		t.Fatalf("restarts %v, failed %+v; want one restart at +15m and the one at +30m failed", r.Restarts, r.RestartFailed)
+	}
+	text, md, js := renderAll(t, &report.Report{Runs: runs, Width: -1})
+	stopped := "the handler could not be restarted at +30m (" + why + "), so the run stopped there"
+	if !strings.Contains(text, "STOPPED: "+stopped) || strings.Contains(text, "INTERRUPTED") {
+		t.Errorf("text report:\n%s", text)
+	}
+	if !strings.Contains(text, "handler restarted once (killed and started again) at +15m\n") {
+		t.Errorf("text report counts the failed restart:\n%s", text)
+	}
+	if !strings.Contains(md, "**STOPPED**: "+mdEscape(stopped)) {
+		t.Errorf("markdown report:\n%s", md)
+	}
+	if !strings.Contains(js, `"restart_failed": {`) || !strings.Contains(js, `"at_seconds": 1800,`) {
+		t.Errorf("JSON report:\n%s", js)
+	}
+	if got, want := report.StoppedByRestart(runs), "stripe: the handler could not be restarted at +30m: "+why+"; the run stopped there"; !strings.HasPrefix(got, want) {
+		t.Errorf("StoppedByRestart = %q, want it to begin %q", got, want)
+	}
+	if report.StoppedByRestart(runs[:0]) != "" {
+		t.Error("StoppedByRestart speaks of no run")
+	}
+}
