@@ -14,3 +14,14 @@ func RunsCut(runs []*Summary, want int, interrupted bool) bool {
 	}
 	return interrupted && len(runs) < want
 }
+
+// NeverStarted counts the events an interrupted run was to deliver and
+// never started: the interrupt came first. 0 for a run that was not
+// interrupted, a run of real deliveries (nothing was planned), and one
+// shard of a run read alone (the other shards' events are not its own).
+func (r *Summary) NeverStarted() int {
+	if !r.Interrupted || r.Shards > 0 {
+		return 0
+	}
+	return max(r.Planned-r.Events, 0)
+}

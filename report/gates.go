@@ -79,18 +79,22 @@ type GateReason string
 
 // The reasons of the gates other than duplicate-effects and forged-accepted.
 const (
-	GateAllDelivered  GateReason = "all_delivered"
-	GateEventsLost    GateReason = "events_lost"
-	GateModelled      GateReason = "modelled"
-	GateWithinTimeout GateReason = "within_timeout"
-	GatePastTimeout   GateReason = "past_timeout"
-	GateNoRedirect    GateReason = "no_redirect"
-	GateRedirected    GateReason = "redirected"
-	GateNoTTL         GateReason = "no_ttl_configured"
-	GateTTLCovers     GateReason = "ttl_covers"
-	GateTTLShort      GateReason = "ttl_too_short"
-	GateAttackThrough GateReason = "attack_through"
-	GateUnknownGate   GateReason = "unknown_gate"
+	GateAllDelivered GateReason = "all_delivered"
+	GateEventsLost   GateReason = "events_lost"
+	// GateEventsCutShort: none was lost, but the run was interrupted
+	// before every event it was to deliver was delivered: the interrupt
+	// cut some events' schedules short, or kept some from starting.
+	GateEventsCutShort GateReason = "events_cut_short"
+	GateModelled       GateReason = "modelled"
+	GateWithinTimeout  GateReason = "within_timeout"
+	GatePastTimeout    GateReason = "past_timeout"
+	GateNoRedirect     GateReason = "no_redirect"
+	GateRedirected     GateReason = "redirected"
+	GateNoTTL          GateReason = "no_ttl_configured"
+	GateTTLCovers      GateReason = "ttl_covers"
+	GateTTLShort       GateReason = "ttl_too_short"
+	GateAttackThrough  GateReason = "attack_through"
+	GateUnknownGate    GateReason = "unknown_gate"
 	// GateRedirectRefused: the only redirects led off this machine, where
 	// retrysim refused to follow, so whether following them delivers is
 	// not known.
@@ -117,7 +121,8 @@ type GateResult struct {
 	// Reason is why, as a code: for duplicate-effects the verdict's reason
 	// (see Judge), for forged-accepted the signature check's. Interrupted
 	// says the run did not reach its end, so a gate that would pass cannot
-	// be vouched for.
+	// be vouched for, or lost-events cannot rule out a loss
+	// (GateEventsCutShort).
 	Reason      GateReason
 	Interrupted bool
 	// Message says in words what was seen, with the figures.
@@ -171,6 +176,7 @@ func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 			if check, ok := gateChecks[g]; ok {
 				res.Status, res.Reason = check(r, opts)
 			}
+			res.Interrupted = res.Reason == GateEventsCutShort
 			if res.Status == GatePass {
 				switch {
 				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone && r.Judge().Caveat != CaveatSettledOnQuiet:
@@ -313,10 +319,15 @@ func checkDuplicateEffects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 }
 
 func checkLostEvents(r *Summary, _ GateOptions) (GateStatus, GateReason) {
-	if r.Lost == 0 {
-		return GatePass, GateAllDelivered
+	switch {
+	case r.Lost > 0:
+		return GateFail, GateEventsLost
+	case r.InterruptedEvents > 0 || r.NeverStarted() > 0:
+		// Not lost, and not delivered either: what became of them the
+		// run never saw.
+		return GateUnchecked, GateEventsCutShort
 	}
-	return GateFail, GateEventsLost
+	return GatePass, GateAllDelivered
 }
 
 func checkSlowResponses(r *Summary, _ GateOptions) (GateStatus, GateReason) {

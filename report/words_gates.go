@@ -115,8 +115,11 @@ func (w words) duplicateEffectsSeen(r *Summary) string {
 
 func lostEventsSeen(g *GateResult) string {
 	r := g.Run
-	if g.Reason == GateAllDelivered {
+	switch g.Reason {
+	case GateAllDelivered:
 		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
+	case GateEventsCutShort:
+		return "the run was interrupted before its end, so losses cannot be ruled out: " + cutShortWords(r)
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {
@@ -125,6 +128,23 @@ func lostEventsSeen(g *GateResult) string {
 		}
 	}
 	return msg + "; " + r.Provider + " gives up on an event after its last retry"
+}
+
+// cutShortWords says what became of an interrupted run's events, in the
+// figures the report's delivered line and header give: those whose
+// schedules the interrupt cut short, and those it kept from starting.
+func cutShortWords(r *Summary) string {
+	var msg string
+	if n := r.InterruptedEvents; n > 0 {
+		msg = fmt.Sprintf("%d of %s %s not delivered before %s cut short (%d %s)", n, counted(r.Events, "event", "events"),
+			plural(n, "was", "were"), plural(n, "its schedule was", "their schedules were"), r.Delivered, plural(r.Delivered, "was", "were"))
+	} else {
+		msg = fmt.Sprintf("%s that started %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
+	}
+	if n := r.NeverStarted(); n > 0 {
+		msg += fmt.Sprintf(", and %d of the %d planned never started", n, r.Planned)
+	}
+	return msg
 }
 
 func slowResponsesSeen(g *GateResult, opts GateOptions) string {
