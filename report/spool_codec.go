@@ -55,7 +55,7 @@ const (
 	flagInterrupted
 	flagEffectsKnown
 	flagAttack   // the attack fields follow
-	flagFate     // Fate and Effects follow
+	flagFate     // Fate, Effects and Type follow
 	flagRunBlock // the run and end fields follow
 	flagEffectsUnsettled
 	flagDefaultScenario
@@ -188,7 +188,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	set(r.DryRun, flagDryRun)
 	set(r.Outage, flagOutage)
 	set(hasAttackFields(r), flagAttack)
-	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0, flagFate)
+	set(r.Fate != "" || r.Effects != 0 || r.EffectsBefore != 0 || r.Type != "", flagFate)
 	set(hasRunFields(r), flagRunBlock)
 	set(r.Handshake != "" || r.HandshakeExpect != "" || r.HandshakeProblem != "", flagHandshake)
 	e.uint(flags)
@@ -231,6 +231,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 		e.str(r.Fate)
 		e.int(int64(r.Effects))
 		e.int(int64(r.EffectsBefore))
+		e.str(r.Type)
 	}
 	if flags&flagHandshake != 0 {
 		e.str(r.Handshake)
@@ -460,6 +461,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 		r.Fate = d.str()
 		r.Effects = int(d.int())
 		r.EffectsBefore = int(d.int())
+		r.Type = d.str()
 	}
 	if flags&flagHandshake != 0 {
 		r.Handshake = d.str()

@@ -306,6 +306,9 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	if st := e.live.ref(event); st.eventState != nil {
 		r.EventID, _ = e.names(event, st)
 		r.Attempts = st.attempts()
+		if st.x != nil && st.x.req != nil && st.x.req.in != nil {
+			r.Type = st.x.req.in.Type
+		}
 		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)
 	} else {

@@ -158,3 +158,54 @@ func readAll(t *testing.T, r *http.Request) []byte {
 	}
 	return b
 }
+
+// A run of real deliveries does not claim the provider's default type for
+// them: its run record names none, and each event record gives the type
+// its delivery gave ("" for one that gave none), in the results stream as
+// in the record.
+func TestIncomingEventsKeepTheirTypes(t *testing.T) {
+	pol := policytest.Lookup(t, "stripe")
+	secret := policies.GenerateSecret("stripe", 8)
+	h := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {})
+	types := []string{"invoice.paid", "customer.created", ""}
+	in := make(chan simulator.Incoming, len(types))
+	for i, typ := range types {
+		d := realDelivery(t, "stripe", secret, i)
+		d.Type = typ
+		in <- d
+	}
+	close(in)
+	var recs []simulator.Record
+	if _, err := simulator.Run(context.Background(), simulator.Config{
+		Policy: pol, Handler: h, Secret: secret, Incoming: in,
+		Sink: func(r *simulator.Record) error { recs = append(recs, *r); return nil },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dec := simulator.NewRecordDecoder()
+	var got []string
+	for _, r := range recs {
+		line, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back simulator.Record
+		if err := dec.Decode(line, &back); err != nil {
+			t.Fatal(err)
+		}
+		switch r.Kind {
+		case simulator.KindRun:
+			if r.EventType != "" || back.EventType != "" {
+				t.Errorf("the run record names the type %q (read back %q) before any delivery came", r.EventType, back.EventType)
+			}
+		case simulator.KindEvent:
+			if back.Type != r.Type || back.EventType != "" {
+				t.Errorf("event record %s read back as type %q, run type %q; want %q", line, back.Type, back.EventType, r.Type)
+			}
+			got = append(got, r.Type)
+		}
+	}
+	if !slices.Equal(got, types) {
+		t.Errorf("event records of types %q, want the deliveries' %q", got, types)
+	}
+}

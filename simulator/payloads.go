@@ -96,9 +96,13 @@ func (e *engine) addHeaders(h http.Header) {
 
 // eventTypes names the type of the run's events: the run's, or, with the
 // user's payloads, theirs, in the order the events take them, comma
-// separated when they are several.
+// separated when they are several; "" for a run of real deliveries, whose
+// types are those that come (each event record gives its own).
 func (e *engine) eventTypes() string {
-	if e.cfg.Payloads == nil || e.cfg.Incoming != nil {
+	switch {
+	case e.cfg.Incoming != nil:
+		return ""
+	case e.cfg.Payloads == nil:
 		return e.cfg.EventType
 	}
 	var types []string

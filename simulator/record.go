@@ -277,6 +277,12 @@ type EventFacts struct {
 	Fate string
 	// Attempts is the number of attempts made.
 	Attempts int
+	// Type is, in a run of real deliveries (Config.Incoming), the event's
+	// type as its delivery gave it ("" when it gave none): such a run's
+	// events are of the types that came, which its run record cannot
+	// know. "" in a run of generated events, whose run record names their
+	// type (RunFacts.EventType).
+	Type string
 }
 
 // EffectsFacts are the fields of effects records: how often the handler
@@ -331,7 +337,9 @@ type RunFacts struct {
 	// event has of its own, where the provider gives one
 	// (policies.FanOut): a key that stops retries but not fan-out.
 	DedupDeliveryField string
-	// EventType is the type of the events the run delivers.
+	// EventType is the type of the events the run delivers; "" in a run
+	// of real deliveries, whose event records each give their own
+	// (EventFacts.Type).
 	EventType string
 	// Outages are the scenario's outage windows, [from, to] since the
 	// start of the run, whole whether or not attempts met them.

@@ -14,7 +14,8 @@ import (
 // become seconds or milliseconds here only. Three of the record's fields
 // share the key "n": the attempt's number (attempt, attack, disable
 // records), the attempts made (event records) and the restart's number
-// (restart records).
+// (restart records). Two share "event_type": the run's events' type (run
+// records) and a real delivery's own (event records).
 
 // recordJSON is a Record as the stream spells it.
 type recordJSON struct {
@@ -136,6 +137,14 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// eventType is the stream's "event_type" of r's kind.
+func (r *Record) eventType() string {
+	if r.Kind == KindEvent {
+		return r.Type
+	}
+	return r.RunFacts.EventType
+}
+
 // n is the stream's "n" of r's kind.
 func (r *Record) n() int {
 	switch r.Kind {
@@ -169,7 +178,7 @@ func (r *Record) toJSON() recordJSON {
 		DisableN: r.DisableN, DisableS: r.DisableWithin.Seconds(),
 		DisableRule: r.DisableRule, DisableRate: r.DisableRate, DisableMinAttempts: r.DisableMinAttempts,
 		DisableForS: r.DisableFailingFor.Seconds(), DedupField: r.DedupField, DedupDeliveryField: r.DedupDeliveryField,
-		EventType: r.EventType, OutagesS: spansSeconds(r.Outages), PausesS: spansSeconds(r.Pauses),
+		EventType: r.eventType(), OutagesS: spansSeconds(r.Outages), PausesS: spansSeconds(r.Pauses),
 		AdvisedToleranceS: r.AdvisedTolerance.Seconds(), ScheduleS: durationsSeconds(r.Schedule), Start: r.Start, WallStart: r.WallStart,
 		Tenants: r.Tenants, Shard: r.Shard, Shards: r.Shards,
 		DefaultScenario: r.DefaultScenario, DryRun: r.DryRun,
@@ -223,6 +232,7 @@ func (w *recordJSON) toRecord(r *Record) {
 	switch w.Kind {
 	case KindEvent:
 		r.Attempts = w.N
+		r.Type, r.RunFacts.EventType = w.EventType, ""
 	case KindRestart:
 		r.Restart = w.N
 	default:
