@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -215,6 +216,10 @@ type runAgg struct {
 	outcomeIdx                  outcomeIndex
 	outcomes, unreached, causes outcomeCounts
 	statuses                    statusCounts
+	// types counts a run of real deliveries' events by type (EventTypes);
+	// typesUnknown says its stream does not give them (upgraded).
+	types        typeCounts
+	typesUnknown bool
 }
 
 // conclude returns the run's facts as of now: a copy that nothing the
@@ -242,6 +247,10 @@ func (r *runAgg) conclude() *Summary {
 		if ev.need > 0 {
 			s.openNeed = append(s.openNeed, ev.need)
 		}
+	}
+	if s.Planned == 0 && !r.typesUnknown {
+		s.EventTypes = r.types.facts()
+		s.EventType = namedTypes(s.EventTypes)
 	}
 	s.tally = r.tally.clone()
 	s.attacks = r.attacks.clone()
@@ -416,6 +425,15 @@ func subscriptionBit(sub int) uint16 { return 1 << (uint(sub) % 16) }
 
 func (r *runAgg) fate(rec *simulator.Record, keep int) error {
 	r.Events++
+	if r.Planned == 0 {
+		if r.types == nil {
+			r.types = typeCounts{}
+		}
+		if _, ok := r.types[rec.Type]; !ok {
+			r.types[strings.Clone(rec.Type)] = 0 // not the lent record's string
+		}
+		r.types[rec.Type]++
+	}
 	if neverDelivered(rec.Fate) {
 		r.Lost++
 		r.noteTenantLost(rec)

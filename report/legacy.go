@@ -30,6 +30,12 @@ func upgraded(rec *simulator.Record, run *runAgg, spare *simulator.Record) *simu
 		if !rec.DryRun && strings.HasPrefix(rec.Target, "model (") {
 			copied().DryRun = true
 		}
+		// A run of real deliveries named the provider's default type,
+		// whatever came, and its event records did not give theirs.
+		if rec.Events == 0 && rec.EventType != "" {
+			copied().EventType = ""
+			run.typesUnknown = true
+		}
 	case simulator.KindAttempt:
 		// An outage was known by its fault's type.
 		if !rec.Outage && run.outageFault(rec.Fault) {

@@ -87,10 +87,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	if r.PolicySummary != "" {
 		w.printf("%s · ", mdEscape(r.PolicySummary))
 	}
-	w.printf("%s", r.plannedWords())
-	if r.EventType != "" {
-		w.printf(" of type %s", mdCode(r.EventType))
-	}
+	w.printf("%s%s", r.plannedWords(), r.typeWords(mdCode))
 	w.printf(" · target: %s\n", mdEscape(r.Target))
 	if h := r.handshakeLine(); h != "" {
 		w.printf("\n%s\n", mdEscape(h))

@@ -74,8 +74,14 @@ type RunFacts struct {
 	// consecutive-failures form).
 	DisableRule policies.DisableRule
 	// EventType is the type of the events the run delivered ("" in
-	// streams that do not say).
+	// streams that do not say): for a run of real deliveries, the types
+	// that came (EventTypes), comma separated, the most first.
 	EventType string
+	// EventTypes counts a run of real deliveries' events by the type each
+	// delivery gave, the most first; nil for a run of generated events
+	// (EventType names their type), and for a stream written before event
+	// records gave a delivery's type.
+	EventTypes []TypeCount
 	// Schedule is when each attempt happens, from the first, when every
 	// earlier one failed (empty for streams that do not carry it).
 	Schedule []time.Duration

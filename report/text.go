@@ -93,11 +93,7 @@ func (rep *Report) width() int {
 
 // headerLine names the run: policy, scenario, seed, events and their type.
 func headerLine(r *Summary) string {
-	s := fmt.Sprintf("retrysim · %s · %s · %s · %s", r.policyWords(), r.scenarioWords(), r.seedWords(), r.plannedWords())
-	if r.EventType != "" {
-		s += " of type " + r.EventType
-	}
-	return s
+	return fmt.Sprintf("retrysim · %s · %s · %s · %s%s", r.policyWords(), r.scenarioWords(), r.seedWords(), r.plannedWords(), r.typeWords(plainType))
 }
 
 func writeRunText(w *errWriter, rep *Report, r *Summary) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,7 +46,14 @@ func startProxy(t *testing.T, bin string, args ...string) *proxyProc {
 func (p *proxyProc) deliver(t *testing.T, provider, secret string, seq int, how string) (string, int) {
 	t.Helper()
 	w, _ := policies.WireFor(provider)
-	ev := policies.Event{Seq: seq, Seed: uint64(5000 + seq), Type: w.DefaultEventType(), Created: time.Now()}
+	return p.deliverType(t, provider, secret, seq, how, w.DefaultEventType())
+}
+
+// deliverType is deliver for an event of type typ.
+func (p *proxyProc) deliverType(t *testing.T, provider, secret string, seq int, how, typ string) (string, int) {
+	t.Helper()
+	w, _ := policies.WireFor(provider)
+	ev := policies.Event{Seq: seq, Seed: uint64(5000 + seq), Type: typ, Created: time.Now()}
 	w.NewEvent(&ev)
 	body, ctype := w.Body(ev)
 	url := p.url + "/webhooks/" + provider
@@ -384,5 +392,50 @@ func TestProxyCtrlCEndsCleanly(t *testing.T) {
 	recs := readResults(t, results)
 	if end := recs[len(recs)-1]; end.Kind != simulator.KindEnd || end.Interrupted {
 		t.Errorf("the results end with %+v, want a complete run's end record", end)
+	}
+}
+
+// The report's header names the types of the real deliveries that came
+// in, as their senders gave them, never the provider's default type: one
+// type by name, several counted by type, the most first.
+func TestProxyReportNamesTheTypesDelivered(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(h.Close) // after the parallel subtests
+	for _, tc := range []struct {
+		name   string
+		types  []string
+		header string
+	}{
+		{"one", []string{"invoice.paid"}, "1 real delivery of type invoice.paid"},
+		{"several", []string{"customer.created", "invoice.paid", "invoice.paid"},
+			"3 real deliveries of 2 types (2 invoice.paid, 1 customer.created)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			secret := policies.GenerateSecret("stripe", 12)
+			p := startProxy(t, bin, "--provider", "stripe", "--forward-to", h.URL+"/webhooks/stripe", "--secret", "stripe="+secret,
+				"--scenario", "happy", "--events", strconv.Itoa(len(tc.types)), "--no-timeline")
+			for i, typ := range tc.types {
+				if _, status := p.deliverType(t, "stripe", secret, i, "", typ); status != http.StatusOK {
+					t.Fatalf("delivery %d answered %d", i, status)
+				}
+			}
+			code, errText := p.wait(t)
+			if code != 0 {
+				t.Fatalf("exit %d; stderr:\n%s", code, errText)
+			}
+			if !strings.Contains(errText, " invoice.paid · 1 attempt") {
+				t.Errorf("no progress line names invoice.paid:\n%s", errText)
+			}
+			words := strings.Join(strings.Fields(p.stdout.String()), " ")
+			if !strings.Contains(words, tc.header) {
+				t.Errorf("the report's header does not say %q:\n%s", tc.header, p.stdout)
+			}
+			if w, _ := policies.WireFor("stripe"); strings.Contains(words, w.DefaultEventType()) {
+				t.Errorf("the report names the default type %s, which nothing delivered:\n%s", w.DefaultEventType(), p.stdout)
+			}
+		})
 	}
 }
