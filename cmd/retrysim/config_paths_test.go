@@ -24,15 +24,7 @@ func TestImplicitConfigWritesNowhere(t *testing.T) {
 	}
 	runIn := func(env []string, args ...string) (int, string) {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"run", "--provider", "stripe", "--scenario", "happy", "--dry-run"}, args...)...)
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		if _, ok := err.(*exec.ExitError); err != nil && !ok {
-			t.Fatal(err)
-		}
-		return cmd.ProcessState.ExitCode(), stderr.String()
+		return runBinaryIn(t, bin, dir, env, append([]string{"run", "--provider", "stripe", "--scenario", "happy", "--dry-run"}, args...)...)
 	}
 
 	code, stderr := runIn(nil)
@@ -83,15 +75,7 @@ func TestImplicitConfigKeepsTheLoopbackGuard(t *testing.T) {
 	}
 	runIn := func(env []string, args ...string) (int, string) {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"run", "--provider", "stripe", "--scenario", "happy"}, args...)...)
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		if _, ok := err.(*exec.ExitError); err != nil && !ok {
-			t.Fatal(err)
-		}
-		return cmd.ProcessState.ExitCode(), stderr.String()
+		return runBinaryIn(t, bin, dir, env, append([]string{"run", "--provider", "stripe", "--scenario", "happy"}, args...)...)
 	}
 
 	code, stderr := runIn([]string{"RETRYSIM_SECRET_STRIPE=whsec_from_the_users_env"})
@@ -115,4 +99,19 @@ func TestImplicitConfigKeepsTheLoopbackGuard(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "ignored") || !strings.Contains(stderr, "the loopback guard is off (allow-remote from RETRYSIM_ALLOW_REMOTE)") {
 		t.Fatalf("with RETRYSIM_ALLOW_REMOTE: exit %d; stderr:\n%s", code, stderr)
 	}
+}
+
+// runBinaryIn runs the built binary bin with args in dir, with env added
+// to this process's environment, and returns its exit code and stderr.
+func runBinaryIn(t *testing.T, bin, dir string, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
 }
