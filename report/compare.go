@@ -14,7 +14,7 @@ type compareRow struct {
 // compareRows are the summary figures compared side by side, in every
 // format that shows several runs.
 var compareRows = []compareRow{
-	{"events delivered", func(r *Summary) string { return fmt.Sprintf("%d/%d", r.Delivered, r.Events) }},
+	{"events delivered", deliveredOf},
 	{"events lost", func(r *Summary) string { return markIf(r.Lost > 0, fmt.Sprint(r.Lost)) }},
 	{"attempts", func(r *Summary) string { return fmt.Sprint(r.Attempts) }},
 	{"handler reached", func(r *Summary) string {

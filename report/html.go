@@ -133,11 +133,7 @@ var htmlColumns = []htmlColumn{
 
 func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	t := r.TTL(rep.TTLs)
-	delivered := fmt.Sprintf("delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
-	if r.Lost > 0 {
-		delivered += fmt.Sprintf(" · LOST %d", r.Lost)
-	}
-	delivered += " · " + attemptsLine(r)
+	delivered := deliveredLine(r) + " · " + attemptsLine(r)
 	if !r.DisabledAt.IsZero() {
 		delivered += fmt.Sprintf(" · ENDPOINT DISABLED at +%s: %s", dur(r.DisabledAt.Sub(r.Start)), disabledWords(r))
 	}

@@ -130,11 +130,7 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 		writeRunTTL(w, r, t)
 	}
 	// Then what else happened.
-	w.printf("  delivered %d/%d %s", r.Delivered, r.Events, plural(r.Events, "event", "events"))
-	if r.Lost > 0 {
-		w.printf(" · LOST %d", r.Lost)
-	}
-	w.printf(" · %s\n", attemptsLine(r))
+	w.printf("  %s · %s\n", deliveredLine(r), attemptsLine(r))
 	if !r.DisabledAt.IsZero() {
 		w.printf("  ENDPOINT DISABLED at +%s: %s; %s never delivered because of it%s\n",
 			dur(r.DisabledAt.Sub(r.Start)), disabledWords(r), counted(r.LostToDisable, "event", "events"), idList(r.LostToDisableIDs, r.LostToDisable))
@@ -234,29 +230,6 @@ func ms(d time.Duration) string {
 var outcomeOrder = []simulator.Outcome{
 	simulator.Delivered, simulator.LostResponse, simulator.Timeout, simulator.HTTPError,
 	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
-}
-
-// attemptsLine counts the run's attempts by outcome ("35 attempts:
-// delivered 20 · lost_response 8 · …"): the outcomes count attempts, not
-// events, and the line says so.
-func attemptsLine(r *Summary) string {
-	if r.Attempts == 0 {
-		return "no attempts"
-	}
-	return counted(r.Attempts, "attempt", "attempts") + ": " + outcomeLine(r)
-}
-
-func outcomeLine(r *Summary) string {
-	var parts []string
-	for _, o := range outcomeOrder {
-		if n := r.Outcomes[o]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, n))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, " · ")
 }
 
 // causeWords explains, for the outcome of an attempt that reached the

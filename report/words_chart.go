@@ -53,15 +53,26 @@ func chartVerdict(rep *Report) string {
 }
 
 // chartTotals are the totals a chart's title gives: "200 events: delivered
-// 33 · LOST 167".
+// 33 · LOST 167", and for an interrupted run how far it got: "INTERRUPTED:
+// 43,841 of 100,000 events started, 40,114 delivered". Without that, the
+// events never started would read as lost.
 func chartTotals(rep *Report) string {
 	events, delivered, lost := 0, 0, 0
+	unstarted, interrupted := 0, false
 	for _, r := range rep.Runs {
 		events += max(r.Events, r.Planned)
+		unstarted += r.NeverStarted()
+		interrupted = interrupted || r.Interrupted
 		delivered += r.Delivered
 		lost += r.Lost
 	}
 	s := fmt.Sprintf("%s %s: delivered %s", thousands(events), plural(events, "event", "events"), thousands(delivered))
+	switch {
+	case unstarted > 0:
+		s = fmt.Sprintf("INTERRUPTED: %s of %s %s started, %s delivered", thousands(events-unstarted), thousands(events), plural(events, "event", "events"), thousands(delivered))
+	case interrupted:
+		s = "INTERRUPTED · " + s
+	}
 	if lost > 0 {
 		s += " · LOST " + thousands(lost)
 	}
