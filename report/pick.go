@@ -214,6 +214,18 @@ func (s Shown) Missing() []FateKind {
 	return out
 }
 
+// Overlap says whether an event of the run is of several kinds (a
+// duplicated event delivered at the first attempt, a refused one given up):
+// counted in each, the kinds' counts add up to more than the events.
+func (s Shown) Overlap() bool {
+	shown, total := 0, 0
+	for _, k := range s.Kinds {
+		shown += k.Shown
+		total += k.Total
+	}
+	return shown > len(s.Events) || total > s.Of
+}
+
 // reprocessedSet is the events the oracle shows processed more than once
 // (Offenders), as a set.
 func (r *Summary) reprocessedSet() map[string]bool {

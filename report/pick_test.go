@@ -119,3 +119,42 @@ func TestSampleInTextAndJSON(t *testing.T) {
 		t.Error("the JSON does not say its events are complete")
 	}
 }
+
+// When an event is of several kinds (lost to the disable and never sent),
+// the kinds' counts add up to more than the events, and the sample's line
+// says an event counts in each; when none is, it says nothing of the kind.
+func TestSampleSaysAnEventCountsInEachOfItsKinds(t *testing.T) {
+	const note = "shown by kind (an event of several kinds counts in each): "
+	for _, c := range []struct {
+		scenario string
+		overlap  bool
+	}{{"happy", false}, {"outage-6h", true}} {
+		t.Run(c.scenario, func(t *testing.T) {
+			rep := modelRun(t, "shopify", c.scenario, 40, report.WithTimeline(-1))
+			rep.Verbose, rep.Timeline = true, 5
+			sh, err := rep.Runs[0].Sample(rep.Timeline)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown, total := 0, 0
+			for _, k := range sh.Kinds {
+				shown += k.Shown
+				total += k.Total
+			}
+			if overlap := shown > len(sh.Events) || total > sh.Of; overlap != c.overlap {
+				t.Fatalf("the kinds count %d events shown of %d, %d of %d in the run: not the run this test is about", shown, len(sh.Events), total, sh.Of)
+			}
+			var buf bytes.Buffer
+			if err := report.WriteText(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(strings.Fields(buf.String()), " ")
+			if got := strings.Contains(text, note); got != c.overlap {
+				t.Errorf("the text says an event counts in each of its kinds: %v, want %v:\n%s", got, c.overlap, buf.String())
+			}
+			if !strings.Contains(text, "shown by kind") {
+				t.Errorf("the text does not say which kinds its timeline shows:\n%s", buf.String())
+			}
+		})
+	}
+}

@@ -36,8 +36,10 @@ func sampleHead(sh Shown) string {
 }
 
 // sampleShows says, kind by kind, how many of each a sample shows of how
-// many: "shown: 3 of 167 lost to the disable · 7 of 33 delivered at the
-// first attempt"; "" when it shows every event.
+// many: "shown by kind: 3 of 167 lost to the disable · 7 of 33 delivered at
+// the first attempt", saying when an event is counted in several kinds (the
+// counts then add up to more than the events); "" when it shows every
+// event.
 func sampleShows(sh Shown) string {
 	if sh.Every || !sh.LeftOut() {
 		return ""
@@ -51,6 +53,9 @@ func sampleShows(sh Shown) string {
 		parts = append(parts, fmt.Sprintf("%s of %s %s", thousands(k.Shown), thousands(k.Total), name))
 	}
 	s := "shown by kind: " + strings.Join(parts, " · ")
+	if sh.Overlap() {
+		s = "shown by kind (an event of several kinds counts in each): " + strings.Join(parts, " · ")
+	}
 	if m := sh.Missing(); len(m) > 0 {
 		var names []string
 		for _, k := range m {
