@@ -211,10 +211,12 @@ type runAgg struct {
 	// keyed holds a hash of each event the handler answered 2xx, for
 	// matching the oracle's ids.
 	keyed []uint64
-	// The counts behind Outcomes, Unreached, Causes and HandlerStatuses,
-	// which conclude builds from them.
+	// The counts behind Outcomes, Unreached, Causes, their injected
+	// parts and HandlerStatuses, which conclude builds from them.
 	outcomeIdx                  outcomeIndex
 	outcomes, unreached, causes outcomeCounts
+	injectedUnreached           outcomeCounts
+	injectedCauses              outcomeCounts
 	statuses                    statusCounts
 	// types counts a run of real deliveries' events by type (EventTypes);
 	// typesUnknown says its stream does not give them (upgraded).
@@ -238,6 +240,7 @@ func (r *runAgg) conclude() *Summary {
 	s.Schedule, s.LostToDisableIDs = slices.Clone(s.Schedule), slices.Clone(s.LostToDisableIDs)
 	s.HandlerStatuses, s.Outcomes = r.statuses.facts(), r.outcomes.facts(r.outcomeIdx)
 	s.Causes, s.Unreached = r.causes.facts(r.outcomeIdx), r.unreached.facts(r.outcomeIdx)
+	s.InjectedCauses, s.InjectedUnreached = r.injectedCauses.facts(r.outcomeIdx), r.injectedUnreached.facts(r.outcomeIdx)
 	s.Effects, s.effectsBefore = maps.Clone(s.Effects), maps.Clone(s.effectsBefore)
 	s.Outages, s.OutageWindows, s.Pauses, s.Restarts = slices.Clone(s.Outages), slices.Clone(s.OutageWindows), slices.Clone(s.Pauses), slices.Clone(s.Restarts)
 	s.Disables, s.lostBy = slices.Clone(s.Disables), maps.Clone(s.lostBy)
@@ -321,6 +324,9 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	if !rec.Reached {
 		r.unreached.addAt(outcome, rec.Outcome)
+		if injectedFailure(rec) {
+			r.injectedUnreached.addAt(outcome, rec.Outcome)
+		}
 	}
 	if ev != nil {
 		ev.prevReached = rec.Reached
@@ -380,6 +386,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		ev.lastReached = rec.Outcome
 		ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
 		ev.lastRedirRefused = rec.RedirectRefused != ""
+		ev.lastInjected = injectedFailure(rec)
 	}
 	if ev.hasKey {
 		after := time.Duration(at - ev.key)
@@ -416,6 +423,9 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 		r.RefusedRedirectArrivals++
 	default:
 		r.causes.add(r.outcomeIdx, ev.lastReached)
+		if ev.lastInjected {
+			r.injectedCauses.add(r.outcomeIdx, ev.lastReached)
+		}
 	}
 }
 
@@ -530,6 +540,7 @@ type eventAgg struct {
 	lastReached       simulator.Outcome
 	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
 	lastRedirRefused  bool           // the last arrival's redirect was not followed: it led off this machine
+	lastInjected      bool           // the scenario made the last arrival fail (injectedFailure)
 	prevReached       bool           // the event's last attempt reached the handler
 	arrived           EventArrivals  // which arrivals were duplicates
 	duplicated        bool           // a duplicate arrival came

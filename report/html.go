@@ -105,11 +105,11 @@ type htmlPage struct {
 }
 
 type htmlRun struct {
-	Header, Target, Verdict, VerdictLine, Duplicates, Causes string
-	Advice                                                   []string
-	TTL                                                      string
-	TTLRows                                                  [][]string
-	Delivered, Signature, Latency                            string
+	Header, Target, Verdict, VerdictLine, Duplicates, CauseHead, Causes string
+	Advice                                                              []string
+	TTL                                                                 string
+	TTLRows                                                             [][]string
+	Delivered, Signature, Latency                                       string
 }
 
 type htmlChart struct {
@@ -139,7 +139,7 @@ func htmlRunOf(rep *Report, r *Summary) htmlRun {
 	}
 	return htmlRun{
 		Header: headerLine(r), Target: r.Target, Verdict: string(r.Verdict()), VerdictLine: rep.words().verdictLine(r),
-		Duplicates: duplicatesLine(r), Causes: causeLine(r), Advice: rep.words().adviceLines(r, rep.Timeouts),
+		Duplicates: duplicatesLine(r), CauseHead: causeHead(r), Causes: causeLine(r), Advice: rep.words().adviceLines(r, rep.Timeouts),
 		TTL: ttlHeadline(r, t), TTLRows: ttlChoiceRows(t),
 		Delivered: delivered, Signature: rep.words().signatureLine(r), Latency: r.latencyLine(),
 	}

@@ -110,7 +110,7 @@ func writeRunMarkdown(w *errWriter, rep *Report, r *Summary) {
 	tb.add("attempts by outcome", outcomeLine(r))
 	tb.write(w)
 	if c := causeLine(r); c != "" {
-		w.printf("\nWhy the provider sent again: %s\n", mdEscape(c))
+		w.printf("\n%s: %s\n", mdEscape(capitalise(causeHead(r))), mdEscape(c))
 	}
 	if !r.DisabledAt.IsZero() {
 		w.printf("\n**Endpoint disabled** at +%s: %s; %s never delivered because of it.\n",

@@ -169,6 +169,10 @@ type ArrivalFacts struct {
 	// Causes counts duplicate arrivals by the outcome of the attempt before
 	// them that had reached the handler: why the provider sent again.
 	Causes map[simulator.Outcome]int
+	// InjectedCauses counts the duplicate arrivals of Causes that came
+	// after an attempt the scenario made fail (see injectedFailure), by
+	// the same outcome: a subset of Causes.
+	InjectedCauses map[simulator.Outcome]int
 	// InjectedLateArrivals counts duplicate arrivals after an answer that
 	// timed out only because the scenario added latency to it: not the
 	// handler's doing, so not among Causes.
@@ -215,6 +219,10 @@ type ArrivalFacts struct {
 	// outcome (a subset of Outcomes): what ResentUnreached retried, its
 	// remainder never retried (an event's last attempt, a disable).
 	Unreached map[simulator.Outcome]int
+	// InjectedUnreached counts the attempts of Unreached that a fault kept
+	// from the handler (dropped, refused, an outage, an edge's answer),
+	// by outcome: a subset of Unreached. The others met a real failure.
+	InjectedUnreached map[simulator.Outcome]int
 	// ReplayArrivals counts duplicate arrivals that were replays no
 	// signature can tell from a retry (the scheme signs no timestamp a
 	// handler can bound), of a request the handler had accepted: a test of

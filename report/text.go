@@ -116,7 +116,7 @@ func writeRunText(w *errWriter, rep *Report, r *Summary) {
 	w.printf("  side effects: %s\n", rep.words().verdictLine(r))
 	w.printf("  duplicates: %s\n", duplicatesLine(r))
 	if c := causeLine(r); c != "" {
-		w.printf("  why the provider sent again: %s\n", c)
+		w.printf("  %s: %s\n", causeHead(r), c)
 	}
 	if advice := rep.words().adviceLines(r, rep.Timeouts); len(advice) > 0 {
 		w.printf("  what to change:\n")
@@ -230,65 +230,6 @@ func ms(d time.Duration) string {
 var outcomeOrder = []simulator.Outcome{
 	simulator.Delivered, simulator.LostResponse, simulator.Timeout, simulator.HTTPError,
 	simulator.InvalidResponse, simulator.Redirect, simulator.ConnectionFailed,
-}
-
-// causeWords explains, for the outcome of an attempt that reached the
-// handler, why the provider delivered again.
-var causeWords = map[simulator.Outcome]string{
-	simulator.LostResponse:     "the answer was lost after your handler answered",
-	simulator.Timeout:          "your handler answered after the provider's timeout",
-	simulator.HTTPError:        "your handler answered with an error status",
-	simulator.InvalidResponse:  "your handler's answer was not valid HTTP",
-	simulator.Redirect:         "your endpoint answered with a redirect the provider does not follow",
-	simulator.ConnectionFailed: "the connection broke after the request was sent",
-	simulator.Delivered:        "the provider delivered an already delivered event again",
-}
-
-func causeLine(r *Summary) string {
-	var parts []string
-	for _, o := range outcomeOrder {
-		if n := r.Causes[o]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d× %s (%s)", n, causeWords[o], o))
-		}
-	}
-	if r.ResentUnreached > 0 {
-		parts = append(parts, unreachedWords(r))
-	}
-	if r.InjectedLateArrivals > 0 {
-		parts = append(parts, fmt.Sprintf("%d× the scenario delayed your handler's answer past the provider's timeout (injected latency)", r.InjectedLateArrivals))
-	}
-	if r.RefusedRedirectArrivals > 0 {
-		parts = append(parts, refusedRedirectCause(r))
-	}
-	if r.CopyArrivals > 0 {
-		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
-	}
-	if r.ManualArrivals > 0 {
-		parts = append(parts, fmt.Sprintf("%d× someone resent the event by hand after the schedule (manual)", r.ManualArrivals))
-	}
-	if r.ReplayArrivals > 0 {
-		parts = append(parts, fmt.Sprintf("%d× a valid request was replayed byte for byte, which no signature can tell from a retry (replayed)", r.ReplayArrivals))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// unreachedWords counts the retries after requests that never reached the
-// handler, in retries (the line's other parts count arrivals), beside the
-// attempts that never reached it, by outcome as the attempts line counts
-// them: a black hole's 80 timeouts are 75 retries, as nothing retries an
-// event's last attempt.
-func unreachedWords(r *Summary) string {
-	var parts []string
-	n := 0
-	for _, o := range outcomeOrder {
-		if k := r.Unreached[o]; k > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, k))
-			n += k
-		}
-	}
-	return fmt.Sprintf("%s after %s that never reached your handler: not duplicates (%s never reached it: %s)",
-		counted(r.ResentUnreached, "retry", "retries"), plural(r.ResentUnreached, "a request", "requests"),
-		counted(n, "attempt", "attempts"), strings.Join(parts, " · "))
 }
 
 // idList shows the first few of ids (of total) after a colon.
