@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -84,6 +86,9 @@ type vmark struct {
 	// labelTop puts the label at the very top of the data area, over
 	// the line, which stops under it.
 	labelTop bool
+	// around, when set, gives labels drawn earlier that the line must not
+	// cross (a labelTop mark's): it breaks around each.
+	around func() []vg.Rectangle
 }
 
 func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
@@ -138,13 +143,52 @@ func (m *vmark) Plot(c draw.Canvas, p *plot.Plot) {
 func (m *vmark) plotTop(c draw.Canvas, x, bottom, top vg.Length) {
 	sty := m.text
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-	w := sty.Rectangle(m.label).Max.X
-	h := sty.Rectangle(m.label).Max.Y - sty.Rectangle(m.label).Min.Y
-	lx := min(max(x-w/2, c.Min.X+2), c.Max.X-w-2)
-	c.FillText(sty, vg.Point{X: lx, Y: top}, m.label)
-	if !m.labelOnly {
-		c.StrokeLine2(m.style, x, bottom, x, top-h-vg.Points(3))
+	label, lineTop := m.topBox(c, x, top)
+	c.FillText(sty, vg.Point{X: label.Min.X, Y: top}, m.label)
+	if m.labelOnly {
+		return
 	}
+	var boxes []vg.Rectangle
+	if m.around != nil {
+		boxes = m.around()
+	}
+	for _, s := range lineAround(x, bottom, lineTop, m.style.Width/2+vg.Points(2), boxes) {
+		c.StrokeLine2(m.style, x, s[0], x, s[1])
+	}
+}
+
+// lineAround is the vertical line at x from bottom to top as the pieces
+// that keep pad clear of each box it would cross.
+func lineAround(x, bottom, top, pad vg.Length, boxes []vg.Rectangle) [][2]vg.Length {
+	cuts := slices.Clone(boxes)
+	slices.SortFunc(cuts, func(a, b vg.Rectangle) int { return cmp.Compare(a.Min.Y, b.Min.Y) })
+	var out [][2]vg.Length
+	from := bottom
+	for _, b := range cuts {
+		if x < b.Min.X-pad || x > b.Max.X+pad || b.Max.Y+pad < from || b.Min.Y-pad > top {
+			continue
+		}
+		if b.Min.Y-pad > from {
+			out = append(out, [2]vg.Length{from, b.Min.Y - pad})
+		}
+		from = max(from, b.Max.Y+pad)
+	}
+	if from < top {
+		out = append(out, [2]vg.Length{from, top})
+	}
+	return out
+}
+
+// topBox is where plotTop puts the label of a mark at x, under top, and
+// how far up its line goes: what other labels at the top of a plot keep
+// clear of.
+func (m *vmark) topBox(c draw.Canvas, x, top vg.Length) (label vg.Rectangle, lineTop vg.Length) {
+	sty := m.text
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	r := sty.Rectangle(m.label)
+	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	lx := min(max(x-w/2, c.Min.X+2), c.Max.X-w-2)
+	return vg.Rectangle{Min: vg.Point{X: lx, Y: top - h}, Max: vg.Point{X: lx + w, Y: top}}, top - h - vg.Points(3)
 }
 
 func (m *vmark) Thumbnail(c *draw.Canvas) {

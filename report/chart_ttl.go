@@ -84,25 +84,40 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		p.X.Min, p.X.Max = lo.Seconds(), hi.Seconds()
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = ttlTicks{sparse: cols > 1}
-		// Room above 100% for the recommendation's label, clear of the
-		// curves, which never go above 100%.
+		// Room above 100% for the recommendation's label and the TTL
+		// choices', clear of the curves, which never go above 100%: more
+		// of it in a grid of shorter panels, whose narrower ones stack the
+		// choices' labels in more rows.
 		p.Y.Min, p.Y.Max = 0, 125
+		if rows > 1 {
+			p.Y.Max = 140
+		}
 		p.Y.Padding = vg.Points(6)
 		p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 50, Label: "50%"}, {Value: 100, Label: "100%"}})
-		choices := &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(1)}}
-		for _, ttl := range rep.ttlChoices() {
-			choices.segs = append(choices.segs, [2][2]float64{{ttl.Seconds(), 0}, {ttl.Seconds(), 100}})
-		}
-		p.Add(choices)
-		obs := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
-		worst := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
-		obs.segs, worst.segs = ttlCurves(r, t, xs)
-		p.Add(worst, obs)
 		line := &vmark{
 			x: t.Recommended.Seconds(), label: "recommend " + dur(t.Recommended), labelTop: true,
 			style: draw.LineStyle{Color: col, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(4)}},
 			text:  text.Style{Color: col, Font: boldSans(noteSize), Handler: p.TextHandler},
 		}
+		// Each choice labelled over its line, clear of the recommendation.
+		choiceFont := sans(noteSize)
+		switch {
+		case small:
+			choiceFont = sans(noteSize - 3)
+		case cols > 2:
+			choiceFont = sans(noteSize - 2)
+		}
+		choices := &ttlChoiceMarks{
+			ttls: rep.ttlChoices(), rec: line,
+			line: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(1)},
+			text: text.Style{Color: colDarkGrey, Font: choiceFont, Handler: p.TextHandler},
+		}
+		line.around = func() []vg.Rectangle { return choices.placed }
+		p.Add(choices)
+		obs := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
+		worst := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
+		obs.segs, worst.segs = ttlCurves(r, t, xs)
+		p.Add(worst, obs)
 		p.Add(line)
 		plots[i/cols][i%cols] = p
 	}

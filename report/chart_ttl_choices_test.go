@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/retrysim/retrysim/policies"
+)
+
+// Every TTL choice the TTL chart compares is labelled over its own line,
+// in every panel, at the picture's size, for one provider, two and six:
+// the choice the recommendation falls on by the recommendation's label.
+// (That no label covers another, a mark or a line is TestChartLabelsClear.)
+func TestTTLChoicesLabelledOverTheirLines(t *testing.T) {
+	for _, providers := range [][]string{{"stripe"}, {"stripe", "shopify"}, policies.NamedDefaults()} {
+		t.Run(fmt.Sprintf("%d providers", len(providers)), func(t *testing.T) {
+			rep := layoutRun(t, providers, "flaky-network", 40)
+			rec := drawOn(t, rep, ChartOptions{Chart: ChartTTL})
+			// The choices' lines are the light grey vertical strokes; their
+			// labels the dark grey texts.
+			var lines []vg.Length
+			for _, l := range rec.lines {
+				if l.col == (color.Gray{Y: 0xcc}) && len(l.segs) == 1 && l.segs[0][0].X == l.segs[0][1].X {
+					lines = append(lines, l.segs[0][0].X)
+				}
+			}
+			labels := map[string]int{}
+			for _, tx := range rec.texts {
+				if tx.col != colDarkGrey {
+					continue
+				}
+				labels[tx.text]++
+				over := false
+				for _, x := range lines {
+					over = over || tx.box.Min.X <= x && x <= tx.box.Max.X
+				}
+				if !over {
+					t.Errorf("the label %q at %.0f–%.0f is over none of the choices' lines", tx.text, tx.box.Min.X, tx.box.Max.X)
+				}
+			}
+			for _, ttl := range rep.ttlChoices() {
+				want := len(rep.Runs)
+				for _, r := range rep.Runs {
+					if r.TTL(rep.TTLs).Recommended == ttl {
+						want-- // named by "recommend 3d"
+					}
+				}
+				if got := labels[dur(ttl)]; got != want {
+					t.Errorf("the choice %s is labelled in %d panels of %d (the others recommend it)", dur(ttl), got, want)
+				}
+			}
+		})
+	}
+}
