@@ -23,19 +23,19 @@ func TestLostEventsOnAnInterruptedRun(t *testing.T) {
 		{"cut short and never started",
 			newRecStream(4).attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).
 				attempt(1, 1, 0, simulator.HTTPError, 500, true, ms).fate(1, simulator.FateInterrupted),
-			"delivered 1/2 events",
+			"delivered 1/4 events (interrupted when 2 had started, 1 of them unfinished)",
 			"? lost-events the run was interrupted before its end, so losses cannot be ruled out: " +
 				"1 of 2 events was not delivered before its schedule was cut short (1 was), and 2 of the 4 planned never started"},
 		{"cut short",
 			newRecStream(3).attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered).
 				attempt(1, 1, 0, simulator.HTTPError, 500, true, ms).fate(1, simulator.FateInterrupted).
 				attempt(2, 1, 0, simulator.Timeout, 0, false, 0).fate(2, simulator.FateInterrupted),
-			"delivered 1/3 events",
+			"delivered 1/3 events (interrupted: 2 unfinished)",
 			"? lost-events the run was interrupted before its end, so losses cannot be ruled out: " +
 				"2 of 3 events were not delivered before their schedules were cut short (1 was)"},
 		{"never started",
 			newRecStream(3).attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered),
-			"delivered 1/1 event",
+			"delivered 1/3 events (interrupted when 1 had started)",
 			"? lost-events the run was interrupted before its end, so losses cannot be ruled out: " +
 				"the one event that started was delivered, and 2 of the 3 planned never started"},
 	} {

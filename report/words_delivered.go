@@ -38,12 +38,14 @@ func deliveredLine(r *Summary) string {
 
 // interruptedWords says how far an interrupted run got: " (interrupted
 // before any had started)", " (interrupted when 43841 had started, 3727 of
-// them unfinished)", " (interrupted: 3 unfinished)"; "" when the interrupt
-// cut no event short.
+// them unfinished)", " (interrupted when 2 had started)", " (interrupted: 3
+// unfinished)"; "" when the interrupt cut no event short.
 func interruptedWords(r *Summary) string {
 	switch {
 	case r.NeverStarted() > 0 && r.Events == 0:
 		return " (interrupted before any had started)"
+	case r.NeverStarted() > 0 && r.InterruptedEvents == 0:
+		return fmt.Sprintf(" (interrupted when %d had started)", r.Events)
 	case r.NeverStarted() > 0:
 		return fmt.Sprintf(" (interrupted when %d had started, %d of them unfinished)", r.Events, r.InterruptedEvents)
 	case r.InterruptedEvents > 0:
