@@ -77,10 +77,22 @@ func writeText(w io.Writer, rep *Report) error {
 		writeOverall(ew, rep)
 	}
 	if len(rep.Runs) > 0 && !rep.Verbose {
-		ew.printf("\n(%s adds the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them)\n", rep.words().of(SettingVerbose))
+		ew.printf("\n(%s adds %s)\n", rep.words().of(SettingVerbose), verboseAdds(rep))
 	}
 	ew.fail(ww.flush())
 	return ew.err
+}
+
+// verboseAdds lists what Verbose would add to rep: each forged request's
+// answers only when a run sent some.
+func verboseAdds(rep *Report) string {
+	forged := ""
+	for _, r := range rep.Runs {
+		if len(r.Attacks()) > 0 {
+			forged = "each forged request's answers, "
+		}
+	}
+	return "the TTL tables, " + forged + "the response-time headroom and a sample of events' attempts, every kind of fate among them"
 }
 
 // width is the width the text wraps to.
