@@ -201,7 +201,8 @@ func (ax timelineAxis) event(r *Summary, ev *EventTimeline, t time.Time) float64
 	return ax.run(r, t)
 }
 
-// span is the x range: every attempt shown, outages, the disable moment.
+// span is the x range: every attempt shown, outages, the disable moment,
+// and a margin after them.
 func (ax timelineAxis) span(rep *Report, rows []timelineRow) (lo, hi float64) {
 	lo = math.Inf(1)
 	for _, row := range rows {
@@ -222,6 +223,12 @@ func (ax timelineAxis) span(rep *Report, rows []timelineRow) (lo, hi float64) {
 		if !r.DisabledAt.IsZero() {
 			hi = max(hi, ax.run(r, r.DisabledAt))
 		}
+	}
+	// A margin of 4% of the axis's width past the last mark, so that no
+	// mark or label sits on the right edge: on a logarithmic axis that is
+	// 4% of log(1+t), not of t.
+	if ax.log {
+		return lo, math.Expm1(math.Log1p(hi) * 1.04)
 	}
 	return lo, hi * 1.04
 }
