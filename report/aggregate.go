@@ -348,7 +348,9 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		if r.RedirectsRefused++; r.RedirectRefusedTo == "" {
 			r.RedirectRefusedTo = rec.RedirectRefused
 		}
-	} else if rec.Outcome == simulator.Redirect || policies.Is3xx(rec.HandlerStatus) {
+	} else if rec.Outcome == simulator.Redirect {
+		// The provider got a redirect it did not follow. A 3xx it never
+		// got (the answer lost, or too late) failed for that, not this.
 		r.HandlerRedirects++
 	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {

@@ -35,9 +35,11 @@ const (
 // scenario injected: the failures before the duplicate arrivals (Causes),
 // and, where the provider retried one, the attempts that never reached the
 // handler (Unreached). Copies, resends by hand, replays and answers late by
-// an added latency are the scenario's faults by what they are.
+// an added latency are the scenario's faults by what they are; a redirect
+// retrysim refused to follow is the handler's answer, not a fault.
 func (r *Summary) ResendsInjected() Injected {
-	injected, real := r.InjectedLateArrivals+r.CopyArrivals+r.ManualArrivals+r.ReplayArrivals, 0
+	injected := r.InjectedLateArrivals + r.CopyArrivals + r.ManualArrivals + r.ReplayArrivals
+	real := r.RefusedRedirectArrivals
 	for o, n := range r.Causes {
 		injected += r.InjectedCauses[o]
 		real += n - r.InjectedCauses[o]

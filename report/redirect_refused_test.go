@@ -9,6 +9,7 @@ import (
 	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 	"github.com/retrysim/retrysim/simulator"
 )
 
@@ -88,5 +89,41 @@ func TestRedirectsGateCountsOnlyUnfollowedRedirects(t *testing.T) {
 	}
 	if r := runs[0]; r.HandlerRedirects != 1 || r.RedirectsRefused != 1 {
 		t.Errorf("%d redirects not followed, %d refused; want 1 and 1", r.HandlerRedirects, r.RedirectsRefused)
+	}
+}
+
+// A refused redirect among injected faults: an answer the scenario lost
+// on the way back was a redirect the provider never saw, so nothing says
+// the provider does not follow redirects (slack does); and the resends
+// after refused redirects are the handler's doing, so the report does not
+// say every resend was injected.
+func TestRefusedRedirectAmongInjectedFaults(t *testing.T) {
+	const away = "http://192.0.2.1/webhooks/slack"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, away, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	agg := report.NewAggregator(report.WithTimeline(-1))
+	defer agg.Close()
+	cfg := simulator.Config{Policy: policytest.Lookup(t, "slack"), Scenario: scenariotest.Lookup(t, "flaky-network"), URL: srv.URL, Events: 20, Sink: agg.Add}
+	if _, err := simulator.Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	runs := agg.Runs()
+	r := runs[0]
+	if r.Outcomes[simulator.LostResponse] == 0 || r.RefusedRedirectArrivals == 0 {
+		t.Fatalf("outcomes %v, %d arrivals after a refused redirect: the seed gives no lost answer beside a refused redirect", r.Outcomes, r.RefusedRedirectArrivals)
+	}
+	if r.HandlerRedirects != 0 {
+		t.Errorf("%d redirects the provider did not follow, want 0: slack follows them, and a lost answer was never seen", r.HandlerRedirects)
+	}
+	text, _, _ := renderAll(t, &report.Report{Runs: runs, Width: -1, Spelling: advice.Flag})
+	for _, wrong := range []string{"does not follow it", "all injected by"} {
+		if strings.Contains(text, wrong) {
+			t.Errorf("the report says %q:\n%s", wrong, text)
+		}
+	}
+	if !strings.Contains(text, "partly injected by flaky-network") {
+		t.Errorf("the report does not say the resends were partly injected:\n%s", text)
 	}
 }
