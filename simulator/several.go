@@ -1,7 +1,9 @@
 package simulator
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -20,9 +22,12 @@ type Prepare func(i int) (cfg Config, done func(), err error)
 // not all of them in turn. Otherwise (a dry run waits for nothing real; a
 // handler process started per run on the same address) each run is
 // readied, run and done with before the next is readied, and the runs
-// stop when ctx ends.
+// stop when ctx ends. Either way a run stopped by a restart of its handler
+// that failed (a RestartError) stops only itself: each run has a handler
+// of its own, and the later runs go on.
 func RunSeveral(ctx context.Context, n int, together bool, prepare Prepare, deliver Sink) error {
 	if !together || n == 1 {
+		var stopped error // the first run a failed restart stopped
 		for i := range n {
 			cfg, done, err := prepare(i)
 			if err == nil {
@@ -30,6 +35,9 @@ func RunSeveral(ctx context.Context, n int, together bool, prepare Prepare, deli
 				_, err = Run(ctx, cfg)
 			}
 			done()
+			if re := (*RestartError)(nil); errors.As(err, &re) {
+				stopped, err = cmp.Or(stopped, err), nil
+			}
 			if err != nil {
 				return err
 			}
@@ -37,7 +45,7 @@ func RunSeveral(ctx context.Context, n int, together bool, prepare Prepare, deli
 				break
 			}
 		}
-		return nil
+		return stopped
 	}
 	cfgs := make([]Config, 0, n)
 	for i := range n {

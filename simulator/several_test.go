@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retrysim/retrysim/policies/policytest"
+	"github.com/retrysim/retrysim/scenarios/scenariotest"
 )
 
 // TestRunSeveralKeepsRunOrder: together or in turn, every record of a run
@@ -62,5 +63,35 @@ func TestRunSeveralStopsOnPrepare(t *testing.T) {
 	}, func(*Record) error { return nil })
 	if !errors.Is(err, broken) || done != 2 {
 		t.Errorf("err %v, %d done with; want the prepare's error, 2", err, done)
+	}
+}
+
+// TestRunSeveralGoesOnAfterAFailedRestart: in turn, a run that a failed
+// restart of its handler stopped stops only itself; the next run is
+// readied and run, and the restart's error is returned at the end.
+func TestRunSeveralGoesOnAfterAFailedRestart(t *testing.T) {
+	sc := scenariotest.Faults(t, "faults: [{type: restart, interval: 15m, until: 2h}]\n")
+	portTaken := errors.New("listening again: address already in use")
+	pols := []string{"stripe", "shopify"}
+	var providers []string
+	err := RunSeveral(context.Background(), len(pols), false, func(i int) (Config, func(), error) {
+		cfg := Config{Policy: policytest.Lookup(t, pols[i]), Scenario: sc, Handler: respond(http.StatusInternalServerError), Events: 3, Secret: "s", RunID: "test"}
+		cfg.Restart = func(context.Context) error { return nil }
+		if i == 0 {
+			cfg.Restart = func(context.Context) error { return portTaken }
+		}
+		return cfg, func() {}, nil
+	}, func(r *Record) error {
+		if r.Kind == KindRun {
+			providers = append(providers, r.Provider)
+		}
+		return nil
+	})
+	var re *RestartError
+	if !errors.As(err, &re) || !errors.Is(err, portTaken) {
+		t.Errorf("err %v, want the first run's failed restart", err)
+	}
+	if fmt.Sprint(providers) != "[stripe shopify]" {
+		t.Errorf("runs %v, want stripe's stopped and shopify's still run", providers)
 	}
 }
