@@ -46,6 +46,24 @@ func TestFailedRestartStoppedTheRun(t *testing.T) {
 	if !strings.Contains(js, `"restart_failed": {`) || !strings.Contains(js, `"at_seconds": 1800,`) {
 		t.Errorf("JSON report:\n%s", js)
 	}
+	// What the stop cut short is said as the stop, not as an interrupt;
+	// and an oracle that failed was the handler, down.
+	if !strings.Contains(text, "delivered 1/3 events (stopped at the failed restart when 2 had started, 1 of them unfinished)") {
+		t.Errorf("text report's delivered line:\n%s", text)
+	}
+	g := report.CheckGates(runs, []report.Gate{report.GateLostEvents}, report.GateOptions{})[0]
+	if want := "the run stopped at +30m, where the handler could not be restarted, so losses cannot be ruled out"; !strings.HasPrefix(g.Message, want) {
+		t.Errorf("lost-events: %q, want it to begin %q", g.Message, want)
+	}
+	r.EffectsProblem = "GET http://127.0.0.1:9/_retrysim/effects: connection refused"
+	if got := r.Judge(); got.Reason == report.ReasonOracleError {
+		text, _, _ := renderAll(t, &report.Report{Runs: runs, Width: -1})
+		if !strings.Contains(text, "the effects oracle did not answer (GET http://127.0.0.1:9/_retrysim/effects: connection refused): the handler could not be restarted at +30m and was down when its effects were read") {
+			t.Errorf("an oracle that failed after the failed restart:\n%s", text)
+		}
+	} else {
+		t.Errorf("a run whose oracle failed is judged %s, want %s", got.Reason, report.ReasonOracleError)
+	}
 	if got, want := report.StoppedByRestart(runs), "stripe: the handler could not be restarted at +30m: "+why+"; the run stopped there"; !strings.HasPrefix(got, want) {
 		t.Errorf("StoppedByRestart = %q, want it to begin %q", got, want)
 	}

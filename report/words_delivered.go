@@ -39,17 +39,23 @@ func deliveredLine(r *Summary) string {
 // interruptedWords says how far an interrupted run got: " (interrupted
 // before any had started)", " (interrupted when 43841 had started, 3727 of
 // them unfinished)", " (interrupted when 2 had started)", " (interrupted: 3
-// unfinished)"; "" when the interrupt cut no event short.
+// unfinished)", or "stopped at the failed restart" in place of
+// "interrupted" for a run a restart of its handler stopped; "" when the
+// interrupt cut no event short.
 func interruptedWords(r *Summary) string {
+	cut := "interrupted"
+	if r.RestartFailed != nil {
+		cut = "stopped at the failed restart"
+	}
 	switch {
 	case r.NeverStarted() > 0 && r.Events == 0:
-		return " (interrupted before any had started)"
+		return fmt.Sprintf(" (%s before any had started)", cut)
 	case r.NeverStarted() > 0 && r.InterruptedEvents == 0:
-		return fmt.Sprintf(" (interrupted when %d had started)", r.Events)
+		return fmt.Sprintf(" (%s when %d had started)", cut, r.Events)
 	case r.NeverStarted() > 0:
-		return fmt.Sprintf(" (interrupted when %d had started, %d of them unfinished)", r.Events, r.InterruptedEvents)
+		return fmt.Sprintf(" (%s when %d had started, %d of them unfinished)", cut, r.Events, r.InterruptedEvents)
 	case r.InterruptedEvents > 0:
-		return fmt.Sprintf(" (interrupted: %d unfinished)", r.InterruptedEvents)
+		return fmt.Sprintf(" (%s: %d unfinished)", cut, r.InterruptedEvents)
 	}
 	return ""
 }

@@ -21,9 +21,18 @@ func (w words) gateMessage(g *GateResult, opts GateOptions) string {
 	case unvouchedCut:
 		return "the results stream stops before the run's end record (cut off), so this cannot be vouched for: " + msg
 	case unvouchedInterrupted:
-		return "the run was interrupted before its end, so this cannot be vouched for: " + msg
+		return cutWords(g.Run) + ", so this cannot be vouched for: " + msg
 	}
 	return msg
+}
+
+// cutWords says what ended r before its end: an interrupt, or a restart
+// of the handler that failed.
+func cutWords(r *Summary) string {
+	if f := r.RestartFailed; f != nil {
+		return fmt.Sprintf("the run stopped at +%s, where the handler could not be restarted", dur(f.At))
+	}
+	return "the run was interrupted before its end"
 }
 
 // gateSeen says what the gate saw in the run.
@@ -119,7 +128,7 @@ func lostEventsSeen(g *GateResult) string {
 	case GateAllDelivered:
 		return fmt.Sprintf("%s %s delivered", allOf(r.Delivered, "event", "events"), plural(r.Delivered, "was", "were"))
 	case GateEventsCutShort:
-		return "the run was interrupted before its end, so losses cannot be ruled out: " + cutShortWords(r)
+		return cutWords(r) + ", so losses cannot be ruled out: " + cutShortWords(r)
 	}
 	msg := fmt.Sprintf("%d of %s %s never delivered", r.Lost, counted(r.Events, "event", "events"), plural(r.Lost, "was", "were"))
 	if r.LostToDisable > 0 {

@@ -128,6 +128,11 @@ func (w words) unknown(r *Summary, j Judgement) string {
 	case ReasonModelled:
 		return "none to judge: this run only modelled your handler and sent nothing, so no side effect happened"
 	case ReasonOracleError:
+		if f := r.RestartFailed; f != nil {
+			// The handler was down when its effects were read: the
+			// oracle's failure says nothing of its shape.
+			return fmt.Sprintf("the effects oracle did not answer (%s): the handler could not be restarted at +%s and was down when its effects were read", r.EffectsProblem, dur(f.At))
+		}
 		return fmt.Sprintf("the effects oracle did not answer as expected (%s): it must answer 200 with %s", r.EffectsProblem, oracleShape(r))
 	case ReasonOracleBlind:
 		return fmt.Sprintf("the effects oracle knows none of the %d delivered %s (those your handler answered 2xx): it must answer %s",
