@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/retrysim/retrysim/policies"
@@ -284,11 +286,18 @@ func (e *engine) scheduleOver(d *due, st eventRef, fate string) string {
 // being sent: its event stays in flight (and ends interrupted), or, if it
 // was the event's first attempt, never started.
 func (e *engine) unsent(d *due) {
-	if d.n() == 1 {
-		e.live.remove(d.event())
-		e.unstarted = append(e.unstarted, d.event())
-		e.res.Events--
+	if d.n() != 1 {
+		return
 	}
+	if st := e.live.ref(d.event()); st.x != nil && st.x.req != nil && st.x.req.in != nil {
+		// A real delivery, taken in and never sent: it waits with those
+		// not started yet, to be ended with its own id and type (drain).
+		e.incoming[d.event()] = st.x.req.in
+	} else {
+		e.unstarted = append(e.unstarted, d.event())
+	}
+	e.live.remove(d.event())
+	e.res.Events--
 }
 
 // end emits an event's fate and forgets it.
@@ -311,6 +320,10 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 		}
 		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)
+	} else if in := e.incoming[event]; in != nil {
+		// A real delivery that never started.
+		r.EventID, r.Type = in.ID, in.Type
+		delete(e.incoming, event)
 	} else {
 		r.EventID = e.work.event(event).ID
 	}
@@ -353,6 +366,19 @@ func (e *engine) drain(fate string, all bool) error {
 		}
 	}
 	e.q.reset()
+	// Real deliveries taken in and never sent (their first attempt queued,
+	// or kept back by an interruption) end with the run, whatever it
+	// was: unlike a generated event, nothing else would ever say they
+	// came.
+	for _, ev := range slices.Sorted(maps.Keys(e.incoming)) {
+		if fate == FateDisabled {
+			e.res.Lost++
+		}
+		e.res.Events++
+		if err := e.end(ev, fate, at); err != nil {
+			return err
+		}
+	}
 	if !all {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -207,5 +208,62 @@ func TestIncomingEventsKeepTheirTypes(t *testing.T) {
 	}
 	if !slices.Equal(got, types) {
 		t.Errorf("event records of types %q, want the deliveries' %q", got, types)
+	}
+}
+
+// A delivery that came in and whose event never started (the run was
+// interrupted while an earlier one was out) ends with its own id and type,
+// not the generated ones of an event in its place.
+func TestIncomingEventsEndUnstartedWithTheirOwnNames(t *testing.T) {
+	pol := policytest.Lookup(t, "stripe")
+	secret := policies.GenerateSecret("stripe", 8)
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	h := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		<-release
+	})
+	types := []string{"invoice.paid", "customer.created", "charge.refunded"}
+	in := make(chan simulator.Incoming, len(types))
+	var ids []string
+	for i, typ := range types {
+		d := realDelivery(t, "stripe", secret, i)
+		d.Type = typ
+		ids = append(ids, d.ID)
+		in <- d
+	}
+	close(in)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var recs []simulator.Record
+	done := make(chan error, 1)
+	go func() {
+		_, err := simulator.Run(ctx, simulator.Config{
+			Policy: pol, Handler: h, Secret: secret, Incoming: in, Concurrency: 1,
+			Sink: func(r *simulator.Record) error { recs = append(recs, *r); return nil },
+		})
+		done <- err
+	}()
+	<-started
+	// Every delivery taken in (the engine queues each as it takes it, before
+	// it looks at ctx again), the first one's attempt still out.
+	for len(in) > 0 {
+		runtime.Gosched()
+	}
+	cancel()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var gotIDs, gotTypes []string
+	for _, r := range recs {
+		if r.Kind == simulator.KindEvent {
+			gotIDs, gotTypes = append(gotIDs, r.EventID), append(gotTypes, r.Type)
+		}
+	}
+	if !slices.Equal(gotIDs, ids) || !slices.Equal(gotTypes, types) {
+		t.Errorf("event records %q of types %q, want the deliveries' %q of %q", gotIDs, gotTypes, ids, types)
 	}
 }
