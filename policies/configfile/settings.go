@@ -108,7 +108,8 @@ const (
 	// SendsAway: the value turns the loopback guard off (allow-remote)
 	// and comes from a config file found in the working directory: it is
 	// left out, so that running retrysim in a directory never sends
-	// signed requests to another machine a file there names.
+	// signed requests to another machine a file there names (nor has the
+	// demo handler listen for them).
 	SendsAway
 )
 

@@ -20,7 +20,7 @@ func Untrusted(t configfile.Trust, flag, key, source string) (note string, err e
 		return fmt.Sprintf("%s: ignored: where retrysim writes is taken only from --%s, %s or a config file named with --config, so that running retrysim in a directory never writes where a file there says",
 			source, flag, configfile.EnvName(key)), nil
 	case configfile.SendsAway:
-		return fmt.Sprintf("%s: ignored: the loopback guard is turned off only by --%s, %s or a config file named with --config, so that running retrysim in a directory never sends requests to another machine a file there names",
+		return fmt.Sprintf("%s: ignored: the loopback guard is turned off only by --%s, %s or a config file named with --config, so that a file in the directory where retrysim runs never opens it to other machines (sending to them, or the demo handler listening for them)",
 			source, flag, configfile.EnvName(key)), nil
 	}
 	return "", nil

@@ -24,7 +24,7 @@ func TestUntrusted(t *testing.T) {
 		t.Errorf("a path: %q, %v\nwant %q", note, err, want)
 	}
 	note, err = advice.Untrusted(configfile.SendsAway, "allow-remote", "allow-remote", "retrysim.yaml:5: allow-remote")
-	if want := "retrysim.yaml:5: allow-remote: ignored: the loopback guard is turned off only by --allow-remote, RETRYSIM_ALLOW_REMOTE or a config file named with --config, so that running retrysim in a directory never sends requests to another machine a file there names"; err != nil || note != want {
+	if want := "retrysim.yaml:5: allow-remote: ignored: the loopback guard is turned off only by --allow-remote, RETRYSIM_ALLOW_REMOTE or a config file named with --config, so that a file in the directory where retrysim runs never opens it to other machines (sending to them, or the demo handler listening for them)"; err != nil || note != want {
 		t.Errorf("the loopback guard: %q, %v\nwant %q", note, err, want)
 	}
 }
