@@ -52,7 +52,9 @@ type Result struct {
 	// TenantsDisabled is how many tenants' subscriptions were disabled,
 	// in a run of several tenants (Config.Tenants).
 	TenantsDisabled int
-	// Restarts is the number of times the handler was restarted.
+	// Restarts is the number of restarts of the handler, one that failed
+	// and stopped the run included (Run then returns a RestartError): as
+	// the restart records number them.
 	Restarts int
 	// Attacks is the number of requests sent that the handler had to
 	// reject: the scenario's signature attacks and the provider's own
