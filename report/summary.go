@@ -51,6 +51,10 @@ type Summary struct {
 	attacks                        attackLog
 	effectsBefore                  map[string]int
 	sampleDelivered                string // the first event the handler answered 2xx, as an example
+
+	// RestartFailed is the restart that failed and stopped the run (the
+	// run is Interrupted); nil when none did.
+	RestartFailed *FailedRestart
 }
 
 // RunFacts are what the run record says: which run it is, and the
@@ -300,9 +304,6 @@ type EndpointFacts struct {
 	Pauses []Span
 	// Restarts are the moments the handler was restarted, since the start.
 	Restarts []time.Duration
-	// RestartFailed is the restart that failed and stopped the run (the
-	// run is Interrupted); nil when none did.
-	RestartFailed *FailedRestart
 }
 
 // FailedRestart is a restart of the handler that failed: the handler was
