@@ -352,19 +352,12 @@ func checkForgedAccepted(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 
 func checkRedirects(r *Summary, _ GateOptions) (GateStatus, GateReason) {
 	switch {
-	case r.unfollowedRedirects() > 0:
+	case r.HandlerRedirects > 0:
 		return GateFail, GateRedirected
 	case r.RedirectsRefused > 0:
 		return GateUnchecked, GateRedirectRefused
 	}
 	return GatePass, GateNoRedirect
-}
-
-// unfollowedRedirects counts the attempts that failed on a redirect the
-// provider does not follow (too many, or none at all): not those retrysim
-// refused to follow off this machine.
-func (r *Summary) unfollowedRedirects() int {
-	return r.Outcomes[simulator.Redirect] - r.RedirectsRefused
 }
 
 func checkTTL(r *Summary, opts GateOptions) (GateStatus, GateReason) {

@@ -181,8 +181,10 @@ type ArrivalFacts struct {
 	// timed out only because the scenario added latency to it: not the
 	// handler's doing, so not among Causes.
 	InjectedLateArrivals int
-	// HandlerRedirects counts attempts answered with a 3xx the provider did
-	// not follow, by the handler or by the endpoint's old address.
+	// HandlerRedirects counts the attempts that failed on a 3xx the
+	// provider got and did not follow (none at all, or one too many), from
+	// the handler or the endpoint's old address: what the redirects gate
+	// and the advice count.
 	HandlerRedirects int
 	// RedirectsRefused counts the attempts the handler answered with a
 	// redirect the provider follows, to where retrysim refused to connect

@@ -52,7 +52,7 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 		case g.Reason == GateRedirectRefused:
 			return w.refusedRedirectGate(r)
 		}
-		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.unfollowedRedirects(), "attempt", "attempts"), r.Provider)
+		return fmt.Sprintf("%s failed because the endpoint answered with a redirect (3xx) that %s does not follow: configure the final URL (scheme, host, trailing slash) at the provider", counted(r.HandlerRedirects, "attempt", "attempts"), r.Provider)
 	case GateTTLTooShort:
 		return w.ttlSeen(g, opts)
 	case GateForgedAccepted:
