@@ -17,16 +17,19 @@ import (
 // many: "20/20". Of an interrupted run, the events it was to deliver,
 // the unstarted ones too, as its header counts them.
 func deliveredOf(r *Summary) string {
-	return fmt.Sprintf("%d/%d", r.Delivered, r.Events+r.NeverStarted())
+	return fmt.Sprintf("%d/%d", r.Delivered, r.toDeliver())
 }
+
+// toDeliver counts the events the run was to deliver: those it started,
+// and an interrupted run's unstarted ones.
+func (r *Summary) toDeliver() int { return r.Events + r.NeverStarted() }
 
 // deliveredLine says what became of the run's events: "delivered 20/20
 // events · LOST 3", and of an interrupted run how far it got: "delivered
 // 40114/100000 events (interrupted when 43841 had started, 3727 of them
 // unfinished)".
 func deliveredLine(r *Summary) string {
-	of := r.Events + r.NeverStarted()
-	s := fmt.Sprintf("delivered %s %s", deliveredOf(r), plural(of, "event", "events"))
+	s := fmt.Sprintf("delivered %s %s", deliveredOf(r), plural(r.toDeliver(), "event", "events"))
 	if r.Interrupted {
 		s += interruptedWords(r)
 	}
