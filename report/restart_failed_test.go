@@ -58,7 +58,7 @@ func TestFailedRestartStoppedTheRun(t *testing.T) {
 	r.EffectsProblem = "GET http://127.0.0.1:9/_retrysim/effects: connection refused"
 	if got := r.Judge(); got.Reason == report.ReasonOracleError {
 		text, _, _ := renderAll(t, &report.Report{Runs: runs, Width: -1})
-		if !strings.Contains(text, "the effects oracle did not answer (GET http://127.0.0.1:9/_retrysim/effects: connection refused): the handler could not be restarted at +30m and was down when its effects were read") {
+		if !strings.Contains(text, "the effects oracle did not answer (GET http://127.0.0.1:9/_retrysim/effects: connection refused); it was read after the handler could not be restarted at +30m, and an oracle the handler serves was down with it") {
 			t.Errorf("an oracle that failed after the failed restart:\n%s", text)
 		}
 	} else {
@@ -66,6 +66,12 @@ func TestFailedRestartStoppedTheRun(t *testing.T) {
 	}
 	if got, want := report.StoppedByRestart(runs), "stripe: the handler could not be restarted at +30m: "+why+"; the run stopped there"; !strings.HasPrefix(got, want) {
 		t.Errorf("StoppedByRestart = %q, want it to begin %q", got, want)
+	}
+	// Each run a failed restart stopped is named, a line each.
+	other := *r
+	other.Policy = "shopify"
+	if got := report.StoppedByRestart([]*report.Summary{r, &other}); strings.Count(got, "the handler could not be restarted") != 2 || !strings.Contains(got, "\nshopify: ") {
+		t.Errorf("StoppedByRestart of two stopped runs = %q, want a line for each", got)
 	}
 	if report.StoppedByRestart(runs[:0]) != "" {
 		t.Error("StoppedByRestart speaks of no run")

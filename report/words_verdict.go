@@ -129,9 +129,11 @@ func (w words) unknown(r *Summary, j Judgement) string {
 		return "none to judge: this run only modelled your handler and sent nothing, so no side effect happened"
 	case ReasonOracleError:
 		if f := r.RestartFailed; f != nil {
-			// The handler was down when its effects were read: the
-			// oracle's failure says nothing of its shape.
-			return fmt.Sprintf("the effects oracle did not answer (%s): the handler could not be restarted at +%s and was down when its effects were read", r.EffectsProblem, dur(f.At))
+			// The handler was down when its effects were read: an oracle
+			// it serves went with it, and its failure says nothing of its
+			// shape. (An oracle apart from the handler, a database, may
+			// have failed for a reason of its own: the error says.)
+			return fmt.Sprintf("the effects oracle did not answer (%s); it was read after the handler could not be restarted at +%s, and an oracle the handler serves was down with it", r.EffectsProblem, dur(f.At))
 		}
 		return fmt.Sprintf("the effects oracle did not answer as expected (%s): it must answer 200 with %s", r.EffectsProblem, oracleShape(r))
 	case ReasonOracleBlind:
