@@ -324,7 +324,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 	}
 	if !rec.Reached {
 		r.unreached.addAt(outcome, rec.Outcome)
-		if rec.Fault != "" { // injectedFailure, for an attempt that failed unreached
+		if injectedFailure(rec) {
 			r.injectedUnreached.addAt(outcome, rec.Outcome)
 		}
 	}
