@@ -289,10 +289,10 @@ func (e *engine) unsent(d *due) {
 	if d.n() != 1 {
 		return
 	}
-	if st := e.live.ref(d.event()); st.x != nil && st.x.req != nil && st.x.req.in != nil {
+	if in := e.live.ref(d.event()).delivery(); in != nil {
 		// A real delivery, taken in and never sent: it waits with those
 		// not started yet, to be ended with its own id and type (drain).
-		e.incoming[d.event()] = st.x.req.in
+		e.incoming[d.event()] = in
 	} else {
 		e.unstarted = append(e.unstarted, d.event())
 	}
@@ -315,8 +315,8 @@ func (e *engine) endWith(event int, fate string, at time.Time, fault string) err
 	if st := e.live.ref(event); st.eventState != nil {
 		r.EventID, _ = e.names(event, st)
 		r.Attempts = st.attempts()
-		if st.x != nil && st.x.req != nil && st.x.req.in != nil {
-			r.Type = st.x.req.in.Type
+		if in := st.delivery(); in != nil {
+			r.Type = in.Type
 		}
 		r.At = at.Sub(e.cfg.Start.Add(e.first(event, st)))
 		e.live.remove(event)

@@ -390,6 +390,15 @@ func (st eventRef) req() *requestState {
 	return nil
 }
 
+// delivery is the real delivery an event in flight as st was made from
+// (Config.Incoming); nil for a generated event.
+func (st eventRef) delivery() *Incoming {
+	if req := st.req(); req != nil {
+		return req.in
+	}
+	return nil
+}
+
 // setAt notes that the event's pending attempt is due at at and is now at
 // stage s (the time is kept only where a coupling may read it: with an
 // eventExt).

@@ -409,9 +409,9 @@ func (e *engine) onSignal(sig signal) {
 	}
 	f.done = true
 	e.sch.inFlight--
-	if req := f.st.req(); f.d.n() == 1 && req != nil && req.in != nil && req.in.First != nil {
-		req.in.First <- FirstAnswer{HandlerStatus: f.o.handlerStatus, Outcome: f.o.outcome, Fault: f.o.fault}
-		req.in.First = nil
+	if in := f.st.delivery(); f.d.n() == 1 && in != nil && in.First != nil {
+		in.First <- FirstAnswer{HandlerStatus: f.o.handlerStatus, Outcome: f.o.outcome, Fault: f.o.fault}
+		in.First = nil
 	}
 	f.st.stage = stageReached
 	f.st.set(flagReached, f.st.reached() || f.o.reached || (f.o.dup != nil && f.o.dup.reached))
