@@ -110,6 +110,21 @@ func Is2xx(status int) bool { return status >= 200 && status < 300 }
 // Is3xx reports whether status is a redirect, which no provider follows.
 func Is3xx(status int) bool { return status >= 300 && status < 400 }
 
+// redirectStatuses are the statuses whose Location a client goes to: the
+// redirects a provider that follows redirects follows, and those a
+// scenario's redirect fault may answer with.
+var redirectStatuses = []int{
+	http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+	http.StatusTemporaryRedirect, http.StatusPermanentRedirect,
+}
+
+// IsRedirect reports whether status sends a client to its Location (one
+// of RedirectStatuses).
+func IsRedirect(status int) bool { return slices.Contains(redirectStatuses, status) }
+
+// RedirectStatuses lists the statuses IsRedirect accepts, in order.
+func RedirectStatuses() []int { return slices.Clone(redirectStatuses) }
+
 // Succeeded reports whether the provider counts status as a delivery.
 func (p *Policy) Succeeded(status int) bool {
 	if len(p.Success) == 0 {

@@ -91,7 +91,7 @@ func TestDecodeProblems(t *testing.T) {
 		{"restart with nothing", "name: x\nfaults: [{type: restart}]", "give at"},
 		{"manual redelivery takes no attempts", "name: x\nfaults: [{type: manual-redelivery, after: 1d, attempts: [1]}]", "manual-redelivery does not take attempts"},
 		{"edge status not an error", "name: x\nfaults: [{type: edge-error, status: [200]}]", "status: 200 is not an error status"},
-		{"redirect status", "name: x\nfaults: [{type: redirect, status: 200}]", "status: 200 is not a redirect status"},
+		{"redirect status", "name: x\nfaults: [{type: redirect, status: 200}]", "status: 200 is not a redirect status (valid: 301, 302, 303, 307, 308)"},
 		{"drop as", "name: x\nfaults: [{type: drop-request, as: slowly}]", `as: "slowly" is not a way to drop`},
 		{"latency distribution", "name: x\nfaults: [{type: latency, distribution: zipf}]", `distribution: "zipf" is not a distribution (valid: fixed, lognormal, normal, pareto, uniform)`},
 		{"latency key of another distribution", "name: x\nfaults: [{type: latency, latency: 1s, sigma: 2}]", "sigma: not used by distribution fixed"},

@@ -1,6 +1,12 @@
 package scenarios
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retrysim/retrysim/policies"
+)
 
 // redirect: the endpoint moved (http to https, a new host, a trailing
 // slash) and the old address answers with a redirect. The provider's
@@ -30,13 +36,21 @@ func (r *redirect) Apply(a *Action, _ *Context) {
 
 func (r *redirect) Validate() []error {
 	var errs []error
-	switch r.Status {
-	case 301, 302, 303, 307, 308:
-	default:
-		errs = append(errs, fmt.Errorf("status: %d is not a redirect status (valid: 301, 302, 303, 307, 308)", r.Status))
+	if !policies.IsRedirect(r.Status) {
+		errs = append(errs, fmt.Errorf("status: %d is not a redirect status (valid: %s)", r.Status, redirectList()))
 	}
 	if r.Hops != nil && (*r.Hops < 1 || *r.Hops > 20) {
 		errs = append(errs, fmt.Errorf("hops: %d is out of range (1..20)", *r.Hops))
 	}
 	return errs
+}
+
+// redirectList is the redirect statuses as a validation error lists them:
+// "301, 302, 303, 307, 308".
+func redirectList() string {
+	var out []string
+	for _, s := range policies.RedirectStatuses() {
+		out = append(out, strconv.Itoa(s))
+	}
+	return strings.Join(out, ", ")
 }

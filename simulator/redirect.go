@@ -5,18 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-)
 
-// followable reports whether a provider that follows redirects follows an
-// answer with status: the five statuses that carry a Location to go to.
-func followable(status int) bool {
-	switch status {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
-		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		return true
-	}
-	return false
-}
+	"github.com/retrysim/retrysim/policies"
+)
 
 // doFollowing sends req and, while the answer is a redirect and fewer than
 // follow have been followed, sends the same request again to the answer's
@@ -54,7 +45,7 @@ func doFollowing(client *http.Client, req *http.Request, follow int) (resp *http
 // redirectOf is req sent again to where resp redirects it, or nil when resp
 // is no redirect a provider follows (or req's body cannot be sent again).
 func redirectOf(req *http.Request, resp *http.Response) *http.Request {
-	if !followable(resp.StatusCode) {
+	if !policies.IsRedirect(resp.StatusCode) {
 		return nil
 	}
 	loc := resp.Header.Get("Location")

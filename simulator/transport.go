@@ -94,7 +94,7 @@ func roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) 
 		req.SetBasicAuth(u.Username(), password)
 	}
 	resp, err := rt.RoundTrip(req)
-	if err != nil || !followable(resp.StatusCode) {
+	if err != nil || !policies.IsRedirect(resp.StatusCode) {
 		return resp, err
 	}
 	if loc := resp.Header.Get("Location"); loc != "" {
