@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"bytes"
+	"encoding/xml"
 	"strings"
 	"testing"
 	"time"
@@ -76,4 +78,94 @@ func TestFailedRestartStoppedTheRun(t *testing.T) {
 	if report.StoppedByRestart(runs[:0]) != "" {
 		t.Error("StoppedByRestart speaks of no run")
 	}
+}
+
+// A timeline's title says a run a failed restart stopped was stopped
+// there, as the text report's STOPPED line does, and not that it was
+// interrupted; among several runs it names the one, and an interrupt of
+// another is said beside it.
+func TestStoppedRunsTimelineTitle(t *testing.T) {
+	// stopped is a run of 3 events whose handler could not be restarted
+	// at +30m, when 2 had started; ended a run of 3 delivered in full,
+	// cut the same run interrupted when 2 had started.
+	stopped := func(policy string) []simulator.Record {
+		s := newRecStream(3)
+		s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered)
+		s.attempt(1, 1, 0, simulator.HTTPError, 500, true, ms)
+		r := s.base(simulator.KindRestart)
+		r.Restart, r.Time, r.Error = 1, t0.Add(30*time.Minute), "demo handler: listening again: bind: address already in use"
+		s.recs = append(s.recs, r)
+		return asPolicy(s.fate(1, simulator.FateInterrupted).end(nil, true), policy)
+	}
+	ended := func(policy string) []simulator.Record {
+		s := newRecStream(3)
+		for seq := range 3 {
+			s.attempt(seq, 1, 0, simulator.Delivered, 200, true, ms).fate(seq, simulator.FateDelivered)
+		}
+		return asPolicy(s.end(nil, false), policy)
+	}
+	cut := func(policy string) []simulator.Record {
+		s := newRecStream(3)
+		s.attempt(0, 1, 0, simulator.Delivered, 200, true, ms).fate(0, simulator.FateDelivered)
+		s.attempt(1, 1, 0, simulator.HTTPError, 500, true, ms).fate(1, simulator.FateInterrupted)
+		return asPolicy(s.end(nil, true), policy)
+	}
+	for _, c := range []struct {
+		name  string
+		runs  [][]simulator.Record
+		title string
+	}{
+		{"one run", [][]simulator.Record{stopped("stripe")},
+			"STOPPED at the failed restart (+30m): 2 of 3 events started, 1 delivered"},
+		{"beside a run that ended", [][]simulator.Record{stopped("stripe"), ended("shopify")},
+			"STOPPED at a failed restart (stripe +30m): 5 of 6 events started, 4 delivered"},
+		{"beside an interrupted run", [][]simulator.Record{stopped("stripe"), cut("shopify")},
+			"INTERRUPTED · STOPPED at a failed restart (stripe +30m): 4 of 6 events started, 2 delivered"},
+		{"interrupted alone", [][]simulator.Record{cut("stripe")},
+			"INTERRUPTED: 2 of 3 events started, 1 delivered"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			agg := report.NewAggregator(report.WithTimeline(-1))
+			defer agg.Close()
+			for _, recs := range c.runs {
+				for i := range recs {
+					if err := agg.Add(&recs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var svg bytes.Buffer
+			if err := report.WriteChart(&svg, &report.Report{Runs: agg.Runs()}, report.FormatSVG, report.ChartOptions{Chart: report.ChartTimeline}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(svg.String(), c.title) {
+				t.Errorf("the timeline's title does not say %q:\n%s", c.title, titleLines(svg.String()))
+			}
+		})
+	}
+}
+
+// asPolicy is recs as the records of a run of policy.
+func asPolicy(recs []simulator.Record, policy string) []simulator.Record {
+	for i := range recs {
+		recs[i].Provider, recs[i].Policy = policy, policy
+	}
+	return recs
+}
+
+// titleLines is the text of an SVG chart's first text elements, its
+// title's lines among them, for a message.
+func titleLines(svg string) string {
+	var out []string
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for len(out) < 3 {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok && strings.TrimSpace(string(cd)) != "" {
+			out = append(out, strings.TrimSpace(string(cd)))
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -55,26 +55,61 @@ func chartVerdict(rep *Report) string {
 // chartTotals are the totals a chart's title gives: "200 events: delivered
 // 33 · LOST 167", and for an interrupted run how far it got: "INTERRUPTED:
 // 43,841 of 100,000 events started, 40,114 delivered". Without that, the
-// events never started would read as lost.
+// events never started would read as lost. A run a failed restart of its
+// handler stopped is said as stopped, as the text report says it
+// (chartCut).
 func chartTotals(rep *Report) string {
 	events, delivered, lost := 0, 0, 0
 	unstarted, interrupted := 0, false
 	for _, r := range rep.Runs {
 		events += max(r.Events, r.Planned)
 		unstarted += r.NeverStarted()
-		interrupted = interrupted || r.Interrupted
+		interrupted = interrupted || r.Interrupted || r.RestartFailed != nil
 		delivered += r.Delivered
 		lost += r.Lost
 	}
 	s := fmt.Sprintf("%s %s: delivered %s", thousands(events), plural(events, "event", "events"), thousands(delivered))
 	switch {
 	case unstarted > 0:
-		s = fmt.Sprintf("INTERRUPTED: %s of %s %s started, %s delivered", thousands(events-unstarted), thousands(events), plural(events, "event", "events"), thousands(delivered))
+		s = fmt.Sprintf("%s: %s of %s %s started, %s delivered", chartCut(rep), thousands(events-unstarted), thousands(events), plural(events, "event", "events"), thousands(delivered))
 	case interrupted:
-		s = "INTERRUPTED · " + s
+		s = chartCut(rep) + " · " + s
 	}
 	if lost > 0 {
 		s += " · LOST " + thousands(lost)
+	}
+	return s
+}
+
+// chartCut says what cut the chart's runs short, decided as the text
+// report decides its STOPPED and INTERRUPTED lines: "INTERRUPTED"; "STOPPED
+// at the failed restart (+30m)" for a run a failed restart of its handler
+// stopped; "STOPPED at a failed restart (stripe +30m)" among several runs,
+// after "INTERRUPTED · " when another of them was interrupted.
+func chartCut(rep *Report) string {
+	var stops []string
+	interrupted := false
+	for _, r := range rep.Runs {
+		switch {
+		case r.RestartFailed != nil:
+			at := "+" + dur(r.RestartFailed.At)
+			if len(rep.Runs) > 1 {
+				at = r.Policy + " " + at
+			}
+			stops = append(stops, at)
+		case r.Interrupted:
+			interrupted = true
+		}
+	}
+	switch {
+	case len(stops) == 0:
+		return "INTERRUPTED"
+	case len(rep.Runs) == 1:
+		return "STOPPED at the failed restart (" + stops[0] + ")"
+	}
+	s := "STOPPED at a failed restart (" + strings.Join(stops, ", ") + ")"
+	if interrupted {
+		s = "INTERRUPTED · " + s
 	}
 	return s
 }
