@@ -119,12 +119,10 @@ type GateResult struct {
 	Run    *Summary
 	Status GateStatus
 	// Reason is why, as a code: for duplicate-effects the verdict's reason
-	// (see Judge), for forged-accepted the signature check's. Interrupted
-	// says the run did not reach its end, so a gate that would pass cannot
-	// be vouched for, or lost-events cannot rule out a loss
-	// (GateEventsCutShort).
-	Reason      GateReason
-	Interrupted bool
+	// (see Judge), for forged-accepted the signature check's; for
+	// lost-events on a run that did not reach its end, GateEventsCutShort
+	// (no loss can be ruled out).
+	Reason GateReason
 	// Message says in words what was seen, with the figures.
 	Message string
 	// unvouched says why a gate that would pass is GateUnchecked.
@@ -176,7 +174,6 @@ func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 			if check, ok := gateChecks[g]; ok {
 				res.Status, res.Reason = check(r, opts)
 			}
-			res.Interrupted = res.Reason == GateEventsCutShort
 			if res.Status == GatePass {
 				switch {
 				case g == GateDuplicateEffects && r.Judge().Caveat != CaveatNone && r.Judge().Caveat != CaveatSettledOnQuiet:
@@ -186,7 +183,7 @@ func CheckGates(runs []*Summary, gates []Gate, opts GateOptions) []GateResult {
 				case r.Incomplete:
 					res.Status, res.unvouched = GateUnchecked, unvouchedCut
 				case r.Interrupted:
-					res.Status, res.unvouched, res.Interrupted = GateUnchecked, unvouchedInterrupted, true
+					res.Status, res.unvouched = GateUnchecked, unvouchedInterrupted
 				}
 			}
 			res.Message = w.gateMessage(&res, opts)
