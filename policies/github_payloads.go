@@ -125,7 +125,7 @@ func (p *githubPush) appendTo(w *jsonw) {
 	p.HeadCommit.appendTo(w, "head_commit")
 	if in := p.Installation; in != nil {
 		w.open("installation")
-		w.int("id", int64(in.ID))
+		w.int("id", in.ID)
 		w.str("node_id", in.NodeID)
 		w.close()
 	}

@@ -50,26 +50,31 @@ func (stripeWire) TenantName(i int) string {
 }
 
 // githubInstallationBase is the id of the first simulated installation.
-const githubInstallationBase = 40_000_000
+// GitHub's installation ids are 64-bit.
+const githubInstallationBase int64 = 40_000_000
 
 // TenantName is an installation's numeric id, which GitHub sends as
 // installation.id in a GitHub App's webhook payloads.
-func (githubWire) TenantName(i int) string { return strconv.Itoa(githubInstallationBase + i) }
+func (githubWire) TenantName(i int) string {
+	return strconv.FormatInt(githubInstallationBase+int64(i), 10)
+}
 
 // githubInstallation is a payload's installation: its id and GraphQL node
 // id (base64 of "023:IntegrationInstallation<id>", as GitHub writes it).
 type githubInstallation struct {
-	ID     int    `json:"id"`
+	ID     int64  `json:"id"`
 	NodeID string `json:"node_id"`
 }
 
 // githubInstallationOf is the installation an event's tenant names, nil
-// for an event of the single default sender.
+// for an event of the single default sender (or a tenant that is no
+// installation id). GitHub's ids are 64-bit, read as such on every
+// platform.
 func githubInstallationOf(ev Event) *githubInstallation {
 	if ev.Tenant == "" {
 		return nil
 	}
-	id, err := strconv.Atoi(ev.Tenant)
+	id, err := strconv.ParseInt(ev.Tenant, 10, 64)
 	if err != nil {
 		return nil
 	}

@@ -1,8 +1,10 @@
 package policies
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,7 +75,7 @@ func TestGitHubCarriesTheInstallation(t *testing.T) {
 		h, body := tenantDelivery(t, w, typ, 2)
 		var p struct {
 			Installation struct {
-				ID     int    `json:"id"`
+				ID     int64  `json:"id"`
 				NodeID string `json:"node_id"`
 			} `json:"installation"`
 		}
@@ -85,6 +87,33 @@ func TestGitHubCarriesTheInstallation(t *testing.T) {
 		}
 		if h.Get("X-GitHub-Hook-Installation-Target-Type") != "integration" {
 			t.Errorf("%s: an installation's hook targets %q, not the app", typ, h.Get("X-GitHub-Hook-Installation-Target-Type"))
+		}
+	}
+}
+
+// GitHub's installation ids are 64-bit: one past 2^31 or 2^32 is carried
+// whole, in both ways a payload is written (push's own encoder, the
+// others' encoding/json), on every platform.
+func TestGitHubInstallationIDsAre64Bit(t *testing.T) {
+	w, _ := WireFor("github")
+	for _, id := range []int64{1<<31 + 5, 1<<32 + 7, 90_071_992_547_409} {
+		tenant := strconv.FormatInt(id, 10)
+		for _, typ := range []string{"push", "issues"} {
+			ev := Event{Seq: 3, Seed: 99, Type: typ, Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Tenant: tenant}
+			w.NewEvent(&ev)
+			body, _ := w.Body(ev)
+			var p struct {
+				Installation *struct {
+					ID     int64  `json:"id"`
+					NodeID string `json:"node_id"`
+				} `json:"installation"`
+			}
+			if err := json.Unmarshal(body, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.Installation == nil || p.Installation.ID != id || p.Installation.NodeID != base64.StdEncoding.EncodeToString([]byte("023:IntegrationInstallation"+tenant)) {
+				t.Errorf("%s of installation %d: installation %+v", typ, id, p.Installation)
+			}
 		}
 	}
 }
