@@ -106,7 +106,7 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 		nx.fate = FateStopped
 	case more:
 		if req := st.req(); req != nil {
-			req.reason = slackReason(o.outcome)
+			req.reason = slackReason(o)
 		}
 		e.push(newDue(d.offset()+delay, d.event(), n+1), st)
 	default:
@@ -132,16 +132,16 @@ func (e *engine) decide(d *due, st eventRef, o *outcome, nx *next) {
 func (e *engine) decideFanned(d *due, st eventRef, o *outcome, v *verdict, delay time.Duration, more bool, nx *next) {
 	n := d.n()
 	*nx = next{signal: v.signal, disable: v.disable, manual: st.scheduleFate() != 0}
-	var again uint16   // the subscriptions whose deliveries are retried
-	failed := true     // every request of the attempt failed
-	var reason Outcome // the first retried request's outcome (Slack's retry reason)
+	var again uint16    // the subscriptions whose deliveries are retried
+	failed := true      // every request of the attempt failed
+	var reason *outcome // the first retried request's (Slack's retry reason)
 	note := func(r *outcome, rv *verdict, subs uint16) {
 		switch {
 		case !r.outcome.Failed():
 			failed = false
 		case !rv.stop:
 			if again == 0 {
-				reason = r.outcome
+				reason = r
 			}
 			again |= subs
 			if more {

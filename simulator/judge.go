@@ -20,14 +20,21 @@ func classify(status int) Outcome {
 	}
 }
 
-// slackReason is Slack's X-Slack-Retry-Reason for a failed outcome.
-func slackReason(o Outcome) string {
-	switch o {
+// slackReason is Slack's X-Slack-Retry-Reason for a failed attempt o.
+func slackReason(o *outcome) string {
+	switch o.outcome {
 	case Timeout, LostResponse:
 		return "http_timeout"
 	case HTTPError:
 		return "http_error"
 	case Redirect:
+		if o.redirectRefused != "" {
+			// A redirect Slack follows (it follows two), to where
+			// retrysim refused to go: Slack would have gone there, and
+			// what it met there is not known. too_many_redirects is
+			// Slack's word for more than two, which this was not.
+			return "unknown_error"
+		}
 		return "too_many_redirects"
 	case ConnectionFailed:
 		return "connection_failed"
@@ -38,13 +45,13 @@ func slackReason(o Outcome) string {
 }
 
 // resendReason is Slack's X-Slack-Retry-Reason for a replay's send after
-// one whose outcome was o. Slack sends again only after a failure it saw:
+// one that came to o. Slack sends again only after a failure it saw:
 // a send the handler answered 2xx is sent again as if that answer never
 // reached Slack within its timeout, as run's lost-response fault has it
 // (http_timeout), not for a reason Slack cannot name.
-func resendReason(o Outcome) string {
-	if !o.Failed() {
-		return slackReason(LostResponse)
+func resendReason(o *outcome) string {
+	if !o.outcome.Failed() {
+		return slackReason(&outcome{outcome: LostResponse})
 	}
 	return slackReason(o)
 }

@@ -277,6 +277,18 @@ func TestRedirectOffThisMachineIsRefused(t *testing.T) {
 					t.Errorf("attempt %d: error %q does not name the refused redirect (password masked) and why", a.Attempt, a.Error)
 				}
 			}
+			// Slack would have followed the redirect, and what it met
+			// there is not known: a retry says unknown_error, not
+			// too_many_redirects, which is Slack's word for more than two.
+			for i, r := range log.requests() {
+				want := ""
+				if attempt := i/tc.hops + 1; attempt > 1 {
+					want = "unknown_error"
+				}
+				if got := r.header.Get("X-Slack-Retry-Reason"); got != want {
+					t.Errorf("request %d: X-Slack-Retry-Reason %q, want %q", i+1, got, want)
+				}
+			}
 		})
 	}
 }

@@ -95,8 +95,9 @@ type ReplaySend struct {
 	// Writes is how many times the handler processed the event during this
 	// send, by the oracle; -1 when unknown (no oracle, or concurrent sends).
 	Writes int `json:"writes"`
-	// outcome is the send as a run's attempt would be recorded.
-	outcome Outcome
+	// reason is Slack's retry reason for the send after this one
+	// (resendReason of the send as a run's attempt would be recorded).
+	reason string
 }
 
 // OK reports whether the handler answered 2xx.
@@ -375,7 +376,7 @@ func (r *replay) run(ctx context.Context) (*ReplayResult, error) {
 			*s = r.send(ctx, i+1)
 			s.PastSchedule = !inSchedule
 			s.Writes = -1
-			r.reason = resendReason(s.outcome)
+			r.reason = s.reason
 			r.noteCutOff(s)
 			if r.res.EffectsKnown {
 				n, ok := r.count(ctx, i == len(r.res.Sends)-1)
@@ -416,7 +417,7 @@ func (r *replay) sendAll(ctx context.Context) {
 		wg.Go(func() {
 			<-ready
 			if err != nil {
-				r.res.Sends[i] = ReplaySend{N: i + 1, Time: r.start, Error: describe(err), Writes: -1, outcome: ConnectionFailed}
+				r.res.Sends[i] = ReplaySend{N: i + 1, Time: r.start, Error: describe(err), Writes: -1, reason: resendReason(&outcome{outcome: ConnectionFailed})}
 				return
 			}
 			r.res.Sends[i] = r.exchange(ctx, req, i+1)
@@ -429,7 +430,7 @@ func (r *replay) sendAll(ctx context.Context) {
 func (r *replay) send(ctx context.Context, n int) ReplaySend {
 	req, err := r.request(n)
 	if err != nil {
-		return ReplaySend{N: n, Time: r.clock.Now(), Error: describe(err), outcome: ConnectionFailed}
+		return ReplaySend{N: n, Time: r.clock.Now(), Error: describe(err), reason: resendReason(&outcome{outcome: ConnectionFailed})}
 	}
 	return r.exchange(ctx, req, n)
 }
@@ -444,7 +445,7 @@ func (r *replay) exchange(ctx context.Context, req *http.Request, n int) ReplayS
 	s := ReplaySend{
 		N: n, Time: now, AtSeconds: now.Sub(r.start).Seconds(), Status: a.status, Reached: a.reached,
 		LatencyMS: float64(a.latency.Microseconds()) / 1000, Error: describe(a.err), Writes: -1,
-		outcome: o.outcome,
+		reason: resendReason(&o),
 	}
 	if a.timeout {
 		s.Error = fmt.Sprintf("no answer within %s's %s timeout", r.cfg.Policy.Name, policies.FormatDuration(r.cfg.Policy.Timeout.D()))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 
@@ -83,5 +85,33 @@ func TestReplaySlackRetryReasonAfterA2xx(t *testing.T) {
 			t.Errorf("send %d (after %v) carried X-Slack-Retry-Num %q, reason %q; want %q, %q",
 				i+1, answers[:i], nums[i], reasons[i], wantNums[i], wantReasons[i])
 		}
+	}
+}
+
+// TestReplaySlackRetryReasonAfterARefusedRedirect: a send the handler
+// answered with a redirect off this machine, which Slack would follow and
+// retrysim does not, is sent again with unknown_error: what Slack would
+// have met there is not known, and too_many_redirects is Slack's word for
+// more than two redirects.
+func TestReplaySlackRetryReasonAfterARefusedRedirect(t *testing.T) {
+	var mu sync.Mutex
+	var reasons []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		reasons = append(reasons, r.Header.Get("X-Slack-Retry-Reason"))
+		mu.Unlock()
+		http.Redirect(w, r, "http://192.0.2.1/elsewhere", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	if _, err := simulator.Replay(context.Background(), simulator.ReplayConfig{
+		Capture: mustCapture(t, "slack.http"), Policy: policytest.Lookup(t, "slack"), URL: srv.URL + "/webhooks/slack", Times: 3, Secret: demoSecret("slack"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"", "unknown_error", "unknown_error"}; !slices.Equal(reasons, want) {
+		t.Errorf("the sends carried X-Slack-Retry-Reason %q, want %q", reasons, want)
 	}
 }
