@@ -353,6 +353,9 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		// got (the answer lost, or too late) failed for that, not this.
 		r.HandlerRedirects++
 	}
+	if rec.RedirectUnreached != "" && r.RedirectUnreachedTo == "" {
+		r.RedirectUnreachedTo = rec.RedirectUnreached
+	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
 		r.HandlerTimeouts++
 	}
@@ -388,6 +391,7 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		ev.lastReached = rec.Outcome
 		ev.lastLateInjected = rec.Outcome == simulator.Timeout && rec.AddedLatency > 0
 		ev.lastRedirRefused = rec.RedirectRefused != ""
+		ev.lastRedirUnreached = rec.RedirectUnreached != ""
 		ev.lastInjected = injectedFailure(rec)
 	}
 	if ev.hasKey {
@@ -423,6 +427,8 @@ func (r *runAgg) duplicate(ev *eventAgg, rec *simulator.Record) {
 		r.InjectedLateArrivals++
 	case ev.lastRedirRefused:
 		r.RefusedRedirectArrivals++
+	case ev.lastRedirUnreached:
+		r.UnreachedRedirectArrivals++
 	default:
 		r.causes.add(r.outcomeIdx, ev.lastReached)
 		if ev.lastInjected {
@@ -538,18 +544,22 @@ type eventAgg struct {
 	need              time.Duration // latest arrival after the key
 	arrivals          int32
 	hasKey            bool
-	subs              uint16 // the subscriptions (fan-out) an arrival came through, a bit each
-	lastReached       simulator.Outcome
-	lastLateInjected  bool           // the last arrival timed out only because a fault added latency
-	lastRedirRefused  bool           // the last arrival's redirect was not followed: it led off this machine
-	lastInjected      bool           // the scenario made the last arrival fail (injectedFailure)
-	prevReached       bool           // the event's last attempt reached the handler
-	arrived           EventArrivals  // which arrivals were duplicates
-	duplicated        bool           // a duplicate arrival came
-	refused           bool           // an arrival was turned away with a 4xx before one was taken in
-	pooled            bool           // its timeline is held only until its fate says whether to keep it
-	timeline          *EventTimeline // the timeline kept in memory, if any
-	spooled           *spoolTail     // where the spooled timeline is, if any
+	// lastRedirUnreached: the last arrival's redirect was followed, and
+	// nothing accepted the connection there (here, beside hasKey, it
+	// takes the byte of padding before subs: the struct keeps its size).
+	lastRedirUnreached bool
+	subs               uint16 // the subscriptions (fan-out) an arrival came through, a bit each
+	lastReached        simulator.Outcome
+	lastLateInjected   bool           // the last arrival timed out only because a fault added latency
+	lastRedirRefused   bool           // the last arrival's redirect was not followed: it led off this machine
+	lastInjected       bool           // the scenario made the last arrival fail (injectedFailure)
+	prevReached        bool           // the event's last attempt reached the handler
+	arrived            EventArrivals  // which arrivals were duplicates
+	duplicated         bool           // a duplicate arrival came
+	refused            bool           // an arrival was turned away with a 4xx before one was taken in
+	pooled             bool           // its timeline is held only until its fate says whether to keep it
+	timeline           *EventTimeline // the timeline kept in memory, if any
+	spooled            *spoolTail     // where the spooled timeline is, if any
 }
 
 // noteLostToDisable keeps the lowest MaxListedEvents sequence numbers of the

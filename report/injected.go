@@ -36,10 +36,11 @@ const (
 // and, where the provider retried one, the attempts that never reached the
 // handler (Unreached). Copies, resends by hand, replays and answers late by
 // an added latency are the scenario's faults by what they are; a redirect
-// retrysim refused to follow is the handler's answer, not a fault.
+// retrysim refused to follow, or one followed to where no connection could
+// be made, is the handler's answer, not a fault.
 func (r *Summary) ResendsInjected() Injected {
 	injected := r.InjectedLateArrivals + r.CopyArrivals + r.ManualArrivals + r.ReplayArrivals
-	real := r.RefusedRedirectArrivals
+	real := r.RefusedRedirectArrivals + r.UnreachedRedirectArrivals
 	for o, n := range r.Causes {
 		injected += r.InjectedCauses[o]
 		real += n - r.InjectedCauses[o]

@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -125,5 +127,51 @@ func TestRefusedRedirectAmongInjectedFaults(t *testing.T) {
 	}
 	if !strings.Contains(text, "partly injected by flaky-network") {
 		t.Errorf("the report does not say the resends were partly injected:\n%s", text)
+	}
+}
+
+// A handler that redirects every delivery to a port on this machine where
+// nothing listens, for a provider that follows redirects: the connection
+// there was refused, so the request never got there, and the report says
+// so rather than that a connection broke after the request was sent. With
+// remote targets allowed or not: the address is loopback either way.
+func TestFollowedRedirectToNothingIsExplained(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String() + "/webhooks/slack"
+	l.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, dead, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	slack := policytest.Lookup(t, "slack")
+	for _, remote := range []bool{false, true} {
+		t.Run(fmt.Sprintf("allow remote %v", remote), func(t *testing.T) {
+			agg := report.NewAggregator(report.WithTimeline(-1))
+			defer agg.Close()
+			if _, err := simulator.Run(t.Context(), simulator.Config{Policy: slack, URL: srv.URL, Events: 3, AllowRemote: remote, Sink: agg.Add}); err != nil {
+				t.Fatal(err)
+			}
+			runs := agg.Runs()
+			r := runs[0]
+			attempts := 3 * slack.MaxAttempts()
+			if r.Outcomes[simulator.ConnectionFailed] != attempts || r.RedirectUnreachedTo != dead || r.UnreachedRedirectArrivals != attempts-3 || r.Causes[simulator.ConnectionFailed] != 0 {
+				t.Errorf("outcomes %v, redirects unreached to %q, %d arrivals after them, causes %v; want every one of %d attempts connection_failed at %s, %d arrivals after them and none among the causes",
+					r.Outcomes, r.RedirectUnreachedTo, r.UnreachedRedirectArrivals, r.Causes, attempts, dead, attempts-3)
+			}
+			text, md, _ := renderAll(t, &report.Report{Runs: runs, Width: -1})
+			want := "9× your handler redirected to " + dead + ", which did not accept the connection: the request was never sent there (connection_failed)"
+			for format, out := range map[string]string{"text": text, "markdown": unwrap(md)} {
+				want := want
+				if format == "markdown" {
+					want = mdEscape(want)
+				}
+				if !strings.Contains(out, want) || strings.Contains(out, "connection broke") {
+					t.Errorf("%s: the report does not say %q, or blames a broken connection:\n%s", format, want, out)
+				}
+			}
+		})
 	}
 }

@@ -218,6 +218,7 @@ func (e *spoolEncoder) record(r *simulator.Record) {
 	e.str(string(r.TLS))
 	e.str(r.Tenant)
 	e.str(r.RedirectRefused)
+	e.str(r.RedirectUnreached)
 	if flags&flagAttack != 0 {
 		e.str(r.Attack)
 		e.str(r.AttackChange)
@@ -448,6 +449,7 @@ func (d *spoolDecoder) record(r *simulator.Record) {
 	r.TLS = simulator.TLSProblem(d.str())
 	r.Tenant = d.str()
 	r.RedirectRefused = d.str()
+	r.RedirectUnreached = d.str()
 	if flags&flagAttack != 0 {
 		r.Attack = d.str()
 		r.AttackChange = d.str()

@@ -195,6 +195,13 @@ type ArrivalFacts struct {
 	// RefusedRedirectArrivals counts duplicate arrivals after an attempt
 	// whose redirect retrysim refused to follow: not among Causes.
 	RefusedRedirectArrivals int
+	// UnreachedRedirectArrivals counts duplicate arrivals after an
+	// attempt whose redirect the provider followed to where no connection
+	// could be made (connection_failed, its request never sent there):
+	// not among Causes. RedirectUnreachedTo is where the first such
+	// redirect led.
+	UnreachedRedirectArrivals int
+	RedirectUnreachedTo       string
 	// InvalidAnswer is what was wrong with the first answer that was not
 	// valid HTTP (an invalid_response attempt), in the transport's words.
 	InvalidAnswer string

@@ -57,6 +57,9 @@ func causeLine(r *Summary) string {
 	if r.RefusedRedirectArrivals > 0 {
 		parts = append(parts, refusedRedirectCause(r))
 	}
+	if r.UnreachedRedirectArrivals > 0 {
+		parts = append(parts, unreachedRedirectCause(r))
+	}
 	if r.CopyArrivals > 0 {
 		parts = append(parts, fmt.Sprintf("%d× the provider sent the same delivery twice at once (duplicate)", r.CopyArrivals))
 	}

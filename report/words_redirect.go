@@ -2,7 +2,8 @@ package report
 
 // The words of a handler that redirected deliveries off this machine,
 // where retrysim refused to follow (the run's RedirectsRefused and
-// RedirectRefusedTo say how often and where to).
+// RedirectRefusedTo say how often and where to), or to where the provider
+// followed and no connection could be made (RedirectUnreachedTo).
 
 import (
 	"fmt"
@@ -31,6 +32,13 @@ func (w words) refusedRedirectHint(r *Summary) string {
 // refusedRedirectCause is why the provider sent again, among the causes.
 func refusedRedirectCause(r *Summary) string {
 	return fmt.Sprintf("%d× your handler redirected to %s, which retrysim refused to reach (redirect)", r.RefusedRedirectArrivals, r.RedirectRefusedTo)
+}
+
+// unreachedRedirectCause is why the provider sent again after a redirect
+// it followed to where no connection could be made, among the causes: the
+// request never got there, so no connection broke after it was sent.
+func unreachedRedirectCause(r *Summary) string {
+	return fmt.Sprintf("%d× your handler redirected to %s, which did not accept the connection: the request was never sent there (connection_failed)", r.UnreachedRedirectArrivals, r.RedirectUnreachedTo)
 }
 
 // refusedRedirectGate is the redirects gate's message when the only

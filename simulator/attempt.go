@@ -25,8 +25,10 @@ type outcome struct {
 	err           string
 	header        http.Header
 	// redirectRefused is where the handler's redirect led when retrysim
-	// refused to connect there (see Record.RedirectRefused).
-	redirectRefused string
+	// refused to connect there (see Record.RedirectRefused);
+	// redirectUnreached where it led, followed, when no connection could
+	// be made there (see Record.RedirectUnreached).
+	redirectRefused, redirectUnreached string
 	// dup is the second request of a duplicated attempt, if any.
 	dup *outcome
 	// held is how long the provider held the attempt back instead of
@@ -128,7 +130,7 @@ func (e *engine) send(ctx context.Context, d *due, st eventRef, act *scenarios.A
 // alike.
 func received(o *outcome, a *answer, p *policies.Policy) {
 	o.handlerStatus, o.reached, o.latency, o.header = a.status, a.reached, a.latency, a.stop
-	o.err, o.tls, o.redirectRefused = describe(a.err), tlsProblemOf(a.err), a.redirectRefused
+	o.err, o.tls, o.redirectRefused, o.redirectUnreached = describe(a.err), tlsProblemOf(a.err), a.redirectRefused, ""
 	switch {
 	case a.timeout:
 		o.outcome = Timeout
@@ -141,6 +143,13 @@ func received(o *outcome, a *answer, p *policies.Policy) {
 		o.err = fmt.Sprintf("a %d to %s, not followed: %s", a.status, a.redirectRefused, o.err)
 	case a.err != nil:
 		o.outcome = ConnectionFailed
+		if a.redirectUnreached != "" {
+			// The handler answered with a redirect the provider
+			// followed, and no connection could be made where it led:
+			// the request never reached that address.
+			o.redirectUnreached = a.redirectUnreached
+			o.err = fmt.Sprintf("the redirect to %s, followed: %s", a.redirectUnreached, o.err)
+		}
 	default:
 		o.outcome, o.status = classify(a.status), a.status
 		switch {

@@ -87,9 +87,10 @@ func (e *engine) besideAttempt(ctx context.Context, d due, st eventRef, act *sce
 // unanswered turns an attempt whose handler answered into one whose answer
 // never reached the provider, which sees outcome out for the reason err:
 // what the effects on the way back do. A redirect that never reached the
-// provider was not one it would follow, so none was refused either.
+// provider was not one it would follow, so none was refused or followed
+// either.
 func (o *outcome) unanswered(out Outcome, err string) {
-	o.outcome, o.status, o.header, o.err, o.redirectRefused = out, 0, nil, err, ""
+	o.outcome, o.status, o.header, o.err, o.redirectRefused, o.redirectUnreached = out, 0, nil, err, "", ""
 }
 
 // noEffect does nothing at any point; effects embed it for the points at

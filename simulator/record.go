@@ -20,7 +20,9 @@ const (
 	Timeout Outcome = "timeout"
 	// ConnectionFailed: the connection failed; Reached says whether the
 	// request had been sent before it did (a connection closed or reset
-	// before any answer came back).
+	// before any answer came back), and RedirectUnreached where a
+	// redirect the provider followed led when no connection could be made
+	// there.
 	ConnectionFailed Outcome = "connection_failed"
 	// InvalidResponse: the request reached the handler and an answer began
 	// to come back, but it was not valid HTTP (another protocol, a
@@ -223,6 +225,12 @@ type AttemptFacts struct {
 	// provider would have followed it; nothing was sent there. A password
 	// in it is masked; "" otherwise.
 	RedirectRefused string
+	// RedirectUnreached is, for a connection_failed attempt, where the
+	// handler's redirect led when the provider followed it and no
+	// connection could be made there (the address refused it, no route):
+	// the request never reached that address, and Reached says the
+	// handler's own. A password in it is masked; "" otherwise.
+	RedirectUnreached string
 	// Signal says what the answer meant beyond its outcome, by the
 	// policy's status rules: retries stopped (X-Slack-No-Retry: 1), the
 	// endpoint disabled (410), the next attempt delayed by Retry-After, or

@@ -46,6 +46,7 @@ type recordJSON struct {
 	Tenant             string       `json:"tenant,omitempty"`
 	Signal             string       `json:"signal,omitempty"`
 	RedirectRefused    string       `json:"redirect_refused,omitempty"`
+	RedirectUnreached  string       `json:"redirect_unreached,omitempty"`
 	Attack             string       `json:"attack,omitempty"`
 	AttackChange       string       `json:"attack_change,omitempty"`
 	AttackDetail       string       `json:"attack_detail,omitempty"`
@@ -163,7 +164,7 @@ func (r *Record) toJSON() recordJSON {
 		Outcome: r.Outcome, Status: r.Status, HandlerStatus: r.HandlerStatus, Reached: r.Reached,
 		LatencyMS: millis(r.Latency), AddedLatencyMS: millis(r.AddedLatency), Fault: r.Fault, Object: r.Object,
 		Copy: r.Copy, Subscription: r.Subscription, Manual: r.Manual, Error: r.Error, Outage: r.Outage,
-		TLS: r.TLS, Tenant: r.Tenant, Signal: r.Signal, RedirectRefused: r.RedirectRefused,
+		TLS: r.TLS, Tenant: r.Tenant, Signal: r.Signal, RedirectRefused: r.RedirectRefused, RedirectUnreached: r.RedirectUnreached,
 
 		Attack: r.Attack, AttackChange: r.AttackChange, AttackDetail: r.AttackDetail,
 		Probe: r.Probe, ProbeExpect: r.ProbeExpect, NotApplicable: r.NotApplicable,
@@ -200,7 +201,7 @@ func (w *recordJSON) toRecord(r *Record) {
 		AttemptFacts: AttemptFacts{
 			Outcome: w.Outcome, AddedLatency: fromMillis(w.AddedLatencyMS), Object: w.Object, Copy: w.Copy,
 			Subscription: w.Subscription, Manual: w.Manual, Outage: w.Outage, TLS: w.TLS, Signal: w.Signal,
-			RedirectRefused: w.RedirectRefused,
+			RedirectRefused: w.RedirectRefused, RedirectUnreached: w.RedirectUnreached,
 		},
 		AttackFacts: AttackFacts{
 			Attack: w.Attack, AttackChange: w.AttackChange, AttackDetail: w.AttackDetail,

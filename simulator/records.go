@@ -84,7 +84,7 @@ func (e *engine) recordAttempt(d *due, at time.Time, st eventRef, o *outcome, si
 	f := &r.AttemptFacts
 	f.Outcome, f.AddedLatency = o.outcome, o.added.Truncate(time.Microsecond)
 	f.Object, f.Copy, f.Subscription, f.Manual = object, copyIndex, o.sub, manual
-	f.Outage, f.TLS, f.Signal, f.RedirectRefused = o.outage, o.tls, signal, o.redirectRefused
+	f.Outage, f.TLS, f.Signal, f.RedirectRefused, f.RedirectUnreached = o.outage, o.tls, signal, o.redirectRefused, o.redirectUnreached
 	if err := e.sink(r); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package simulator
 import (
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 
@@ -19,11 +20,14 @@ import (
 // are not loopback unless remote targets are allowed, so a redirect cannot
 // lead anywhere the target could not. It returns the last answer and how
 // many redirects were followed; a redirect still there after follow of them
-// is returned as it is, for the engine to classify. A redirect to where the
-// dialer refused to connect is returned as it is too (its body already
-// read), with where it led (refused) and the dialer's refusal (err): the
-// handler answered, and what it answered cannot be followed.
-func doFollowing(client *http.Client, req *http.Request, follow int) (resp *http.Response, hops int, refused *url.URL, err error) {
+// is returned as it is, for the engine to classify. When following a
+// redirect could not connect where it led, that is returned (led) with the
+// error (err), and nothing was sent there: where the dialer refused to
+// connect (err is ErrRemoteTarget), the redirect is returned as it is (its
+// body already read), for the handler answered and what it answered cannot
+// be followed; where no connection could be made (refused by the address,
+// no route), there is no answer (resp is nil).
+func doFollowing(client *http.Client, req *http.Request, follow int) (resp *http.Response, hops int, led *url.URL, err error) {
 	resp, err = client.Do(req)
 	for ; err == nil && hops < follow; hops++ {
 		next := redirectOf(req, resp)
@@ -34,12 +38,22 @@ func doFollowing(client *http.Client, req *http.Request, follow int) (resp *http
 		resp.Body.Close()
 		redirect := resp
 		req = next
-		if resp, err = client.Do(req); err != nil && errors.Is(err, ErrRemoteTarget) {
-			redirect.Body = http.NoBody
-			return redirect, hops, next.URL, err
+		if resp, err = client.Do(req); err != nil && dialFailed(err) {
+			if errors.Is(err, ErrRemoteTarget) {
+				redirect.Body = http.NoBody
+				return redirect, hops, next.URL, err
+			}
+			led = next.URL
 		}
 	}
-	return resp, hops, nil, err
+	return resp, hops, led, err
+}
+
+// dialFailed says err is a connection that could not be made, the
+// dialer's own refusal among them: nothing was sent on it.
+func dialFailed(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // redirectOf is req sent again to where resp redirects it, or nil when resp

@@ -1,9 +1,11 @@
 package simulator
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -305,6 +307,83 @@ func TestRedirectOffThisMachineLostOnTheWayBack(t *testing.T) {
 	for _, a := range attempts(recs) {
 		if a.Outcome != LostResponse || a.RedirectRefused != "" {
 			t.Errorf("attempt %d: %s, redirect_refused %q; want lost_response and none", a.Attempt, a.Outcome, a.RedirectRefused)
+		}
+	}
+}
+
+// TestFollowedRedirectToNothingListening points Slack at a handler that
+// redirects to a port on this machine where nothing listens, with remote
+// targets allowed or not: the handler was reached, the redirect was
+// followed, and no connection could be made where it led, so the attempt
+// is connection_failed with redirect_unreached naming where (a password
+// masked): the request never got there. The retry says connection_failed,
+// as Slack's would. A connection that broke after the request was sent
+// there is no unreached redirect.
+func TestFollowedRedirectToNothingListening(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := l.Addr().String()
+	l.Close()
+	// broken reads each request and closes the connection unanswered.
+	broken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { broken.Close() })
+	go func() {
+		for {
+			c, err := broken.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				http.ReadRequest(bufio.NewReader(c))
+			}()
+		}
+	}()
+	cases := []struct {
+		name, location, unreached string
+	}{
+		{"nothing listens", "http://" + dead + "/x", "http://" + dead + "/x"},
+		{"a password", "http://user:hunter2@" + dead + "/x", "http://user:xxxxx@" + dead + "/x"},
+		{"the connection broke", "http://" + broken.Addr().String() + "/x", ""},
+	}
+	for _, tc := range cases {
+		for _, remote := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, allow remote %v", tc.name, remote), func(t *testing.T) {
+				var log requestLog
+				url := log.serve(t, func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Location", tc.location)
+					w.WriteHeader(http.StatusTemporaryRedirect)
+				})
+				pol := slackPolicy(t)
+				recs, _ := collect(t, Config{Policy: pol, URL: url + "/old", Events: 1, AllowRemote: remote})
+				atts := attempts(recs)
+				if len(atts) != pol.MaxAttempts() {
+					t.Fatalf("%d attempts, want the whole schedule of %d", len(atts), pol.MaxAttempts())
+				}
+				for _, a := range atts {
+					if a.Outcome != ConnectionFailed || !a.Reached || a.RedirectUnreached != tc.unreached || a.RedirectRefused != "" {
+						t.Errorf("attempt %d: %s, reached %v, redirect_unreached %q, redirect_refused %q; want connection_failed, reached, %q and none refused",
+							a.Attempt, a.Outcome, a.Reached, a.RedirectUnreached, a.RedirectRefused, tc.unreached)
+					}
+					if tc.unreached != "" && (!strings.Contains(a.Error, "the redirect to "+tc.unreached+", followed: ") || strings.Contains(a.Error, "hunter2")) {
+						t.Errorf("attempt %d: error %q does not name where the followed redirect led (password masked)", a.Attempt, a.Error)
+					}
+				}
+				for i, r := range log.requests() {
+					want := "connection_failed"
+					if i == 0 {
+						want = ""
+					}
+					if got := r.header.Get("X-Slack-Retry-Reason"); got != want {
+						t.Errorf("request %d: X-Slack-Retry-Reason %q, want %q", i+1, got, want)
+					}
+				}
+			})
 		}
 	}
 }

@@ -71,6 +71,11 @@ type answer struct {
 	// dialer refused to connect there (not this machine, and remote
 	// targets not allowed), its password masked; err is the refusal.
 	redirectRefused string
+	// redirectUnreached is where a redirect the handler answered led,
+	// followed, when no connection could be made there (refused by the
+	// address, no route), its password masked; err is the dial's error.
+	// Nothing was sent there.
+	redirectUnreached string
 }
 
 // exchange sends one request, following up to follow redirects as the
@@ -269,20 +274,24 @@ func (t *tracer) exchange(client *http.Client, rt http.RoundTripper, req *http.R
 	start := t.wall.Now()
 	var resp *http.Response
 	var hops int
-	var refused *url.URL
+	var led *url.URL
 	var err error
 	if rt != nil {
 		resp, err = roundTrip(rt, req)
 	} else {
-		resp, hops, refused, err = doFollowing(client, req, follow)
+		resp, hops, led, err = doFollowing(client, req, follow)
 	}
 	defer t.unbound()
 	a := answer{redirects: hops}
 	inBody := false // the error, if any, came reading the answer's body
-	if refused != nil {
+	switch {
+	case led == nil:
+	case errors.Is(err, ErrRemoteTarget):
 		// The handler answered with a redirect that cannot be followed:
 		// that answer is what the provider got (its body already read).
-		a.status, a.stop, a.redirectRefused = resp.StatusCode, resp.Header, refused.Redacted()
+		a.status, a.stop, a.redirectRefused = resp.StatusCode, resp.Header, led.Redacted()
+	default:
+		a.redirectUnreached = led.Redacted()
 	}
 	if err == nil {
 		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))

@@ -63,12 +63,12 @@ func (d *Records) Redact(r *simulator.Record) *simulator.Record {
 	if d.forms == nil {
 		// No secret to look for (a dry run of a million events, say): only
 		// the fields a handler's answer can reach need a look.
-		e, sig, to := d.text(r.Error), d.text(r.Signal), d.text(r.RedirectRefused)
-		if e == r.Error && sig == r.Signal && to == r.RedirectRefused {
+		e, sig, to, led := d.text(r.Error), d.text(r.Signal), d.text(r.RedirectRefused), d.text(r.RedirectUnreached)
+		if e == r.Error && sig == r.Signal && to == r.RedirectRefused && led == r.RedirectUnreached {
 			return r
 		}
 		d.spare = *r
-		d.spare.Error, d.spare.Signal, d.spare.RedirectRefused = e, sig, to
+		d.spare.Error, d.spare.Signal, d.spare.RedirectRefused, d.spare.RedirectUnreached = e, sig, to, led
 		return &d.spare
 	}
 	return d.fields(r)

@@ -43,7 +43,8 @@ func TestRecordRedactorRemembersOnlyCleanText(t *testing.T) {
 
 // TestRecordRedactorEscapesARefusedRedirect: where a handler's redirect
 // led is the handler's text too (a saved stream can say anything), so its
-// escapes are escaped even when there is no secret to look for.
+// escapes are escaped even when there is no secret to look for: refused,
+// or followed to where no connection could be made.
 func TestRecordRedactorEscapesARefusedRedirect(t *testing.T) {
 	d := NewRecords(nil)
 	r := simulator.Record{Kind: simulator.KindAttempt, AttemptFacts: simulator.AttemptFacts{
@@ -52,5 +53,12 @@ func TestRecordRedactorEscapesARefusedRedirect(t *testing.T) {
 	got := d.Redact(&r)
 	if strings.ContainsAny(got.RedirectRefused, "\x1b\x07") || got.RedirectRefused != `http://192.0.2.1/\x1b]0;pwned\a` {
 		t.Fatalf("the handler's escapes came through: %q", got.RedirectRefused)
+	}
+	r = simulator.Record{Kind: simulator.KindAttempt, AttemptFacts: simulator.AttemptFacts{
+		Outcome: simulator.ConnectionFailed, RedirectUnreached: "http://127.0.0.1:9/\x1b]0;pwned\x07",
+	}}
+	got = d.Redact(&r)
+	if strings.ContainsAny(got.RedirectUnreached, "\x1b\x07") || got.RedirectUnreached != `http://127.0.0.1:9/\x1b]0;pwned\a` {
+		t.Fatalf("the handler's escapes came through an unreached redirect: %q", got.RedirectUnreached)
 	}
 }
