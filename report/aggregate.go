@@ -353,8 +353,10 @@ func (r *runAgg) attempt(rec *simulator.Record, keep int) error {
 		// got (the answer lost, or too late) failed for that, not this.
 		r.HandlerRedirects++
 	}
-	if rec.RedirectUnreached != "" && r.RedirectUnreachedTo == "" {
-		r.RedirectUnreachedTo = rec.RedirectUnreached
+	if rec.RedirectUnreached != "" {
+		if r.RedirectsUnreached++; r.RedirectUnreachedTo == "" {
+			r.RedirectUnreachedTo = rec.RedirectUnreached
+		}
 	}
 	if rec.Outcome == simulator.Timeout && rec.Reached && rec.HandlerStatus == 0 {
 		r.HandlerTimeouts++

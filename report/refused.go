@@ -42,6 +42,9 @@ const (
 	// refusedRedirect: the handler answered deliveries with a redirect the
 	// provider follows, off this machine, where retrysim refused to go.
 	refusedRedirect
+	// unreachedRedirect: the handler answered deliveries with a redirect
+	// the provider followed, to where no connection could be made.
+	unreachedRedirect
 )
 
 // refusal is one thing a handler's refusals point at: how many deliveries
@@ -60,7 +63,10 @@ func (r *Summary) refusals() []refusal {
 		// Said whenever it happened: it is why those deliveries failed.
 		out = append(out, refusal{kind: refusedRedirect, n: n})
 	}
-	explained := r.mostly(r.RedirectsRefused)
+	if n := r.RedirectsUnreached; n > 0 {
+		out = append(out, refusal{kind: unreachedRedirect, n: n})
+	}
+	explained := r.mostly(r.RedirectsRefused + r.RedirectsUnreached)
 	if n, codes := r.refusedWith(authCodes...); r.mostly(n) {
 		out = append(out, refusal{refusedAuth, n, codes})
 		explained = true

@@ -195,11 +195,13 @@ type ArrivalFacts struct {
 	// RefusedRedirectArrivals counts duplicate arrivals after an attempt
 	// whose redirect retrysim refused to follow: not among Causes.
 	RefusedRedirectArrivals int
-	// UnreachedRedirectArrivals counts duplicate arrivals after an
-	// attempt whose redirect the provider followed to where no connection
-	// could be made (connection_failed, its request never sent there):
+	// RedirectsUnreached counts the attempts the handler answered with a
+	// redirect the provider followed to where no connection could be made
+	// (connection_failed, the request never sent there);
+	// UnreachedRedirectArrivals counts the duplicate arrivals after one:
 	// not among Causes. RedirectUnreachedTo is where the first such
 	// redirect led.
+	RedirectsUnreached        int
 	UnreachedRedirectArrivals int
 	RedirectUnreachedTo       string
 	// InvalidAnswer is what was wrong with the first answer that was not

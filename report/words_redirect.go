@@ -34,6 +34,21 @@ func refusedRedirectCause(r *Summary) string {
 	return fmt.Sprintf("%d× your handler redirected to %s, which retrysim refused to reach (redirect)", r.RefusedRedirectArrivals, r.RedirectRefusedTo)
 }
 
+// unreachedRedirectAdvice is the line of "what to change" for the n
+// deliveries the handler redirected to where no connection could be made.
+func unreachedRedirectAdvice(r *Summary, n int) string {
+	return fmt.Sprintf("your handler answered %s with a redirect to %s, which %s followed, and no connection could be made there, so %s: %s",
+		ofDeliveries(r, n), r.RedirectUnreachedTo, r.Provider, plural(n, "that delivery failed", "those deliveries failed"), unreachedRedirectChange)
+}
+
+// unreachedRedirectChange is what to change when a redirect led nowhere.
+const unreachedRedirectChange = "answer at the URL you gave, or serve where the redirect leads"
+
+// unreachedRedirectHint is the short form, after a verdict.
+func unreachedRedirectHint(r *Summary) string {
+	return fmt.Sprintf("it redirected to %s, where no connection could be made: %s", r.RedirectUnreachedTo, unreachedRedirectChange)
+}
+
 // unreachedRedirectCause is why the provider sent again after a redirect
 // it followed to where no connection could be made, among the causes: the
 // request never got there, so no connection broke after it was sent.

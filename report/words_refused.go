@@ -68,6 +68,8 @@ func (w words) refusalAdvice(r *Summary) []string {
 			out = append(out, fmt.Sprintf("your handler accepted none of the %s (%s): it fails on every request, so look at its log; nothing can be tested until it answers 2xx", deliveries(r), answerList(r)))
 		case refusedRedirect:
 			out = append(out, w.refusedRedirectAdvice(r, f.n))
+		case unreachedRedirect:
+			out = append(out, unreachedRedirectAdvice(r, f.n))
 		}
 	}
 	return out
@@ -85,6 +87,10 @@ func (w words) refusalHint(r *Summary) string {
 		case refusedRedirect:
 			if r.mostly(f.n) {
 				return w.refusedRedirectHint(r)
+			}
+		case unreachedRedirect:
+			if r.mostly(f.n) {
+				return unreachedRedirectHint(r)
 			}
 		}
 	}
