@@ -78,7 +78,7 @@ Examples:
 	f.oracleFlags.add(fl)
 	fl.StringVar(&f.settle, "settle", policies.FormatDuration(simulator.DefaultSettle), settleUsage)
 	fl.BoolVar(&f.ack, "ack", false, "answer each delivery 200 at once instead of with your handler's answer to the first attempt")
-	fl.StringVar(&f.captures, "captures", "", "save every verified delivery in DIR as a raw HTTP capture that 'retrysim replay --request' reads")
+	fl.StringVar(&f.captures, "captures", "", "save every verified delivery in DIR, an existing directory, as a raw HTTP capture that 'retrysim replay --request' reads")
 	fl.DurationVar(&f.duration, "duration", 0, "end the proxy after this long (default: until Ctrl-C or --events)")
 	fl.IntVar(&f.maxEvents, "events", 0, "end the proxy after this many verified deliveries (default: until Ctrl-C or --duration)")
 	fl.IntVar(&f.concurrency, "concurrency", simulator.DefaultConcurrency, "attempts in flight at once")

@@ -3,6 +3,7 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"time"
 
@@ -27,7 +28,7 @@ type Proxy struct {
 // Problems refuses, each in one line, what proxy cannot run with: not one
 // provider, no --forward-to, a --listen address off this machine, an
 // --events cap the engine could not take, a negative --duration, or a
-// --captures that is not a directory.
+// --captures that is not an existing directory.
 func (p Proxy) Problems() []error {
 	var errs []error
 	if p.Providers != 1 {
@@ -48,7 +49,13 @@ func (p Proxy) Problems() []error {
 		errs = append(errs, fmt.Errorf("--duration: %s is negative", p.Duration))
 	}
 	if p.Captures != "" {
-		if st, err := os.Stat(p.Captures); err != nil || !st.IsDir() {
+		st, err := os.Stat(p.Captures)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			errs = append(errs, fmt.Errorf("--captures: directory %s does not exist: create it first", p.Captures))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--captures: %w", err))
+		case !st.IsDir():
 			errs = append(errs, fmt.Errorf("--captures: %s is not a directory", p.Captures))
 		}
 	}

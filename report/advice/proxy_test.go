@@ -1,6 +1,8 @@
 package advice_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,7 +11,8 @@ import (
 
 // TestProxyProblems: proxy needs one provider, a handler to forward to, a
 // loopback address to listen on, an --events cap the engine can take, a
-// duration that is not negative and a captures directory that is one; each
+// duration that is not negative and a captures directory that exists (a
+// missing one is said to be missing, not to be no directory); each
 // problem is its own line.
 func TestProxyProblems(t *testing.T) {
 	good := advice.Proxy{Providers: 1, ForwardTo: "http://127.0.0.1:3000/hooks", Listen: "127.0.0.1:4242", Captures: t.TempDir(), MaxEvents: 5, Duration: time.Minute}
@@ -25,7 +28,14 @@ func TestProxyProblems(t *testing.T) {
 		"--listen: 8.8.8.8 is not a loopback address: the proxy listens only on this machine (127.0.0.1, ::1, localhost)",
 		"--events: -1 is out of range (0 for no limit, up to 10000000)",
 		"--duration: -1s is negative",
-		"--captures: no-such-dir is not a directory")
+		"--captures: directory no-such-dir does not exist: create it first")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notDir := good
+	notDir.Captures = file
+	sameLines(t, notDir.Problems(), "--captures: "+file+" is not a directory")
 	if got, want := advice.ProxySecret("stripe").Error(), "--secret: give stripe=<your handler's secret>: retrysim checks each incoming delivery with it and signs every attempt with it (stripe listen prints its whsec_ secret)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
