@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,8 +43,10 @@ type Intake struct {
 	closed bool
 	max    int // 0: no limit
 	taken  int
-	// refused counts the deliveries answered 400, by why.
-	refused map[refusal]int
+	// refused counts the deliveries refused, by why; statuses holds the
+	// statuses they were answered with (400, 413 for a body too large).
+	refused  map[refusal]int
+	statuses map[int]bool
 	// types remembers each event's type, by its place in the run, for its
 	// line when its schedule ends.
 	types []string
@@ -89,7 +93,7 @@ const queueSize = 256
 func NewIntake(pol policies.Policy, secret string, log io.Writer, opts ...Option) *Intake {
 	in := &Intake{
 		pol: pol, wire: pol.Wire(), secret: secret, log: log,
-		events: make(chan simulator.Incoming, queueSize), refused: map[refusal]int{},
+		events: make(chan simulator.Incoming, queueSize), refused: map[refusal]int{}, statuses: map[int]bool{},
 	}
 	for _, o := range opts {
 		o(in)
@@ -260,6 +264,7 @@ func (in *Intake) take(ev simulator.Incoming) (int, error) {
 func (in *Intake) refuse(w http.ResponseWriter, why refusal, what string, status int) {
 	in.mu.Lock()
 	in.refused[why]++
+	in.statuses[status] = true
 	in.mu.Unlock()
 	fmt.Fprintf(in.log, "retrysim proxy: refused a delivery (%s): %s\n", why, report.EscapeText(what))
 	http.Error(w, "retrysim proxy refused the delivery ("+string(why)+"): "+what, status)
@@ -287,7 +292,11 @@ func (in *Intake) Summary() string {
 		}
 	}
 	if len(parts) > 0 {
-		s += "; refused " + strings.Join(parts, ", ") + " (answered 400, never forwarded)"
+		var answered []string
+		for _, code := range slices.Sorted(maps.Keys(in.statuses)) {
+			answered = append(answered, strconv.Itoa(code))
+		}
+		s += "; refused " + strings.Join(parts, ", ") + " (answered " + strings.Join(answered, " or ") + ", never forwarded)"
 	}
 	return s
 }

@@ -71,3 +71,28 @@ func TestIntakeRefusesAForgedDelivery(t *testing.T) {
 		t.Fatalf("summary %q, log %q", got, log.String())
 	}
 }
+
+// A body over MaxBody is answered 413, and the summary names the statuses
+// the refusals were answered with: not 400 alone when one was a 413.
+func TestIntakeSummaryNamesTheStatusesRefusalsGot(t *testing.T) {
+	pol := policytest.Lookup(t, "stripe")
+	secret := policies.GenerateSecret("stripe", 9)
+	in := NewIntake(pol, secret, io.Discard, WithAck())
+	const url = "http://127.0.0.1:4242/webhooks/stripe"
+	rec := httptest.NewRecorder()
+	in.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, url, bytes.NewReader(make([]byte, MaxBody+1))))
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a body over %d bytes answered %d, want 413", MaxBody, rec.Code)
+	}
+	if got, want := in.Summary(), "0 deliveries taken in; refused 1 unreadable (answered 413, never forwarded)"; !strings.HasSuffix(got, want) {
+		t.Fatalf("summary %q, want it to end %q", got, want)
+	}
+	rec = httptest.NewRecorder()
+	in.ServeHTTP(rec, signedRequest(t, "stripe", policies.GenerateSecret("stripe", 10), url, 0))
+	if rec.Code != http.StatusBadRequest {
+		t.Fatalf("a forged delivery answered %d, want 400", rec.Code)
+	}
+	if got, want := in.Summary(), "0 deliveries taken in; refused 1 forged, 1 unreadable (answered 400 or 413, never forwarded)"; !strings.HasSuffix(got, want) {
+		t.Fatalf("summary %q, want it to end %q", got, want)
+	}
+}
