@@ -36,12 +36,18 @@ func CheckTarget(ctx context.Context, rawURL string, allowRemote bool) error {
 // CheckTargetWith is CheckTarget with the resolver given.
 func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote bool) error {
 	u, err := url.Parse(rawURL)
+	// The URL as an error quotes it: a password in it masked, as a
+	// password too short to be redacted would show.
+	shown := rawURL
+	if err == nil && u.User != nil {
+		shown = u.Redacted()
+	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, rawURL)
+		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, shown)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("%w: %q: port %s is not a port (1..65535)", ErrConfig, rawURL, p)
+			return fmt.Errorf("%w: %q: port %s is not a port (1..65535)", ErrConfig, shown, p)
 		}
 	}
 	if allowRemote {

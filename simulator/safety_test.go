@@ -59,6 +59,10 @@ func TestCheckTarget(t *testing.T) {
 		{url: "http://example.com/", remote: true},
 		{url: "https://staging.test/hook", remote: true},
 		{url: "ftp://127.0.0.1/", want: ErrConfig, says: `"ftp://127.0.0.1/" is not an http`},
+		// A password is masked where the URL is quoted: one under
+		// redact.MinLength would show as it is.
+		{url: "ftp://u:pw12@127.0.0.1/", want: ErrConfig, says: `"ftp://u:xxxxx@127.0.0.1/" is not an http`},
+		{url: "http://u:pw12@127.0.0.1:99999/", want: ErrConfig, says: `"http://u:xxxxx@127.0.0.1:99999/": port 99999`},
 		{url: "127.0.0.1:3000", want: ErrConfig},
 		{url: "http:///nohost", want: ErrConfig},
 		{url: "http://[::1/", want: ErrConfig},
