@@ -24,6 +24,14 @@ func TestOracleFlags(t *testing.T) {
 		t.Errorf("a database: db %v, source %+v", db, src)
 	}
 	sameLines(t, errs, "--effects-url names a database: give --effects-query, returning one (id, times) row per dedup id, e.g. --effects-query 'SELECT event_id, count(*) FROM ledger GROUP BY event_id'")
+	// A MySQL port out of range is the database URL's problem, said as
+	// one: not left for the loopback check, which reads host and port as
+	// an http:// URL's.
+	_, db, _, errs = advice.OracleFlags{EffectsURL: "mysql://app:pw@127.0.0.1:99999/shop", EffectsQuery: "SELECT id, n FROM t"}.Check()
+	if db {
+		t.Errorf("a MySQL URL with port 99999 was taken")
+	}
+	sameLines(t, errs, "--effects-url: database URL: mysql: port 99999 is not a port (1..65535)")
 	src, db, _, errs = advice.OracleFlags{EffectsURL: "sqlite:" + t.TempDir() + "/app.db", EffectsQuery: "SELECT id, n FROM t"}.Check()
 	if !db || !src.Local || errs != nil {
 		t.Errorf("a SQLite file: db %v, local %v, %q", db, src.Local, messages(errs))

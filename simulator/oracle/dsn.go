@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
@@ -127,6 +128,9 @@ func parseMySQL(raw string) (Source, error) {
 		s.Local = true
 	} else {
 		s.Host, s.Port = u.Hostname(), u.Port()
+		if n, err := strconv.Atoi(s.Port); s.Port != "" && (err != nil || n < 1 || n > 65535) {
+			return Source{}, fmt.Errorf("%w: mysql: port %s is not a port (1..65535)", ErrSource, s.Port)
+		}
 		if s.Port == "" {
 			s.Port = "3306"
 			cfg.Addr = net.JoinHostPort(s.Host, s.Port)
