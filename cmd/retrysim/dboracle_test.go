@@ -142,3 +142,24 @@ func TestDatabasePasswordInNoOutput(t *testing.T) {
 		}
 	}
 }
+
+// A database --effects-url that cannot be parsed is refused in one line,
+// as a database URL: not a second time as an HTTP URL, which would quote
+// it whole, a short password included.
+func TestBadDatabaseURLIsOneDatabaseProblem(t *testing.T) {
+	t.Parallel()
+	for _, url := range []string{
+		"postgres://app:pw12@127.0.0.1:99999/app",
+		"postgres://app:pw12@127.0.0.1:5432/app?sslmode=bogus",
+		"mysql://app:pw12@127.0.0.1:99999/app",
+		"mysql://app:pw12@[::1/app",
+	} {
+		code, out, errs := retrysim(t, nil, "run", "--provider", "stripe", "--events", "1", "--effects-url", url,
+			"--effects-query", "SELECT event_id, count(*) FROM ledger GROUP BY event_id")
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		if code != 2 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "retrysim: --effects-url: database URL: ") ||
+			strings.Contains(errs, "http://") || strings.Contains(errs, "pw12") {
+			t.Errorf("--effects-url %s: exit %d, want 2 with one line naming the database URL's problem, no http:// and no password:\n%s%s", url, code, out, errs)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/retrysim/retrysim/simulator"
 	"github.com/retrysim/retrysim/simulator/demo"
 	"github.com/retrysim/retrysim/simulator/interrupt"
+	"github.com/retrysim/retrysim/simulator/oracle"
 	"github.com/retrysim/retrysim/simulator/supervise"
 )
 
@@ -224,7 +225,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 		errs = append(errs, checkTarget(ctx, f.urlFlagName(), f.url, f.allowRemote)...)
 	}
 	errs = append(errs, f.validateOracle(ctx, p)...)
-	if f.effectsURL != "" && !f.dryRun && !p.oracle.db {
+	// A database URL is checked as one (validateOracle), even when it
+	// could not be read: it is no HTTP URL to be refused as one.
+	if f.effectsURL != "" && !f.dryRun && !oracle.IsDatabaseURL(f.effectsURL) {
 		errs = append(errs, checkTarget(ctx, "--effects-url", f.effectsURL, f.allowRemote)...)
 	}
 	var overErr error
