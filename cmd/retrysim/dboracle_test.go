@@ -163,3 +163,16 @@ func TestBadDatabaseURLIsOneDatabaseProblem(t *testing.T) {
 		}
 	}
 }
+
+// replay reads an HTTP oracle only: a database --effects-url is refused
+// saying so, not as a URL that is not http://, quoted whole.
+func TestReplayRefusesADatabaseOracle(t *testing.T) {
+	t.Parallel()
+	dir := replayCaptureDir(t)
+	code, out, errs := runCLI(t, dir, "replay", "--request", "stripe.http", "--url", "http://127.0.0.1:9/webhooks/stripe",
+		"--effects-url", "postgres://app:pw12@127.0.0.1:5432/app")
+	want := "retrysim: --effects-url: replay reads its effects from a URL answering {\"<dedup id>\": <times processed>}, not from a database; run and proxy read one (postgres://, mysql://, sqlite:PATH) with --effects-query\n"
+	if code != exitBadInput || out != "" || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant 2 and\n%s", code, errs, want)
+	}
+}
