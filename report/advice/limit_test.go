@@ -45,6 +45,7 @@ func TestOracleNamesTheFlagToFix(t *testing.T) {
 		{oracle.ReasonUnreachable, "--effects-url: cannot reach the database (p): is the server running, at that host and port?"},
 		{oracle.ReasonLogin, "--effects-url: the database refused the login (p): check the user and password in the URL"},
 		{oracle.ReasonNoDatabase, "--effects-url: no such database (p): check the database name or file path in the URL"},
+		{oracle.ReasonDenied, "--effects-url: the database let the user in but refused it access (p): check the database and table names, and grant the user what the queries read (SELECT on their tables; on PostgreSQL, CONNECT on the database)"},
 		{oracle.ReasonNoTable, "--effects-query or --pending-query names a table or column the database does not have (p): check the query against your handler's schema"},
 		{oracle.ReasonPendingQuery, "--pending-query: p"},
 		{oracle.ReasonAnswer, "--effects-query: p"},

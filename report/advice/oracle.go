@@ -26,6 +26,8 @@ func Oracle(err error) error {
 		return fmt.Errorf("--effects-url: cannot reach the database (%s): is the server running, at that host and port?", oe.Problem)
 	case oracle.ReasonLogin:
 		return fmt.Errorf("--effects-url: the database refused the login (%s): check the user and password in the URL", oe.Problem)
+	case oracle.ReasonDenied:
+		return fmt.Errorf("--effects-url: the database let the user in but refused it access (%s): check the database and table names, and grant the user what the queries read (SELECT on their tables; on PostgreSQL, CONNECT on the database)", oe.Problem)
 	case oracle.ReasonNoDatabase:
 		return fmt.Errorf("--effects-url: no such database (%s): check the database name or file path in the URL", oe.Problem)
 	case oracle.ReasonNoTable:

@@ -90,6 +90,10 @@ const (
 	// ReasonNoDatabase: the database named does not exist (or, for
 	// SQLite, the file).
 	ReasonNoDatabase Reason = "no_database"
+	// ReasonDenied: the user logged in, but may not use the database
+	// named or read a table the queries name (MySQL says so of a table
+	// that does not exist, too).
+	ReasonDenied Reason = "denied"
 	// ReasonNoTable: the query names a table or column that does not
 	// exist.
 	ReasonNoTable Reason = "no_table"

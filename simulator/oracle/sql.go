@@ -212,13 +212,17 @@ func (o *SQL) classify(fallback Reason, what string, err error) error {
 			reason = ReasonLogin
 		case pg.Code == "3D000":
 			reason = ReasonNoDatabase
+		case pg.Code == "42501":
+			reason = ReasonDenied
 		case pg.Code == "42P01" || pg.Code == "42703" || pg.Code == "3F000":
 			reason = ReasonNoTable
 		}
 	case errors.As(err, &my):
 		switch my.Number {
-		case 1044, 1045, 1698:
+		case 1045, 1698:
 			reason = ReasonLogin
+		case 1044, 1142, 1143:
+			reason = ReasonDenied
 		case 1049:
 			reason = ReasonNoDatabase
 		case 1146, 1054:

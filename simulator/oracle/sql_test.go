@@ -235,6 +235,24 @@ func TestSQLOracleProblems(t *testing.T) {
 			if !errors.As(err, &oe) || oe.Reason != oracle.ReasonLogin || strings.Contains(err.Error(), "wrong") {
 				t.Errorf("a wrong password: %v, want reason login, and no password in the message", err)
 			}
+			// A user who logs in but may not use the database is denied,
+			// not told its password is wrong nor that the server is down.
+			denied := d.readerURL
+			if d.name == "postgres" {
+				d.exec(t, "REVOKE ALL ON DATABASE app FROM reader, PUBLIC")
+				t.Cleanup(func() {
+					d.exec(t, "GRANT ALL ON DATABASE app TO reader")
+					d.exec(t, "GRANT CONNECT, TEMPORARY ON DATABASE app TO PUBLIC")
+				})
+			} else {
+				denied = strings.Replace(denied, "/app", "/other", 1)
+			}
+			src, _ = oracle.ParseSource(denied)
+			o2, _ := oracle.OpenSQL(src, oracle.SQLOptions{EffectsQuery: effectsQuery})
+			defer o2.Close()
+			if _, err := o2.Read(context.Background()); !errors.As(err, &oe) || oe.Reason != oracle.ReasonDenied {
+				t.Errorf("a user without access to the database: %v, want reason denied", err)
+			}
 		})
 	}
 }
