@@ -33,9 +33,16 @@ type outputFlags struct {
 func (o *outputFlags) add(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&o.out, "out", nil, "also write to FILE, in the format its extension names: .md, .json, .csv, .txt, .html (the report), .png or .svg (a chart); repeatable, and stdout keeps --format")
 	fl.StringVar(&o.chart, "chart", report.ChartTimeline, "chart drawn for --out FILE.png|.svg: "+strings.Join(report.Charts(), ", ")+" (a file named after a chart, such as storm.png, draws that one)")
-	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate) or tenant (one per tenant of a run of --tenants: its attempts, when its subscription was disabled, the events it lost)")
+	o.by = report.ByEvent
 	fl.BoolVar(&o.logTime, "log-time", false, "timeline chart: virtual time on a logarithmic axis")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "the full text report: the TTL tables, each forged request's answers, the response-time headroom and a sample of events' attempts, every kind of fate among them")
+}
+
+// addBy registers --by, for the commands whose runs may have several
+// tenants (run, report; proxy's real deliveries come from their own
+// senders, not from modelled tenants).
+func (o *outputFlags) addBy(fl *pflag.FlagSet) {
+	fl.StringVar(&o.by, "by", report.ByEvent, "timeline chart rows: event (one per event, a sample with every kind of fate) or tenant (one per tenant of a run of --tenants: its attempts, when its subscription was disabled, the events it lost)")
 }
 
 // validate checks the flags (see output.Request.Plan).
@@ -130,6 +137,7 @@ Examples:
 	fl.StringVar(&o.ttls, "ttl", "", ttlChoicesUsage())
 	fl.BoolVar(&o.noTimeline, "no-timeline", false, "leave the per-event timeline out of the report")
 	o.outputFlags.add(fl)
+	o.outputFlags.addBy(fl)
 	o.gateFlags.add(fl)
 	return cmd
 }

@@ -142,6 +142,7 @@ Gates (--fail-on), checked per run; exit 1 when one fails or cannot be checked:
 	fl.StringArrayVar(&f.headers, "header", nil, headerUsage)
 	f.gateFlags.add(fl)
 	f.outputFlags.add(fl)
+	f.outputFlags.addBy(fl)
 	return cmd
 }
 
@@ -251,6 +252,9 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var shardErrs []error
 	p.shard, shardErrs = f.tenantFlags.parse(f.runID, os.Getenv)
 	errs = append(errs, shardErrs...)
+	if err := f.tenantFlags.checkBy(of.by); err != nil {
+		errs = append(errs, err)
+	}
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {
 		errs = append(errs, err)
 	}
