@@ -189,10 +189,11 @@ func writeOverall(w *errWriter, rep *Report) {
 	w.printf("\n")
 }
 
-// commonAdviceWords names each common TTL as people hear it.
+// commonAdviceWords names each common TTL as people hear it, its TTL
+// (commonAdvice's) in place of the %s.
 var commonAdviceWords = map[CommonTTL]string{
-	CommonTTLStandardWebhooks: "keeping ids for 5 minutes (the Standard Webhooks spec's own suggestion)",
-	CommonTTLDayCache:         "a 24 h cache",
+	CommonTTLStandardWebhooks: "keeping ids for %s (the Standard Webhooks spec's own suggestion)",
+	CommonTTLDayCache:         "a cache that keeps ids for %s",
 }
 
 // wrongAdviceLines says, one line each, why the common TTLs of t's
@@ -201,7 +202,7 @@ func wrongAdviceLines(r *Summary, t TTLAnalysis) []string {
 	var out []string
 	for _, a := range t.WrongAdvice {
 		c := a.Choice
-		s := fmt.Sprintf("%s is too short for %s: it retries for %s", commonAdviceWords[a.Advice], r.Policy, dur(r.Window))
+		s := fmt.Sprintf(commonAdviceWords[a.Advice]+" is too short for %s: it retries for %s", dur(c.TTL), r.Policy, dur(r.Window))
 		if len(r.Schedule) > 1 {
 			s += fmt.Sprintf(", and %d of its %s can come later than %s", c.WorstArrivals, counted(len(r.Schedule)-1, "retry", "retries"), dur(c.TTL))
 		}
