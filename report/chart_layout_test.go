@@ -406,26 +406,44 @@ func TestTTLCurvesOnTheirValues(t *testing.T) {
 		if total == 0 && len(obs) > 0 {
 			t.Errorf("%s: a line for a run with no duplicate", r.Policy)
 		}
-		// A step's flat part starts at its TTL's value; its drop ends at
+		// Each flat part starts at its TTL's value, and each drop ends at
 		// the next TTL's.
-		at := func(sg [2][2]float64) (time.Duration, float64) {
-			if sg[0][0] == sg[1][0] {
-				return time.Duration(sg[1][0] * float64(time.Second)), sg[1][1]
-			}
-			return time.Duration(sg[0][0] * float64(time.Second)), sg[0][1]
-		}
-		for _, sg := range obs {
-			x, y := at(sg)
-			if want := 100 * float64(r.LeakedAt(x)) / float64(total); y != want {
-				t.Errorf("%s: this run's line at %s is at %v%%, its value is %v%%", r.Policy, x, y, want)
+		check := func(name string, line [][2]float64, value func(time.Duration) float64) {
+			for i, pt := range line {
+				x := time.Duration(pt[0] * float64(time.Second))
+				flatFrom := i+1 < len(line) && line[i+1][0] != pt[0]
+				dropTo := i > 0 && line[i-1][0] == pt[0]
+				if (flatFrom || dropTo) && pt[1] != value(x) {
+					t.Errorf("%s: %s's line at %s is at %v%%, its value is %v%%", r.Policy, name, x, pt[1], value(x))
+				}
 			}
 		}
-		for _, sg := range worst {
-			x, y := at(sg)
-			if want := 100 * float64(r.WorstLeakedAt(x)) / float64(ta.Retries); y != want {
-				t.Errorf("%s: the worst case's line at %s is at %v%%, its value is %v%%", r.Policy, x, y, want)
-			}
+		check("this run", obs, func(x time.Duration) float64 { return 100 * float64(r.LeakedAt(x)) / float64(total) })
+		check("the worst case", worst, func(x time.Duration) float64 { return 100 * float64(r.WorstLeakedAt(x)) / float64(ta.Retries) })
+	}
+}
+
+// Each TTL curve is stroked as one path, so that the worst case's dashes
+// run along its steps and it reads as dashed beside this run's solid line:
+// a stroke for each step began the dash again every few pixels, and the
+// dashed line came out solid.
+func TestTTLCurvesAreOnePathEach(t *testing.T) {
+	rep := layoutRun(t, []string{"stripe"}, "flaky-network", 50)
+	if rep.Runs[0].DuplicatesAfterKey() == 0 {
+		t.Fatal("the run has no duplicate: this run's line is not drawn")
+	}
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTTL})
+	strokes := map[vg.Length]int{}
+	for _, l := range rec.lines {
+		if l.col == runColour(0) {
+			strokes[l.width]++
 		}
+	}
+	if n := strokes[vg.Points(3.5)]; n != 1 {
+		t.Errorf("this run's line took %d strokes, want 1", n)
+	}
+	if n := strokes[vg.Points(2.5)]; n != 1 {
+		t.Errorf("the worst case's dashed line took %d strokes, want 1", n)
 	}
 }
 

@@ -67,6 +67,31 @@ func (s *segments) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(s.style, c.Min.X, y, c.Max.X, y)
 }
 
+// polyline draws a line through its points as one path, so a dashed
+// style's dashes run along the whole line rather than start afresh at
+// every point.
+type polyline struct {
+	pts   [][2]float64
+	style draw.LineStyle
+}
+
+func (l *polyline) Plot(c draw.Canvas, p *plot.Plot) {
+	if len(l.pts) < 2 {
+		return
+	}
+	tx, ty := p.Transforms(&c)
+	line := make([]vg.Point, len(l.pts))
+	for i, pt := range l.pts {
+		line[i] = vg.Point{X: tx(pt[0]), Y: ty(pt[1])}
+	}
+	c.StrokeLines(l.style, c.ClipLinesXY(line)...)
+}
+
+func (l *polyline) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(l.style, c.Min.X, y, c.Max.X, y)
+}
+
 // vmark is a vertical line across the data area with a label at its top.
 type vmark struct {
 	x     float64

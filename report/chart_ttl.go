@@ -114,9 +114,12 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		}
 		line.around = func() []vg.Rectangle { return choices.placed }
 		p.Add(choices)
-		obs := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
-		worst := &segments{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
-		obs.segs, worst.segs = ttlCurves(r, t, xs)
+		// Each curve is one path, so the worst case's dashes run along
+		// its steps: a stroke per step started the dash afresh every few
+		// pixels and drew it solid, like this run's line.
+		obs := &polyline{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
+		worst := &polyline{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
+		obs.pts, worst.pts = ttlCurves(r, t, xs)
 		p.Add(worst, obs)
 		p.Add(line)
 		plots[i/cols][i%cols] = p
@@ -140,22 +143,41 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 	return nil
 }
 
-// ttlCurves are a run's two curves, as steps through xs: the share of
-// this run's duplicate arrivals each TTL lets through, and of the worst
-// case's retries; none for a share of nothing. Each point is its value.
-func ttlCurves(r *Summary, t TTLAnalysis, xs []time.Duration) (obs, worst [][2][2]float64) {
+// ttlCurves are a run's two curves, as steps through xs, each one line
+// of points: the share of this run's duplicate arrivals each TTL lets
+// through, and of the worst case's retries; none for a share of nothing.
+// Each flat part starts at its TTL's value and drops straight down at the
+// next TTL whose value differs.
+func ttlCurves(r *Summary, t TTLAnalysis, xs []time.Duration) (obs, worst [][2]float64) {
 	total := r.DuplicatesAfterKey()
 	pct := func(n, of int) float64 { return 100 * float64(n) / float64(of) }
-	for j := 1; j < len(xs); j++ {
-		a, b := xs[j-1], xs[j]
-		if total > 0 {
-			obs = append(obs, step(a, b, pct(r.LeakedAt(a), total), pct(r.LeakedAt(b), total))...)
-		}
-		if t.Retries > 0 {
-			worst = append(worst, step(a, b, pct(r.WorstLeakedAt(a), t.Retries), pct(r.WorstLeakedAt(b), t.Retries))...)
-		}
+	if total > 0 {
+		obs = steps(xs, func(d time.Duration) float64 { return pct(r.LeakedAt(d), total) })
+	}
+	if t.Retries > 0 {
+		worst = steps(xs, func(d time.Duration) float64 { return pct(r.WorstLeakedAt(d), t.Retries) })
 	}
 	return obs, worst
+}
+
+// steps is the line through the values of f at xs as a step: flat from
+// each x to the next at which f differs, then straight down (or up) there.
+func steps(xs []time.Duration, f func(time.Duration) float64) [][2]float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	y := f(xs[0])
+	pts := [][2]float64{{xs[0].Seconds(), y}}
+	for _, x := range xs[1:] {
+		if v := f(x); v != y {
+			pts = append(pts, [2]float64{x.Seconds(), y}, [2]float64{x.Seconds(), v})
+			y = v
+		}
+	}
+	if last := xs[len(xs)-1].Seconds(); pts[len(pts)-1][0] != last {
+		pts = append(pts, [2]float64{last, y})
+	}
+	return pts
 }
 
 // drawPanels draws a title across the top, plots in a grid under it, and
@@ -177,16 +199,6 @@ func drawPanels(c draw.Canvas, title string, plots [][]*plot.Plot, lg *plot.Lege
 		}
 	}
 	drawLegendColumn(c, lg, lw, pad, note)
-}
-
-// step returns the segments from (a, ya) to (b, yb) as a step: flat, then
-// straight down at b.
-func step(a, b time.Duration, ya, yb float64) [][2][2]float64 {
-	out := [][2][2]float64{{{a.Seconds(), ya}, {b.Seconds(), ya}}}
-	if yb != ya {
-		out = append(out, [2][2]float64{{b.Seconds(), ya}, {b.Seconds(), yb}})
-	}
-	return out
 }
 
 // ttlTicks labels a logarithmic axis of TTL seconds; sparse, in a narrow
