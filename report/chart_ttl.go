@@ -50,6 +50,9 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 	legendObs := &segments{style: draw.LineStyle{Color: black, Width: vg.Points(3.5)}}
 	legendWorst := &segments{style: draw.LineStyle{Color: black, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
 	legendRec := &vmark{style: draw.LineStyle{Color: black, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(4)}}}
+	// The legend names only the lines some panel draws: no run with a
+	// duplicate draws no solid line, no policy that retries no dashed one.
+	drawnObs, drawnWorst := false, false
 	for i, r := range rep.Runs {
 		col := runColour(i)
 		t := r.TTL(rep.TTLs)
@@ -120,6 +123,8 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		obs := &polyline{style: draw.LineStyle{Color: col, Width: vg.Points(3.5)}}
 		worst := &polyline{style: draw.LineStyle{Color: col, Width: vg.Points(2.5), Dashes: []vg.Length{vg.Points(10), vg.Points(6)}}}
 		obs.pts, worst.pts = ttlCurves(r, t, xs)
+		drawnObs = drawnObs || len(obs.pts) > 0
+		drawnWorst = drawnWorst || len(worst.pts) > 0
 		p.Add(worst, obs)
 		p.Add(line)
 		plots[i/cols][i%cols] = p
@@ -132,14 +137,15 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 	lg := plot.NewLegend()
 	lg.TextStyle.Font = sans(legendSize)
 	lg.ThumbnailWidth = vg.Points(28)
-	lg.Add("this run", legendObs)
-	lg.Add("worst case", legendWorst)
+	if drawnObs {
+		lg.Add("this run", legendObs)
+	}
+	if drawnWorst {
+		lg.Add("worst case", legendWorst)
+	}
 	lg.Add("recommended TTL", legendRec)
 	lg.Add("TTL choices compared", &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(2)}})
-	note := "Solid: duplicate arrivals in this run that came after their key expired. Dashed: worst case, " +
-		"the handler did the work at the first attempt and every answer was lost, so each retry of the schedule arrives. " +
-		"One panel per provider, each in its own colour."
-	drawPanels(c, title, plots, &lg, note)
+	drawPanels(c, title, plots, &lg, ttlChartNote(drawnObs, drawnWorst))
 	return nil
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -51,6 +52,45 @@ func TestTTLChoicesLabelledOverTheirLines(t *testing.T) {
 				if got := labels[dur(ttl)]; got != want {
 					t.Errorf("the choice %s is labelled in %d panels of %d (the others recommend it)", dur(ttl), got, want)
 				}
+			}
+		})
+	}
+}
+
+// The TTL chart's legend and note name only the lines its panels draw: no
+// "this run" where no duplicate arrived (its panel draws no solid line),
+// no "worst case" for a policy that does not retry.
+func TestTTLLegendNamesOnlyLinesDrawn(t *testing.T) {
+	cases := []struct {
+		provider, scenario string
+		obs, worst         bool
+	}{
+		{"stripe", "flaky-network", true, true},
+		{"shopify", "outage", false, true},
+		{"discord", "happy", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.provider+"/"+c.scenario, func(t *testing.T) {
+			rep := layoutRun(t, []string{c.provider}, c.scenario, 20)
+			r := rep.Runs[0]
+			if (r.DuplicatesAfterKey() > 0) != c.obs || (r.TTL(rep.TTLs).Retries > 0) != c.worst {
+				t.Fatalf("%d duplicates, %d retries in the worst case: not the run the case is about", r.DuplicatesAfterKey(), r.TTL(rep.TTLs).Retries)
+			}
+			rec := drawOn(t, rep, ChartOptions{Chart: ChartTTL})
+			said := map[string]bool{}
+			var note strings.Builder
+			for _, tx := range rec.texts {
+				said[tx.text] = true
+				note.WriteString(tx.text + " ")
+			}
+			if said["this run"] != c.obs {
+				t.Errorf("legend names \"this run\": %v, want %v", said["this run"], c.obs)
+			}
+			if said["worst case"] != c.worst {
+				t.Errorf("legend names \"worst case\": %v, want %v", said["worst case"], c.worst)
+			}
+			if strings.Contains(note.String(), "Solid:") != c.obs || strings.Contains(note.String(), "Dashed:") != c.worst {
+				t.Errorf("the note speaks of lines not drawn: %s", note.String())
 			}
 		})
 	}

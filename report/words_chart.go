@@ -118,3 +118,19 @@ func chartCut(rep *Report) string {
 func thousandsIn(s string, n int) string {
 	return strings.Replace(s, fmt.Sprint(n), thousands(n), 1)
 }
+
+// ttlChartNote is the TTL chart's note: what its solid and dashed lines
+// are, for those it draws (obs: a run had duplicates; worst: a policy
+// retries), and when no panel has a solid line, why.
+func ttlChartNote(obs, worst bool) string {
+	var s []string
+	if obs {
+		s = append(s, "Solid: duplicate arrivals in this run that came after their key expired.")
+	} else {
+		s = append(s, "No duplicate arrived, so no panel has a solid line.")
+	}
+	if worst {
+		s = append(s, "Dashed: worst case, the handler did the work at the first attempt and every answer was lost, so each retry of the schedule arrives.")
+	}
+	return strings.Join(append(s, "One panel per provider, each in its own colour."), " ")
+}
