@@ -523,3 +523,33 @@ func TestReprocessedNoteAtTheRightEdge(t *testing.T) {
 		t.Fatalf("recorded %d texts, want the two notes", len(rec.texts))
 	}
 }
+
+// On a logarithmic axis of time since each event's first attempt, a run
+// whose events were each delivered at their first attempt still draws
+// every event's dedup key, to the right edge with its arrow: with every
+// mark at 0 the bands ended where they began and the arrows pointed at
+// the attempts from the left edge.
+func TestLogTimelineOfSingleAttemptsDrawsTheKeys(t *testing.T) {
+	rep := layoutRun(t, []string{"stripe"}, "happy", 5)
+	if rep.Runs[0].Attempts != 5 {
+		t.Fatalf("%d attempts, want 5: one for each event", rep.Runs[0].Attempts)
+	}
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTimeline, Log: true})
+	key := fade(colSky, 110)
+	var bands []inked
+	for _, f := range rec.fills {
+		if f.col == key {
+			bands = append(bands, f)
+		}
+	}
+	// The legend's swatch is one of them.
+	if len(bands) != 6 {
+		t.Fatalf("%d fills in the key's colour, want 5 bands and the legend's swatch", len(bands))
+	}
+	w, _ := ChartOptions{}.size()
+	for _, b := range bands[:5] {
+		if b.box.Max.X-b.box.Min.X < w/3 {
+			t.Errorf("a key band from %.0f to %.0f: want it across the plot", b.box.Min.X, b.box.Max.X)
+		}
+	}
+}

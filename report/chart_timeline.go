@@ -108,6 +108,11 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	ax := timelineAxis{log: opts.Log}
 	lo, hi := ax.span(rep, rows)
+	// The axis is at least a second wide (timeAxis), and the marks that
+	// run to its right edge (a key kept past it, its arrow) go there: on
+	// an axis of time since each event's first attempt, rows of a single
+	// attempt each put the last mark at 0.
+	hi = max(hi, 1)
 	n := len(rows)
 	m := newTimelineMarks(n)
 	for i, row := range rows {
