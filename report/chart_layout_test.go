@@ -553,3 +553,23 @@ func TestLogTimelineOfSingleAttemptsDrawsTheKeys(t *testing.T) {
 		}
 	}
 }
+
+// The note of a log-time timeline says outages are shaded on each row only
+// when the run had one to shade.
+func TestLogTimelineNoteSpeaksOfOutagesOnlyWhenShaded(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		outage   bool
+	}{{"happy", false}, {"flaky-network", false}, {"outage", true}} {
+		rep := layoutRun(t, []string{"stripe"}, c.scenario, 10)
+		rec := drawOn(t, rep, ChartOptions{Chart: ChartTimeline, Log: true})
+		var words []string
+		for _, tx := range rec.texts {
+			words = append(words, tx.text)
+		}
+		said := strings.Contains(strings.Join(words, " "), "outages are shaded")
+		if said != c.outage {
+			t.Errorf("%s: the note says outages are shaded: %v, want %v", c.scenario, said, c.outage)
+		}
+	}
+}

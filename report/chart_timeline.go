@@ -181,7 +181,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 	p.Add(m.leaks, m.gaveUp, m.reprocessed, m.neverSent)
 	m.legend(p, outages, paused, restarts, disables)
-	note := m.note(rep, rows, opts)
+	note := m.note(rep, rows, opts, len(outages.rs) > 0)
 	if sn := sampleNote(rep, rows); sn != "" {
 		note = sn + " " + note
 	}
@@ -381,14 +381,18 @@ func (m *timelineMarks) legend(p *plot.Plot, outages, paused *rects, restarts, d
 	}
 }
 
-// note is the chart's note: what a row is, and what its marks say.
-func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions) string {
+// note is the chart's note: what a row is, and what its marks say;
+// outages tells whether any is shaded.
+func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions, outages bool) string {
 	note := "Each row is one event's attempts."
 	if len(m.windows.rs) > 0 {
 		note = fmt.Sprintf("Each row is one event's attempts; the blue band is its dedup key, kept for %s from the first 2xx the handler gave.", strings.Join(m.ttlWords, ", "))
 	}
 	if opts.Log {
-		note += " Time is since each event's first attempt: outages are shaded on each row at its own time"
+		note += " Time is since each event's first attempt"
+		if outages {
+			note += ": outages are shaded on each row at its own time"
+		}
 		for _, r := range rep.Runs {
 			if !r.DisabledAt.IsZero() {
 				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
