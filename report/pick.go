@@ -227,12 +227,18 @@ func (s Shown) Overlap() bool {
 }
 
 // reprocessedSet is the events the oracle shows processed more than once
-// (Offenders), as a set.
+// (Offenders), as a set: the run's events only. A replayed request an
+// attack sent on its own id is an offender too, but no event of the run,
+// so no sample can show it: counted as one, it made a sample say it had
+// kept none of them to show, and took its number off the events reached
+// again.
 func (r *Summary) reprocessedSet() map[string]bool {
 	set := map[string]bool{}
 	if r.EffectsKnown {
 		for _, id := range r.Offenders() {
-			set[id] = true
+			if !r.IsAttackID(id) {
+				set[id] = true
+			}
 		}
 	}
 	return set

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrysim/retrysim/policies/policytest"
 	"github.com/retrysim/retrysim/report"
@@ -156,5 +157,49 @@ func TestSampleSaysAnEventCountsInEachOfItsKinds(t *testing.T) {
 				t.Errorf("the text does not say which kinds its timeline shows:\n%s", buf.String())
 			}
 		})
+	}
+}
+
+// A replayed request an attack sent on its own id, which the handler
+// processed twice, is no event of the run: a sample counts only the
+// events processed more than once, and still counts the events reached
+// again in full (the replay was taken off them).
+func TestSampleCountsEventsNotReplays(t *testing.T) {
+	s := newSigStream("twilio", 15*time.Second)
+	s.recs[0].Events = 4
+	reached := func(seq int, n int, outcome simulator.Outcome, status int) simulator.Record {
+		return simulator.Record{Kind: simulator.KindAttempt, EventID: "evt_" + string(rune('a'+seq)), Seq: seq, Attempt: n, Time: streamStart.Add(time.Duration(n) * time.Minute),
+			Answer: simulator.Answer{Status: status, HandlerStatus: 200, Reached: true}, AttemptFacts: simulator.AttemptFacts{Outcome: outcome}}
+	}
+	// evt_a: processed twice after a lost answer; evt_b: reached again,
+	// processed once; evt_c, evt_d: delivered once.
+	s.add(reached(0, 1, simulator.LostResponse, 0)).add(reached(0, 2, simulator.Delivered, 200))
+	s.add(reached(1, 1, simulator.LostResponse, 0)).add(reached(1, 2, simulator.Delivered, 200))
+	s.attempt(2, time.Millisecond).attempt(3, time.Millisecond)
+	for seq, n := range []int{2, 2, 1, 1} {
+		s.add(simulator.Record{Kind: simulator.KindEvent, EventID: "evt_" + string(rune('a'+seq)), Seq: seq, Time: streamStart.Add(3 * time.Minute),
+			EventFacts: simulator.EventFacts{Attempts: n, Fate: simulator.FateDelivered}})
+	}
+	s.attack("replayed", "replay_1", 200, func(r *simulator.Record) { r.Undetectable, r.OriginalStatus = "no timestamp", 200 })
+	s.effects["evt_a"], s.effects["evt_b"], s.effects["evt_c"], s.effects["evt_d"], s.effects["replay_1"] = 2, 1, 1, 1, 2
+	r := s.run(t)
+	if got := r.Offenders(); len(got) != 2 {
+		t.Fatalf("offenders %v, want evt_a and the replay", got)
+	}
+	sh, err := r.Sample(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	totals := map[report.FateKind]int{}
+	for _, k := range sh.Kinds {
+		totals[k.Kind] = k.Total
+	}
+	if totals[report.KindReprocessed] != 1 || totals[report.KindDuplicated] != 1 {
+		t.Errorf("the sample counts %d events processed more than once and %d reached again, want 1 and 1 (evt_a, evt_b): %+v", totals[report.KindReprocessed], totals[report.KindDuplicated], sh.Kinds)
+	}
+	for _, k := range sh.Missing() {
+		if k == report.KindReprocessed {
+			t.Errorf("the sample says it kept none %s to show", k)
+		}
 	}
 }
