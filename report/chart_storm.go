@@ -100,6 +100,9 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 	}
 	p := newPlot(stormTitle(rep), "virtual time since the run's start", "attempts per minute")
 	p.Title.Text += fmt.Sprintf("\n%s · %s", chartVerdict(rep), unit)
+	if sig := chartSignature(rep); sig != "" {
+		p.Title.Text += "\n" + sig
+	}
 	timeAxis(&p.X, 0, (s.span + s.step).Seconds(), false)
 	peak, peakAt := 0.0, 0
 	for i, row := range s.counts {

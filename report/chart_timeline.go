@@ -120,6 +120,10 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 	}
 
 	title := timelineTitle(rep) + "\n" + chartVerdict(rep) + " · recommend TTL " + dur(rep.RecommendedTTL())
+	if sig := chartSignature(rep); sig != "" {
+		// Attacks are drawn on no row: the title says what they got.
+		title += "\n" + sig
+	}
 	xLabel := "virtual time since the start of the run"
 	if opts.Log {
 		xLabel = "virtual time since each event's first attempt"

@@ -46,6 +46,9 @@ func WriteHTML(w io.Writer, rep *Report, opts ChartOptions) error {
 		page.Title = "retrysim report · " + rep.Runs[0].Policy + " · " + rep.Runs[0].Scenario
 	}
 	if v := chartVerdict(rep); v != "" {
+		if sig := chartSignature(rep); sig != "" {
+			v += " · " + sig
+		}
 		page.Title = v + " — " + page.Title
 	}
 	if len(rep.Runs) > 0 {

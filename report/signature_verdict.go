@@ -301,6 +301,25 @@ func (r *Summary) sigFailed() bool {
 	return false
 }
 
+// letThrough is what the attacks the handler let through came to: their
+// names, the kinds of attack sent, the requests of them its signature
+// check could have caught that it answered 2xx, and their side effects.
+func (r *Summary) letThrough() (names []string, kinds, accepted, effects int) {
+	for _, a := range r.Attacks() {
+		if a.Sent > 0 {
+			kinds++
+		}
+		if a.Failed() {
+			names = append(names, a.Attack)
+			if a.Undetectable == "" {
+				accepted += a.Accepted
+			}
+			effects += max(a.Effects, 0)
+		}
+	}
+	return names, kinds, accepted, effects
+}
+
 // ForgedAccepted names the attacks the handler let through.
 func (r *Summary) ForgedAccepted() []string {
 	var out []string

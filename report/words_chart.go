@@ -52,6 +52,31 @@ func chartVerdict(rep *Report) string {
 	return word + ": " + why
 }
 
+// chartSignature is a chart title's line on the signature check when the
+// handler let an attack through, over the runs whose check failed:
+// "SIGNATURE CHECK NOT ENFORCED: 30 attack requests answered 2xx, 25 side
+// effects", naming those runs among several; "" when none failed.
+func chartSignature(rep *Report) string {
+	var failed []string
+	accepted, effects := 0, 0
+	for _, r := range rep.Runs {
+		if r.SignatureCheck() != SignatureNotEnforced {
+			continue
+		}
+		_, _, a, e := r.letThrough()
+		accepted, effects = accepted+a, effects+e
+		failed = append(failed, r.Policy)
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	s := "SIGNATURE CHECK NOT ENFORCED"
+	if len(rep.Runs) > 1 {
+		s += " (" + strings.Join(failed, ", ") + ")"
+	}
+	return s + ": " + letThroughWords(accepted, effects, thousands, "attack request answered 2xx", "attack requests answered 2xx")
+}
+
 // chartTotals are the totals a chart's title gives: "200 events: delivered
 // 33 · LOST 167", and for an interrupted run how far it got: "INTERRUPTED:
 // 43,841 of 100,000 events started, 40,114 delivered". Without that, the

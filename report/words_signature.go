@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/retrysim/retrysim/simulator"
@@ -104,31 +105,25 @@ func (w words) signatureSeen(r *Summary) string {
 		}
 		return line
 	case SignatureNotEnforced:
-		var names []string
-		kinds, accepted, effects := 0, 0, 0
-		for _, a := range attacks {
-			if a.Sent > 0 {
-				kinds++
-			}
-			if a.Failed() {
-				names = append(names, a.Attack)
-				if a.Undetectable == "" {
-					accepted += a.Accepted
-				}
-				effects += max(a.Effects, 0)
-			}
-		}
+		names, kinds, accepted, effects := r.letThrough()
 		line := fmt.Sprintf("NOT ENFORCED: your handler let %d of %s of attack through (%s)", len(names), counted(kinds, "kind", "kinds"), strings.Join(names, ", "))
-		var what []string
-		if accepted > 0 {
-			what = append(what, counted(accepted, "request answered 2xx", "requests answered 2xx"))
-		}
-		if effects > 0 {
-			what = append(what, counted(effects, "side effect", "side effects"))
-		}
-		return line + ": " + strings.Join(what, ", ")
+		return line + ": " + letThroughWords(accepted, effects, strconv.Itoa, "request answered 2xx", "requests answered 2xx")
 	}
 	return w.sigUntested(r)
+}
+
+// letThroughWords says what the attacks let through came to: "30 requests
+// answered 2xx, 25 side effects", each number written by num, the
+// requests named one and many.
+func letThroughWords(accepted, effects int, num func(int) string, one, many string) string {
+	var what []string
+	if accepted > 0 {
+		what = append(what, num(accepted)+" "+plural(accepted, one, many))
+	}
+	if effects > 0 {
+		what = append(what, num(effects)+" "+plural(effects, "side effect", "side effects"))
+	}
+	return strings.Join(what, ", ")
 }
 
 // attackLine says what one kind of attack came to, for the per-attack
