@@ -83,3 +83,19 @@ func TestChartsSayTheSignatureCheckFailed(t *testing.T) {
 		}
 	}
 }
+
+// A replayed request an attack sent, processed twice, is the offender of
+// a NOT IDEMPOTENT run, on an id no row of the timeline is about: its title
+// says the offenders are replays, and its note that no row shows them.
+func TestTimelineSaysTheOffendersAreReplays(t *testing.T) {
+	rep := attackedRun(t, 401, true)
+	if j := rep.Runs[0].Judge(); j.Verdict != report.NotIdempotent || j.Offenders != 1 {
+		t.Fatalf("verdict %s with %d offenders, want NOT IDEMPOTENT with the replay", j.Verdict, j.Offenders)
+	}
+	text := chartText(t, rep, report.ChartTimeline)
+	for _, want := range []string{"NOT IDEMPOTENT: 1 replayed request processed more than once", "no row shows it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the timeline does not say %q", want)
+		}
+	}
+}

@@ -407,6 +407,14 @@ func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions,
 	if len(m.onward.pts) > 0 {
 		note += " An arrow: the key is kept past the right edge."
 	}
+	replays := 0
+	for _, r := range rep.Runs {
+		replays += r.ReplaysProcessedAgain()
+	}
+	if replays > 0 {
+		note += plural(replays, " The replayed request processed more than once is an attack's, on an id of its own: no row shows it.",
+			fmt.Sprintf(" The %s replayed requests processed more than once are an attack's, on ids of their own: no row shows them.", thousands(replays)))
+	}
 	if len(m.leaks.pts) > 0 {
 		among := ""
 		if !rows[0].shown.Every {

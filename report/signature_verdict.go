@@ -320,6 +320,19 @@ func (r *Summary) letThrough() (names []string, kinds, accepted, effects int) {
 	return names, kinds, accepted, effects
 }
 
+// ReplaysProcessedAgain counts the offenders that are replayed requests an
+// attack sent on ids of their own (see ProcessedMoreThanOnce): processed
+// more than once, yet no event of the run.
+func (r *Summary) ReplaysProcessedAgain() int {
+	n := 0
+	for _, id := range r.Offenders() {
+		if r.IsAttackID(id) {
+			n++
+		}
+	}
+	return n
+}
+
 // ForgedAccepted names the attacks the handler let through.
 func (r *Summary) ForgedAccepted() []string {
 	var out []string

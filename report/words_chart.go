@@ -23,15 +23,18 @@ var reasonShort = map[Reason]string{
 
 // chartVerdict is a chart title's verdict with its reason, the worst of
 // the runs: "NOT IDEMPOTENT: 12 events processed more than once",
-// "UNKNOWN: no duplicate reached the handler".
+// "NOT IDEMPOTENT: 5 replayed requests processed more than once" (an
+// attack's, on ids of their own), "UNKNOWN: no duplicate reached the
+// handler".
 func chartVerdict(rep *Report) string {
 	worst := -1
 	var j Judgement
+	var run *Summary
 	rank := map[Verdict]int{Idempotent: 0, NoVerdict: 1, NotIdempotent: 2}
 	for _, r := range rep.Runs {
 		jr := r.Judge()
 		if rank[jr.Verdict] > worst {
-			worst, j = rank[jr.Verdict], jr
+			worst, j, run = rank[jr.Verdict], jr, r
 		}
 	}
 	if worst < 0 {
@@ -42,6 +45,14 @@ func chartVerdict(rep *Report) string {
 	if j.Reason == ReasonDuplicateEffects {
 		why = counted(j.Offenders, "event", "events") + " processed more than once"
 		why = thousandsIn(why, j.Offenders)
+		// A replay an attack sent goes on an id of its own: no row of a
+		// timeline is about it, so the title says which offenders they are.
+		switch n := run.ReplaysProcessedAgain(); {
+		case n == j.Offenders:
+			why = thousands(n) + " replayed " + plural(n, "request", "requests") + " processed more than once"
+		case n > 0:
+			why += ", " + thousands(n) + " of them replayed " + plural(n, "request", "requests")
+		}
 	}
 	if why == "" {
 		return word
