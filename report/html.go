@@ -204,9 +204,10 @@ func htmlAttempt(r *Summary, ev *EventTimeline, i int, a simulator.Record) []htm
 		}
 	}
 	at := a.Time.Sub(r.Start)
-	// An attempt that got no answer has no latency to show, not 0 ms.
+	// An attempt that got no answer has no latency to show, not 0 ms; nor
+	// has one of a dry run, which modelled the answer and measured nothing.
 	latency := htmlCell{Num: true, Sort: "-1"}
-	if a.HandlerStatus != 0 || a.Status != 0 {
+	if (a.HandlerStatus != 0 || a.Status != 0) && !r.Modelled() {
 		latency = htmlCell{Text: fmtFloat(msf(a.Latency)), Num: true, Sort: fmtFloat(msf(a.Latency))}
 	}
 	return []htmlCell{

@@ -186,3 +186,28 @@ func TestHTMLReportSaysWhatTextSays(t *testing.T) {
 		}
 	}
 }
+
+// A dry run measured no response time: its attempts show no latency in
+// the HTML table, not 0 ms, as the text says "not measured".
+func TestHTMLDryRunShowsNoLatency(t *testing.T) {
+	rep := modelRun(t, "stripe", "flaky-network", 10, report.WithTimeline(-1))
+	var buf bytes.Buffer
+	if err := report.WriteHTML(&buf, rep, report.ChartOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cell := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)
+	rows := 0
+	for _, row := range strings.Split(buf.String(), "<tr>") {
+		cells := cell.FindAllStringSubmatch(row, -1)
+		if len(cells) != 12 || cells[0][1] != "stripe" {
+			continue
+		}
+		rows++
+		if latency := cells[8][1]; latency != "" {
+			t.Errorf("attempt %s of %s of a dry run shows latency %q", cells[2][1], cells[1][1], latency)
+		}
+	}
+	if rows != rep.Runs[0].Attempts {
+		t.Errorf("%d attempt rows, want %d", rows, rep.Runs[0].Attempts)
+	}
+}
