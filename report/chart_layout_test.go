@@ -573,3 +573,31 @@ func TestLogTimelineNoteSpeaksOfOutagesOnlyWhenShaded(t *testing.T) {
 		}
 	}
 }
+
+// A storm bar's part that holds an attempt is drawn however tall the rest
+// of the bar: a minute's 19 failed attempts beside 16,667 delivered ones,
+// at a million events, fell under a pixel and vanished from the chart.
+func TestStormBarShowsEveryOutcomeItHolds(t *testing.T) {
+	rec := newRecorder(1152, 648)
+	c := draw.New(rec)
+	p := newPlot("", "", "")
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 10, 0, 20000
+	failed := color.RGBA{0x60, 0x60, 0x60, 0xff}
+	p.Add(&stackedBars{min: vg.Points(minSegment), colours: []color.Color{colGreen, failed},
+		bars: []stackedBar{{x0: 1, x1: 2, parts: []float64{16667, 19}}, {x0: 3, x1: 4, parts: []float64{0, 19}}}})
+	p.Draw(c)
+	var heights []vg.Length
+	for _, f := range rec.fills {
+		if f.col == failed {
+			heights = append(heights, f.box.Max.Y-f.box.Min.Y)
+		}
+	}
+	if len(heights) != 2 {
+		t.Fatalf("%d parts of failed attempts drawn, want 2", len(heights))
+	}
+	for _, h := range heights {
+		if h < vg.Points(minSegment)-0.01 {
+			t.Errorf("a part of 19 attempts drawn %.2fpt tall, want at least %dpt", h, minSegment)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -141,21 +142,23 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 		p.Legend.Add(pauseLegend, paused)
 	}
 	width := s.step.Seconds()
-	base := make([]float64, len(s.counts))
-	for k, st := range outcomeStyles {
-		bars := &rects{colour: st.colour}
-		for i, row := range s.counts {
-			if row[k] == 0 {
-				continue
-			}
-			v := s.perMinute(row[k])
-			x0 := float64(i) * width
-			bars.rs = append(bars.rs, rect{x0: x0, x1: x0 + width*0.9, y0: base[i], y1: base[i] + v})
-			base[i] += v
+	bars := &stackedBars{min: vg.Points(minSegment)}
+	for _, st := range outcomeStyles {
+		bars.colours = append(bars.colours, st.colour)
+	}
+	seen := make([]bool, len(outcomeStyles))
+	for i, row := range s.counts {
+		b := stackedBar{x0: float64(i) * width, x1: (float64(i) + 0.9) * width, parts: make([]float64, len(row))}
+		for k, n := range row {
+			b.parts[k] = s.perMinute(n)
+			seen[k] = seen[k] || n > 0
 		}
-		if len(bars.rs) > 0 {
-			p.Add(bars)
-			p.Legend.Add(st.label, bars)
+		bars.bars = append(bars.bars, b)
+	}
+	p.Add(bars)
+	for k, st := range outcomeStyles {
+		if seen[k] {
+			p.Legend.Add(st.label, &rects{colour: st.colour})
 		}
 	}
 	noteSty := text.Style{Font: sans(noteSize), Color: colBlack, Handler: p.Title.TextStyle.Handler}
@@ -184,6 +187,48 @@ func drawStorm(c draw.Canvas, rep *Report) error {
 	peakWords := fmt.Sprintf("Peak: %s attempts/min at +%s.", rateWords(peak), dur(time.Duration(peakAt)*s.step))
 	drawWithLegend(c, p, peakWords+" "+stormNote(rep))
 	return nil
+}
+
+// minSegment is the least height, in points, of a part of a storm's bar
+// that holds an attempt: at a million events, a minute's 19 failed
+// attempts beside 16,667 delivered ones would be under a pixel, and the
+// failures that disabled the endpoint would not show at all.
+const minSegment = 2
+
+// stackedBar is one bar of the storm chart: its parts, by outcome style,
+// stacked from 0.
+type stackedBar struct {
+	x0, x1 float64
+	parts  []float64
+}
+
+// stackedBars draws bars stacked by outcome, each part that holds
+// something at least min high, so that no outcome present in a bar is
+// drawn away however tall the others are.
+type stackedBars struct {
+	bars    []stackedBar
+	colours []color.Color
+	min     vg.Length
+}
+
+func (s *stackedBars) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for _, b := range s.bars {
+		x0, x1 := tx(b.x0), tx(b.x1)
+		y, sum := ty(0), 0.0
+		for k, v := range b.parts {
+			if v <= 0 {
+				continue
+			}
+			sum += v
+			top := max(ty(sum), y+s.min)
+			pts := c.ClipPolygonXY([]vg.Point{{X: x0, Y: y}, {X: x1, Y: y}, {X: x1, Y: top}, {X: x0, Y: top}})
+			if len(pts) > 0 {
+				c.FillPolygon(s.colours[k], pts)
+			}
+			y = top
+		}
+	}
 }
 
 // stormTitle says what the storm chart shows and the run's verdict.
