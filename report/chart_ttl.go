@@ -196,6 +196,17 @@ func drawPanels(c draw.Canvas, title string, plots [][]*plot.Plot, lg *plot.Lege
 	c.FillText(ts, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: c.Max.Y - pad}, title)
 	grid := draw.Crop(area, 0, 0, 0, -vg.Points(titleSize*2))
 	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(18), PadY: vg.Points(18)}
+	// A panel's title is centred over its tile: a long one ran into the
+	// next panel's, or into the legend's note. It is fitted before the
+	// panels are aligned, which takes the titles' heights into account.
+	tile := (grid.Max.X - grid.Min.X - tiles.PadX*vg.Length(tiles.Cols-1)) / vg.Length(tiles.Cols)
+	for i := range plots {
+		for _, p := range plots[i] {
+			if p != nil {
+				fitTitle(p, tile)
+			}
+		}
+	}
 	canvases := plot.Align(plots, tiles, grid)
 	for i := range plots {
 		for j, p := range plots[i] {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 	"testing"
 
@@ -93,5 +94,32 @@ func TestTTLLegendNamesOnlyLinesDrawn(t *testing.T) {
 				t.Errorf("the note speaks of lines not drawn: %s", note.String())
 			}
 		})
+	}
+}
+
+// A TTL panel's title stays within its panel: "discord · no duplicate
+// arrived in this run", centred over the last panel of a row, ran into
+// the legend's column.
+func TestTTLPanelTitlesStayInTheirPanels(t *testing.T) {
+	rep := layoutRun(t, policies.NamedDefaults(), "flaky-network", 20)
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTTL})
+	legend := vg.Length(math.Inf(1))
+	for _, tx := range rec.texts {
+		if tx.text == "TTL choices compared" {
+			legend = tx.box.Min.X
+		}
+	}
+	titles := 0
+	for _, tx := range rec.texts {
+		if !strings.HasSuffix(tx.text, " in this run") {
+			continue
+		}
+		titles++
+		if tx.box.Max.X > legend-vg.Points(28) {
+			t.Errorf("panel title %q ends at %.0f, in the legend's column (its swatches from %.0f)", tx.text, tx.box.Max.X, legend-vg.Points(28))
+		}
+	}
+	if titles != len(rep.Runs) {
+		t.Fatalf("found %d panel titles, want %d", titles, len(rep.Runs))
 	}
 }
