@@ -53,6 +53,7 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 	// The legend names only the lines some panel draws: no run with a
 	// duplicate draws no solid line, no policy that retries no dashed one.
 	drawnObs, drawnWorst := false, false
+	var longest []time.Duration
 	for i, r := range rep.Runs {
 		col := runColour(i)
 		t := r.TTL(rep.TTLs)
@@ -126,6 +127,15 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		drawnObs = drawnObs || len(obs.pts) > 0
 		drawnWorst = drawnWorst || len(worst.pts) > 0
 		p.Add(worst, obs)
+		if len(obs.pts) > 0 && t.Observed > 0 {
+			// Where this run's line reaches 0: the longest wait from a key
+			// to a duplicate. Past a few hundred duplicates the last of
+			// them are a share too small to lift the line off 0, and it
+			// read as reaching 0 hours before it does.
+			last := &glyphs{style: draw.GlyphStyle{Color: col, Radius: vg.Points(5), Shape: draw.CircleGlyph{}}, pts: [][2]float64{{t.Observed.Seconds(), 0}}}
+			p.Add(last)
+			longest = append(longest, t.Observed)
+		}
 		p.Add(line)
 		plots[i/cols][i%cols] = p
 	}
@@ -140,12 +150,15 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 	if drawnObs {
 		lg.Add("this run", legendObs)
 	}
+	if len(longest) > 0 {
+		lg.Add("this run's longest wait", &glyphs{style: draw.GlyphStyle{Color: black, Radius: vg.Points(5), Shape: draw.CircleGlyph{}}})
+	}
 	if drawnWorst {
 		lg.Add("worst case", legendWorst)
 	}
 	lg.Add("recommended TTL", legendRec)
 	lg.Add("TTL choices compared", &segments{style: draw.LineStyle{Color: color.Gray{Y: 0xcc}, Width: vg.Points(2)}})
-	drawPanels(c, title, plots, &lg, ttlChartNote(drawnObs, drawnWorst))
+	drawPanels(c, title, plots, &lg, ttlChartNote(drawnObs, drawnWorst, longest))
 	return nil
 }
 

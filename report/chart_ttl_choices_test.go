@@ -123,3 +123,57 @@ func TestTTLPanelTitlesStayInTheirPanels(t *testing.T) {
 		t.Fatalf("found %d panel titles, want %d", titles, len(rep.Runs))
 	}
 }
+
+// This run's line ends in a dot where it reaches 0, at the longest wait
+// from a key to a duplicate: in a big run the last few duplicates are a
+// share too small to lift the line off 0 hours before that, and the
+// chart read as if a shorter TTL let none through.
+func TestTTLChartMarksWhereThisRunReachesZero(t *testing.T) {
+	rep := layoutRun(t, []string{"stripe"}, "flaky-network", 2000)
+	ta := rep.Runs[0].TTL(rep.TTLs)
+	if ta.Observed == 0 {
+		t.Fatal("no duplicate came after a key: not the run the test is about")
+	}
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTTL})
+	col := runColour(0)
+	// This run's line: where it comes down to its lowest level the last time.
+	var zeroAt vg.Length
+	low := vg.Length(math.Inf(1))
+	for _, l := range rec.lines {
+		if l.col != col || l.width != vg.Points(3.5) {
+			continue
+		}
+		for _, s := range l.segs {
+			low = min(low, s[0].Y, s[1].Y)
+		}
+		for _, s := range l.segs {
+			if s[0].X == s[1].X && min(s[0].Y, s[1].Y) == low && s[0].Y != s[1].Y {
+				zeroAt = s[0].X
+			}
+		}
+	}
+	if zeroAt == 0 {
+		t.Fatal("this run's line never comes down to its lowest level")
+	}
+	dots := 0
+	for _, f := range rec.fills {
+		w := f.box.Max.X - f.box.Min.X
+		if f.col != col || w < vg.Points(8) || w > vg.Points(12) {
+			continue
+		}
+		dots++
+		if x, y := (f.box.Min.X+f.box.Max.X)/2, (f.box.Min.Y+f.box.Max.Y)/2; math.Abs(float64(x-zeroAt)) > 3 || math.Abs(float64(y-low)) > 1 {
+			t.Errorf("the dot is at %.1f,%.1f; this run's line reaches 0 at %.1f,%.1f", x, y, zeroAt, low)
+		}
+	}
+	if dots != 1 {
+		t.Errorf("%d dots in the run's colour, want the one where its line reaches 0", dots)
+	}
+	var note []string
+	for _, tx := range rec.texts {
+		note = append(note, tx.text)
+	}
+	if want := policies.FormatDuration(ta.Observed); !strings.Contains(strings.Join(note, " "), want+".") {
+		t.Errorf("the note does not give the longest wait, %s", want)
+	}
+}

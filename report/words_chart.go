@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // reasonShort is why a verdict is what it is, short enough for a chart's
@@ -157,11 +158,19 @@ func thousandsIn(s string, n int) string {
 
 // ttlChartNote is the TTL chart's note: what its solid and dashed lines
 // are, for those it draws (obs: a run had duplicates; worst: a policy
-// retries), and when no panel has a solid line, why.
-func ttlChartNote(obs, worst bool) string {
+// retries), and when no panel has a solid line, why; longest are the
+// longest waits its dots mark, the one of a single panel said.
+func ttlChartNote(obs, worst bool, longest []time.Duration) string {
 	var s []string
 	if obs {
 		s = append(s, "Solid: duplicate arrivals in this run that came after their key expired.")
+		switch len(longest) {
+		case 0:
+		case 1:
+			s = append(s, "The dot is where it reaches 0: the longest wait from a stored key to a duplicate, "+dur(longest[0])+".")
+		default:
+			s = append(s, "The dot is where it reaches 0: the longest wait from a stored key to a duplicate.")
+		}
 	} else {
 		s = append(s, "No duplicate arrived, so no panel has a solid line.")
 	}
