@@ -601,3 +601,28 @@ func TestStormBarShowsEveryOutcomeItHolds(t *testing.T) {
 		}
 	}
 }
+
+// A log-time timeline draws no line for a restart of the handler (it is a
+// moment of the run, not of each event): its note says when they were, as
+// it says when the endpoint was disabled.
+func TestLogTimelineNoteSaysWhenTheHandlerRestarted(t *testing.T) {
+	rep := layoutRun(t, []string{"stripe"}, "crash-restart", 10)
+	r := rep.Runs[0]
+	if len(r.Restarts) == 0 {
+		t.Fatal("no restart: not the run the test is about")
+	}
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTimeline, Log: true})
+	var words []string
+	for _, tx := range rec.texts {
+		words = append(words, tx.text)
+	}
+	note := strings.Join(words, " ")
+	for _, at := range r.Restarts {
+		if !strings.Contains(note, "+"+policies.FormatDuration(at)) {
+			t.Errorf("the note does not say the handler was restarted at +%s: %s", policies.FormatDuration(at), note)
+		}
+	}
+	if !strings.Contains(note, "handler was restarted") {
+		t.Errorf("the note does not say the handler was restarted: %s", note)
+	}
+}

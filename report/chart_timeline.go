@@ -402,6 +402,12 @@ func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions,
 				note += fmt.Sprintf("; %s's endpoint was disabled at +%s of the run", r.Policy, dur(r.DisabledAt.Sub(r.Start)))
 			}
 		}
+		// Nor are restarts drawn on this axis: the note says when they were.
+		for _, r := range rep.Runs {
+			if len(r.Restarts) > 0 {
+				note += fmt.Sprintf("; %s's handler was restarted %s of the run", r.Policy, restartTimes(r.Restarts))
+			}
+		}
 		note += "."
 	}
 	if len(m.onward.pts) > 0 {

@@ -179,3 +179,20 @@ func ttlChartNote(obs, worst bool, longest []time.Duration) string {
 	}
 	return strings.Join(append(s, "One panel per provider, each in its own colour."), " ")
 }
+
+// restartTimes says when a run's handler was restarted, for a chart that
+// draws no line for them: "at +15m, +30m and +45m", or past four of them
+// "12 times, from +15m to +3h".
+func restartTimes(at []time.Duration) string {
+	if len(at) > 4 {
+		return fmt.Sprintf("%d times, from +%s to +%s", len(at), dur(at[0]), dur(at[len(at)-1]))
+	}
+	words := make([]string, len(at))
+	for i, d := range at {
+		words[i] = "+" + dur(d)
+	}
+	if len(words) == 1 {
+		return "at " + words[0]
+	}
+	return "at " + strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
