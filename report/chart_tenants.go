@@ -32,7 +32,8 @@ type tenantRow struct {
 
 // tenantRows picks the tenants drawn, limit rows in all: from each run of
 // several tenants, its disabled tenants spread from the first disabled to
-// the last, then tenants never disabled, as many as a quarter of the rows
+// the last, with those that lost the most events (withMostLost), then
+// tenants never disabled, as many as a quarter of the rows
 // (more when fewer were disabled), the first met in the stream. It then
 // counts the picked tenants' attempts in bars of step.
 func tenantRows(rep *Report, limit int, step time.Duration) ([]*tenantRow, error) {
@@ -53,7 +54,7 @@ func tenantRows(rep *Report, limit int, step time.Duration) ([]*tenantRow, error
 			enabled = min(r.Tenants-len(r.Disables), per-len(r.Disables))
 		}
 		byName := map[string]*tenantRow{}
-		for _, d := range spreadDisables(r.Disables, per-enabled) {
+		for _, d := range withMostLost(r, spreadDisables(r.Disables, per-enabled)) {
 			row := &tenantRow{run: r, tenant: d.Tenant, disabledAt: d.At, lost: r.lostBy[d.Tenant], counts: map[int][]int{}}
 			byName[d.Tenant] = row
 			rows = append(rows, row)
@@ -109,6 +110,60 @@ func spreadDisables(ds []TenantDisable, n int) []TenantDisable {
 		out[i] = ds[i*(len(ds)-1)/(n-1)]
 	}
 	return out
+}
+
+// withMostLost makes sure picked, disables of r spread over its run, holds
+// the disabled tenants that lost the most events, as many as the text
+// names (maxTenantsListed): each that is missing takes the place of the
+// picked one nearest it in time, never the first or the last, nor one of
+// them. Picked stays in the order of the disables.
+func withMostLost(r *Summary, picked []TenantDisable) []TenantDisable {
+	if len(picked) < 3 {
+		return picked
+	}
+	picked = slices.Clone(picked)
+	disabled := map[string]TenantDisable{}
+	for _, d := range r.Disables {
+		disabled[d.Tenant] = d
+	}
+	keep := map[string]bool{picked[0].Tenant: true, picked[len(picked)-1].Tenant: true}
+	top := 0
+	for _, l := range r.LostByTenant() {
+		if top == maxTenantsListed {
+			break
+		}
+		d, ok := disabled[l.Tenant]
+		if !ok {
+			continue
+		}
+		top++
+		keep[d.Tenant] = true
+		if slices.ContainsFunc(picked, func(p TenantDisable) bool { return p.Tenant == d.Tenant }) {
+			continue
+		}
+		near := -1
+		for i, p := range picked {
+			if keep[p.Tenant] {
+				continue
+			}
+			if near < 0 || absDuration(p.At.Sub(d.At)) < absDuration(picked[near].At.Sub(d.At)) {
+				near = i
+			}
+		}
+		if near < 0 {
+			break // every row is one to keep
+		}
+		picked[near] = d
+	}
+	slices.SortStableFunc(picked, func(a, b TenantDisable) int { return a.At.Compare(b.At) })
+	return picked
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }
 
 // drawTenants draws one row per tenant: its attempts in bars over virtual

@@ -79,3 +79,36 @@ func TestTenantChartNeedsTenants(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNoData", err)
 	}
 }
+
+// The chart by tenant shows the disabled tenants that lost the most
+// events, those the text names, among the ones it spreads over the run:
+// spread by the moment of their disable alone, the tenant that lost the
+// most was often left out.
+func TestTenantChartShowsThoseThatLostMost(t *testing.T) {
+	rep := tenantReport(t, 100)
+	r := rep.Runs[0]
+	disabled := map[string]bool{}
+	for _, d := range r.Disables {
+		disabled[d.Tenant] = true
+	}
+	if len(r.Disables) <= report.DefaultChartRows {
+		t.Fatalf("%d tenants disabled: the chart shows them all", len(r.Disables))
+	}
+	var svg bytes.Buffer
+	if err := report.WriteChart(&svg, rep, report.FormatSVG, report.ChartOptions{Chart: report.ChartTimeline, By: report.ByTenant}); err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, l := range r.LostByTenant() {
+		if named == 5 {
+			break
+		}
+		if !disabled[l.Tenant] {
+			continue
+		}
+		named++
+		if want := ">" + strings.TrimSuffix(l.Tenant, ".myshopify.com") + "<"; !strings.Contains(svg.String(), want) {
+			t.Errorf("%s lost %d events, among the most, and has no row", l.Tenant, l.Lost)
+		}
+	}
+}

@@ -91,7 +91,7 @@ func tenantChartNote(rep *Report, rows []*tenantRow, step time.Duration) string 
 			s = r.Policy + " rows: " + s[len("Rows: "):]
 		}
 		if n := len(r.Disables); n > 0 {
-			s += fmt.Sprintf(", %d of the %d disabled (from the first to the last)", disabled, n)
+			s += fmt.Sprintf(", %d of the %d disabled (from the first to the last, with those that lost the most events)", disabled, n)
 			if shown > disabled {
 				s += fmt.Sprintf(" and %d never disabled", shown-disabled)
 			}
