@@ -626,3 +626,50 @@ func TestLogTimelineNoteSaysWhenTheHandlerRestarted(t *testing.T) {
 		t.Errorf("the note does not say the handler was restarted: %s", note)
 	}
 }
+
+// An event the provider never sent, dropped in its own outage, is marked
+// on its row when it was due, and the legend says why: its row was empty,
+// with no word of the events lost.
+func TestTimelineMarksEventsTheProviderDropped(t *testing.T) {
+	rep := layoutRun(t, []string{"slack"}, "slack-2025-02-26", 40)
+	sh, err := rep.Runs[0].Sample(DefaultChartRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var due []float64
+	for _, ev := range sh.Events {
+		if ev.Fate == simulator.FateDropped {
+			if ev.Due.IsZero() {
+				t.Fatalf("%s was dropped, and its timeline does not say when it was due", ev.ID)
+			}
+			due = append(due, ev.Due.Sub(rep.Runs[0].Start).Seconds())
+		}
+	}
+	if len(due) < 2 {
+		t.Fatalf("%d dropped events among the rows: not the run the test is about", len(due))
+	}
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartTimeline})
+	var xs []vg.Length
+	for _, l := range rec.lines {
+		if l.col == colVermilion && l.width == vg.Points(2.5) {
+			xs = append(xs, (l.box.Min.X+l.box.Max.X)/2)
+		}
+	}
+	// One mark a dropped row, and the legend's.
+	if len(xs) != len(due)+1 {
+		t.Fatalf("%d marks of a dropped event, want %d and the legend's", len(xs), len(due))
+	}
+	marks := xs[:len(due)]
+	for i := 1; i < len(marks); i++ {
+		if (marks[i] > marks[i-1]) != (due[i] > due[i-1]) && due[i] != due[i-1] {
+			t.Errorf("dropped events due at +%.0fs and +%.0fs are marked at %.0f and %.0f: not at their times", due[i-1], due[i], marks[i-1], marks[i])
+		}
+	}
+	said := false
+	for _, tx := range rec.texts {
+		said = said || tx.text == "never sent: the provider's own outage"
+	}
+	if !said {
+		t.Error("the legend does not say why the events were never sent")
+	}
+}

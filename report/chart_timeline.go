@@ -183,7 +183,7 @@ func drawTimeline(c draw.Canvas, rep *Report, opts ChartOptions) error {
 			p.Legend.Add(st.label, &lg)
 		}
 	}
-	p.Add(m.leaks, m.gaveUp, m.reprocessed, m.neverSent)
+	p.Add(m.leaks, m.gaveUp, m.reprocessed, m.neverSent, m.dropped, m.paused)
 	m.legend(p, outages, paused, restarts, disables)
 	note := m.note(rep, rows, opts, len(outages.rs) > 0)
 	if sn := sampleNote(rep, rows); sn != "" {
@@ -219,6 +219,9 @@ func (ax timelineAxis) span(rep *Report, rows []timelineRow) (lo, hi float64) {
 			for _, a := range ev.Attempts {
 				hi = max(hi, ax.event(row.run, ev, a.Time))
 				lo = min(lo, ax.event(row.run, ev, a.Time))
+			}
+			if len(ev.Attempts) == 0 && !ev.Due.IsZero() && !ax.log {
+				hi = max(hi, ax.run(row.run, ev.Due)) // never sent: marked when due
 			}
 		}
 	}
@@ -256,8 +259,11 @@ type timelineMarks struct {
 	gaveUp      *glyphs
 	reprocessed *rowNotes
 	neverSent   *glyphs
-	spans       *segments
-	ttlWords    []string
+	// dropped and paused are the events never sent for the provider's own
+	// outage, and for a disable that lasted a while.
+	dropped, paused *glyphs
+	spans           *segments
+	ttlWords        []string
 }
 
 // newTimelineMarks returns empty marks for n rows, the glyph size
@@ -274,6 +280,8 @@ func newTimelineMarks(n int) *timelineMarks {
 		gaveUp:      &glyphs{style: draw.GlyphStyle{Color: colRed, Radius: radius * 1.3, Shape: endBar{width: vg.Points(3)}}},
 		reprocessed: &rowNotes{text: text.Style{Color: colRed, Font: boldSans(rowLabelSize(n)), Handler: plot.DefaultTextHandler}},
 		neverSent:   &glyphs{style: draw.GlyphStyle{Color: colBlack, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}},
+		dropped:     &glyphs{style: draw.GlyphStyle{Color: colVermilion, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}},
+		paused:      &glyphs{style: draw.GlyphStyle{Color: colPurple, Radius: radius, Shape: thickDiamond{width: vg.Points(2.5)}}},
 		spans:       &segments{style: draw.LineStyle{Color: fade(colGrey, 160), Width: vg.Points(1.5)}},
 	}
 	for _, st := range outcomeStyles {
@@ -298,11 +306,22 @@ func (m *timelineMarks) addRow(rep *Report, row timelineRow, yy float64, ax time
 			m.seen[a.Outcome] = true
 		}
 		if len(ev.Attempts) == 0 {
+			// Never sent: marked by why, at the disable moment or when it
+			// was due (at 0 on an axis of each event's own time).
+			g := m.neverSent
+			switch ev.Fate {
+			case simulator.FateDropped:
+				g = m.dropped
+			case simulator.FatePaused:
+				g = m.paused
+			}
 			switch {
 			case opts.Log:
-				m.neverSent.pts = append(m.neverSent.pts, [2]float64{0, yy})
-			case !row.run.DisabledAt.IsZero():
-				m.neverSent.pts = append(m.neverSent.pts, [2]float64{ax.run(row.run, row.run.DisabledAt), yy})
+				g.pts = append(g.pts, [2]float64{0, yy})
+			case g == m.neverSent && !row.run.DisabledAt.IsZero():
+				g.pts = append(g.pts, [2]float64{ax.run(row.run, row.run.DisabledAt), yy})
+			case !ev.Due.IsZero():
+				g.pts = append(g.pts, [2]float64{ax.run(row.run, ev.Due), yy})
 			}
 			continue
 		}
@@ -372,10 +391,19 @@ func (m *timelineMarks) legend(p *plot.Plot, outages, paused *rects, restarts, d
 	if len(m.reprocessed.notes) > 0 {
 		p.Legend.Add("×N: processed N times", m.reprocessed)
 	}
-	if len(m.neverSent.pts) > 0 {
-		g := *m.neverSent
-		g.style.Radius = vg.Points(7)
-		p.Legend.Add("never sent: endpoint disabled first", &g)
+	for _, never := range []struct {
+		g     *glyphs
+		words string
+	}{
+		{m.neverSent, "never sent: endpoint disabled first"},
+		{m.dropped, "never sent: the provider's own outage"},
+		{m.paused, "never sent: endpoint disabled a while"},
+	} {
+		if len(never.g.pts) > 0 {
+			g := *never.g
+			g.style.Radius = vg.Points(7)
+			p.Legend.Add(never.words, &g)
+		}
 	}
 	if len(restarts) > 0 {
 		p.Legend.Add("handler restarted", restarts[0])

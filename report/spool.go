@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -81,17 +82,18 @@ func (s *spool) open() error {
 // add appends rec (an attempt or attack record, by kind) to the chain of
 // the event at seq.
 func (s *spool) add(t *spoolTail, seq int, kind byte, rec *simulator.Record) error {
-	return s.chunk(t, seq, kind, rec, "")
+	return s.chunk(t, seq, kind, rec, "", time.Time{})
 }
 
 // end appends the event's fate to its chain and returns where the chain
-// ends, for its index entry.
-func (s *spool) end(t *spoolTail, seq int, fate string) (int64, error) {
-	err := s.chunk(t, seq, chunkFate, nil, fate)
+// ends, for its index entry; at is the fate's time, kept for an event
+// never attempted (EventTimeline.Due).
+func (s *spool) end(t *spoolTail, seq int, fate string, at time.Time) (int64, error) {
+	err := s.chunk(t, seq, chunkFate, nil, fate, at)
 	return t.last, err
 }
 
-func (s *spool) chunk(t *spoolTail, seq int, kind byte, rec *simulator.Record, fate string) error {
+func (s *spool) chunk(t *spoolTail, seq int, kind byte, rec *simulator.Record, fate string, at time.Time) error {
 	if s.closed {
 		return ErrClosed
 	}
@@ -125,6 +127,9 @@ func (s *spool) chunk(t *spoolTail, seq int, kind byte, rec *simulator.Record, f
 		e.record(rec)
 	} else {
 		e.str(fate)
+		if first {
+			e.time(at) // an event never attempted: when it was due
+		}
 	}
 	var hdr [binary.MaxVarintLen64]byte
 	h := binary.PutUvarint(hdr[:], uint64(len(e.b)))
@@ -194,6 +199,9 @@ func (s *spool) get(seq int, last int64) (*EventTimeline, error) {
 			d.record(&ev.Attacks[len(ev.Attacks)-1])
 		case chunkFate:
 			ev.Fate = d.str()
+			if kind&chunkFirst != 0 {
+				ev.Due = d.time()
+			}
 		default:
 			d.fail()
 		}

@@ -63,7 +63,7 @@ func roundTrip(t *testing.T, ev *EventTimeline) *EventTimeline {
 	t.Helper()
 	s := &spool{dir: t.TempDir()}
 	defer s.close()
-	var tail spoolTail
+	tail := spoolTail{id: ev.ID} // as hold starts an event never attempted
 	for i := range ev.Attempts {
 		if err := s.add(&tail, ev.Seq, chunkAttempt, &ev.Attempts[i]); err != nil {
 			t.Fatal(err)
@@ -75,7 +75,7 @@ func roundTrip(t *testing.T, ev *EventTimeline) *EventTimeline {
 		}
 	}
 	if ev.Fate != "" {
-		if _, err := s.end(&tail, ev.Seq, ev.Fate); err != nil {
+		if _, err := s.end(&tail, ev.Seq, ev.Fate, ev.Due); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,6 +93,14 @@ func TestSpoolCodecKeepsEveryField(t *testing.T) {
 	fillAll(t, &all)
 	t.Run("all fields", func(t *testing.T) {
 		ev := &EventTimeline{ID: all.EventID, Seq: 42, Fate: "delivered", Attempts: []simulator.Record{all, all}, Attacks: []simulator.Record{all}}
+		if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
+			t.Errorf("round trip changed the timeline:\n got %+v\nwant %+v", got, ev)
+		}
+	})
+	// An event never attempted keeps when it was due, which a chart marks.
+	t.Run("never attempted", func(t *testing.T) {
+		due := time.Date(2026, 1, 1, 0, 10, 15, 275798570, time.UTC)
+		ev := &EventTimeline{ID: "evt_dropped", Seq: 6, Fate: simulator.FateDropped, Due: due}
 		if got := roundTrip(t, ev); !reflect.DeepEqual(got, ev) {
 			t.Errorf("round trip changed the timeline:\n got %+v\nwant %+v", got, ev)
 		}

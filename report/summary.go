@@ -335,6 +335,10 @@ type EventTimeline struct {
 	Seq      int
 	Attempts []simulator.Record
 	Fate     string
+	// Due is, for an event never attempted, when it was due: the time its
+	// fate was decided (dropped in the provider's outage, paused, or lost
+	// to a disable); zero for an event attempted.
+	Due time.Time
 	// Attacks are the attack requests sent beside the event's attempts.
 	Attacks []simulator.Record
 	// dropped marks a timeline held in case it was needed, and not kept.

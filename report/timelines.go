@@ -166,8 +166,11 @@ func (r *runAgg) endTimeline(ev *eventAgg, rec *simulator.Record) error {
 	switch {
 	case ev.timeline != nil:
 		ev.timeline.Fate = rec.Fate
+		if len(ev.timeline.Attempts) == 0 {
+			ev.timeline.Due = rec.Time
+		}
 	case ev.spooled != nil:
-		last, err := r.spool.end(ev.spooled, rec.Seq, rec.Fate)
+		last, err := r.spool.end(ev.spooled, rec.Seq, rec.Fate, rec.Time)
 		if err != nil {
 			return err
 		}
