@@ -60,8 +60,11 @@ func Interrupted(ctx context.Context) bool {
 // person pressing Ctrl-C again takes longer than this.
 const SameInterrupt = time.Second
 
-// Context returns a context cancelled by the first SIGINT or SIGTERM (the
-// first after o.Soft's, when there is one): the run stops new attempts,
+// Context returns a context cancelled by the first SIGINT, SIGTERM or
+// SIGHUP (the terminal closed, which would otherwise kill the process and
+// leave the demo's files, the handler --exec started and the results
+// stream unended), the first after o.Soft's when there is one: the run
+// stops new attempts,
 // lets those in flight finish, and still writes its report and results;
 // o.Note.First says so on stderr. Another signal within SameInterrupt is
 // the same interrupt. A later one exits at once with o.ExitCode, after the
@@ -73,7 +76,7 @@ func Context(parent context.Context, stderr io.Writer, o Options) (context.Conte
 	}
 	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		// next waits for a signal that is not the one before it delivered

@@ -34,25 +34,30 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestFirstInterruptCancels: the first SIGINT cancels the context as an
-// interrupt and says what the command does next.
+// TestFirstInterruptCancels: the first SIGINT, SIGTERM or SIGHUP (a
+// closed terminal) cancels the context as an interrupt and says what the
+// command does next, rather than killing the process.
 func TestFirstInterruptCancels(t *testing.T) {
-	stderr := newLockedBuffer()
-	ctx, stop := Context(context.Background(), stderr, Options{Note: Note{First: "writing the partial report"}})
-	if Interrupted(ctx) {
-		t.Fatal("interrupted before any signal")
-	}
-	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	<-ctx.Done()
-	<-stderr.wrote
-	if !Interrupted(ctx) {
-		t.Errorf("cause %v, want an interrupt", context.Cause(ctx))
-	}
-	stop()
-	if got, want := stderr.String(), "\nretrysim: interrupted: writing the partial report (interrupt again to exit now)\n"; got != want {
-		t.Errorf("stderr %q, want %q", got, want)
+	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(s.String(), func(t *testing.T) {
+			stderr := newLockedBuffer()
+			ctx, stop := Context(context.Background(), stderr, Options{Note: Note{First: "writing the partial report"}})
+			if Interrupted(ctx) {
+				t.Fatal("interrupted before any signal")
+			}
+			if err := syscall.Kill(syscall.Getpid(), s); err != nil {
+				t.Fatal(err)
+			}
+			<-ctx.Done()
+			<-stderr.wrote
+			if !Interrupted(ctx) {
+				t.Errorf("cause %v, want an interrupt", context.Cause(ctx))
+			}
+			stop()
+			if got, want := stderr.String(), "\nretrysim: interrupted: writing the partial report (interrupt again to exit now)\n"; got != want {
+				t.Errorf("stderr %q, want %q", got, want)
+			}
+		})
 	}
 }
 
