@@ -307,13 +307,19 @@ func (m *timelineMarks) addRow(rep *Report, row timelineRow, yy float64, ax time
 		}
 		if len(ev.Attempts) == 0 {
 			// Never sent: marked by why, at the disable moment or when it
-			// was due (at 0 on an axis of each event's own time).
-			g := m.neverSent
+			// was due (at 0 on an axis of each event's own time). An event
+			// an interrupt kept from its first attempt has no mark: each
+			// mark's legend names a reason that was not its.
+			var g *glyphs
 			switch ev.Fate {
+			case simulator.FateDisabled:
+				g = m.neverSent
 			case simulator.FateDropped:
 				g = m.dropped
 			case simulator.FatePaused:
 				g = m.paused
+			default:
+				continue
 			}
 			switch {
 			case opts.Log:
