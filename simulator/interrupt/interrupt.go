@@ -63,7 +63,8 @@ const SameInterrupt = time.Second
 // Context returns a context cancelled by the first SIGINT, SIGTERM or
 // SIGHUP (the terminal closed, which would otherwise kill the process and
 // leave the demo's files, the handler --exec started and the results
-// stream unended), the first after o.Soft's when there is one: the run
+// stream unended; a SIGHUP the process was started ignoring, as under
+// nohup, stays ignored), the first after o.Soft's when there is one: the run
 // stops new attempts,
 // lets those in flight finish, and still writes its report and results;
 // o.Note.First says so on stderr. Another signal within SameInterrupt is
@@ -76,7 +77,13 @@ func Context(parent context.Context, stderr io.Writer, o Options) (context.Conte
 	}
 	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	// A process started with SIGHUP ignored (nohup) was asked to outlive
+	// its terminal: notifying would un-ignore it, and a closed terminal
+	// would end the run.
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(sig, syscall.SIGHUP)
+	}
 	done := make(chan struct{})
 	go func() {
 		// next waits for a signal that is not the one before it delivered

@@ -5,10 +5,13 @@ package interrupt
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // lockedBuffer is stderr written by the watcher's goroutine.
@@ -81,5 +84,31 @@ func TestSoftEndFirst(t *testing.T) {
 	}
 	if got := stderr.String(); !strings.Contains(got, "retrysim: ending (interrupt again to cut them short)") {
 		t.Errorf("stderr %q does not say the command ends", got)
+	}
+}
+
+// TestIgnoredHangupStaysIgnored: a process started with SIGHUP ignored
+// (under nohup) was asked to outlive its terminal; watching for interrupts
+// does not undo that, so a closed terminal does not end the run.
+func TestIgnoredHangupStaysIgnored(t *testing.T) {
+	if !signal.Ignored(syscall.SIGHUP) {
+		// Only Notify un-ignores a signal (Reset leaves it ignored), and
+		// Stop then gives it back its default.
+		t.Cleanup(func() {
+			c := make(chan os.Signal, 1)
+			signal.Notify(c, syscall.SIGHUP)
+			signal.Stop(c)
+		})
+	}
+	signal.Ignore(syscall.SIGHUP)
+	ctx, stop := Context(context.Background(), newLockedBuffer(), Options{Note: Note{First: "writing the partial report"}})
+	defer stop()
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+		t.Errorf("an ignored SIGHUP interrupted the run: %v", context.Cause(ctx))
+	case <-time.After(200 * time.Millisecond):
 	}
 }
