@@ -64,8 +64,9 @@ func drawTTLChart(c draw.Canvas, rep *Report) error {
 		}
 		if total == 0 {
 			// No solid line for a share of nothing: a flat 0 would read
-			// as a TTL that works.
-			title = r.Policy + " · no duplicate arrived in this run"
+			// as a TTL that works. Duplicates may have come before a key
+			// was stored (a retry after a 500): none came after one.
+			title = r.Policy + " · no duplicate after a key in this run"
 			if small {
 				title = r.Policy + " · no dup."
 			}

@@ -59,7 +59,7 @@ func TestTTLChoicesLabelledOverTheirLines(t *testing.T) {
 }
 
 // The TTL chart's legend and note name only the lines its panels draw: no
-// "this run" where no duplicate arrived (its panel draws no solid line),
+// "this run" where no duplicate came after a key (its panel draws no solid line),
 // no "worst case" for a policy that does not retry.
 func TestTTLLegendNamesOnlyLinesDrawn(t *testing.T) {
 	cases := []struct {
@@ -98,7 +98,7 @@ func TestTTLLegendNamesOnlyLinesDrawn(t *testing.T) {
 }
 
 // A TTL panel's title stays within its panel: "discord · no duplicate
-// arrived in this run", centred over the last panel of a row, ran into
+// after a key in this run", centred over the last panel of a row, ran into
 // the legend's column.
 func TestTTLPanelTitlesStayInTheirPanels(t *testing.T) {
 	rep := layoutRun(t, policies.NamedDefaults(), "flaky-network", 20)

@@ -157,9 +157,10 @@ func thousandsIn(s string, n int) string {
 }
 
 // ttlChartNote is the TTL chart's note: what its solid and dashed lines
-// are, for those it draws (obs: a run had duplicates; worst: a policy
-// retries), and when no panel has a solid line, why; longest are the
-// longest waits its dots mark, the one of a single panel said.
+// are, for those it draws (obs: a run had duplicates after a stored key;
+// worst: a policy retries), and when no panel has a solid line, why;
+// longest are the longest waits its dots mark, the one of a single panel
+// said.
 func ttlChartNote(obs, worst bool, longest []time.Duration) string {
 	var s []string
 	if obs {
@@ -172,7 +173,7 @@ func ttlChartNote(obs, worst bool, longest []time.Duration) string {
 			s = append(s, "The dot is where it reaches 0: the longest wait from a stored key to a duplicate.")
 		}
 	} else {
-		s = append(s, "No duplicate arrived, so no panel has a solid line.")
+		s = append(s, "No duplicate came after a stored key, so no panel has a solid line.")
 	}
 	if worst {
 		s = append(s, "Dashed: worst case, the handler did the work at the first attempt and every answer was lost, so each retry of the schedule arrives.")
