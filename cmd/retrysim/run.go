@@ -252,7 +252,7 @@ func (f *runFlags) validate(ctx context.Context, st *settings, stderr io.Writer)
 	var shardErrs []error
 	p.shard, shardErrs = f.tenantFlags.parse(f.runID, os.Getenv)
 	errs = append(errs, shardErrs...)
-	if err := f.tenantFlags.checkBy(of.by); err != nil {
+	if err := advice.ByTenant(of.by, f.tenantFlags.tenants); err != nil {
 		errs = append(errs, err)
 	}
 	if p.tls, err = tlsConfig(f.insecure, f.ca); err != nil {

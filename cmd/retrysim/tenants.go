@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/pflag"
 
-	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
 	"github.com/retrysim/retrysim/simulator"
 )
@@ -28,13 +25,4 @@ func (t *tenantFlags) parse(runID string, getenv func(string) string) (simulator
 		t.tenants = 1 // a command without the flag (proxy)
 	}
 	return advice.Tenants(t.tenants, t.shard, runID, getenv)
-}
-
-// checkBy refuses a chart by tenant of a run of one: it would find nothing
-// to draw only once the run is over.
-func (t *tenantFlags) checkBy(by string) error {
-	if by == report.ByTenant && t.tenants <= 1 {
-		return errors.New("--by tenant draws a row per tenant, and this run has one: give --tenants N (N above 1) to spread the events over N senders")
-	}
-	return nil
 }

@@ -1,10 +1,22 @@
 package advice
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/simulator"
 )
+
+// ByTenant refuses --by tenant for a run of tenants senders when there is
+// only one: the chart draws a row per tenant, and would find none to draw
+// only once the run is over.
+func ByTenant(by string, tenants int) error {
+	if by == report.ByTenant && tenants <= 1 {
+		return errors.New("--by tenant draws a row per tenant, and this run has one: give --tenants N (N above 1) to spread the events over N senders")
+	}
+	return nil
+}
 
 // Tenants checks --tenants and --shard against the --run-id given (""
 // for none) and returns the shard (the zero Shard for a whole run): a

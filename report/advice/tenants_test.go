@@ -3,8 +3,25 @@ package advice_test
 import (
 	"testing"
 
+	"github.com/retrysim/retrysim/report"
 	"github.com/retrysim/retrysim/report/advice"
 )
+
+// TestByTenant: a chart by tenant needs a run of several tenants; a chart
+// by event takes any run.
+func TestByTenant(t *testing.T) {
+	for _, tenants := range []int{0, 1} {
+		if err := advice.ByTenant(report.ByTenant, tenants); err == nil || !contains(err.Error(), "give --tenants N (N above 1)") {
+			t.Errorf("--by tenant of %d tenants: %v", tenants, err)
+		}
+	}
+	if err := advice.ByTenant(report.ByTenant, 2); err != nil {
+		t.Errorf("--by tenant of 2 tenants: %v", err)
+	}
+	if err := advice.ByTenant(report.ByEvent, 1); err != nil {
+		t.Errorf("--by event of 1 tenant: %v", err)
+	}
+}
 
 // TestTenantsAndShards: a shard needs tenants to spread, no more shards
 // than tenants, and the run's id; a whole run is the zero shard.
