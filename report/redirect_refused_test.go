@@ -180,6 +180,13 @@ func TestFollowedRedirectToNothingIsExplained(t *testing.T) {
 					t.Errorf("%s: the report blames a broken connection or a failing handler:\n%s", format, out)
 				}
 			}
+			// The redirects gate is about redirects slack does not follow:
+			// it passes, and does not say that no delivery failed on one.
+			g := report.CheckGates(runs, []report.Gate{report.GateRedirects}, report.GateOptions{})[0]
+			want := "no delivery failed on a redirect that slack does not follow; 12 attempts followed one to " + dead + ", where no connection could be made"
+			if g.Status != report.GatePass || g.Message != want {
+				t.Errorf("redirects gate %s: %q, want pass: %q", g.Status, g.Message, want)
+			}
 		})
 	}
 }

@@ -47,6 +47,8 @@ func (w words) gateSeen(g *GateResult, opts GateOptions) string {
 		return slowResponsesSeen(g, opts)
 	case GateRedirects:
 		switch {
+		case g.Status == GatePass && r.RedirectsUnreached > 0:
+			return unreachedRedirectGate(r)
 		case g.Status == GatePass:
 			return "no delivery failed on a redirect"
 		case g.Reason == GateRedirectRefused:

@@ -56,6 +56,15 @@ func unreachedRedirectCause(r *Summary) string {
 	return fmt.Sprintf("%d× your handler redirected to %s, which did not accept the connection: the request was never sent there (connection_failed)", r.UnreachedRedirectArrivals, r.RedirectUnreachedTo)
 }
 
+// unreachedRedirectGate is the redirects gate's message when it passed
+// though deliveries failed where a redirect the provider followed led:
+// the gate is about redirects the provider does not follow, and those
+// failures are not that.
+func unreachedRedirectGate(r *Summary) string {
+	return fmt.Sprintf("no delivery failed on a redirect that %s does not follow; %s followed one to %s, where no connection could be made",
+		r.Provider, counted(r.RedirectsUnreached, "attempt", "attempts"), r.RedirectUnreachedTo)
+}
+
 // refusedRedirectGate is the redirects gate's message when the only
 // redirects were ones retrysim refused to follow: whether the provider
 // would get anywhere by following them is not known.
