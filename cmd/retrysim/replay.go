@@ -19,7 +19,6 @@ import (
 	"github.com/retrysim/retrysim/simulator/capture"
 	"github.com/retrysim/retrysim/simulator/demo"
 	"github.com/retrysim/retrysim/simulator/interrupt"
-	"github.com/retrysim/retrysim/simulator/oracle"
 )
 
 type replayFlags struct {
@@ -193,8 +192,8 @@ func (f *replayFlags) validate(st *settings, stdin io.Reader) (cfg simulator.Rep
 	if f.entry < 0 {
 		errs = append(errs, fmt.Errorf("--entry: %d is not an entry: HAR entries count from 1", f.entry))
 	}
-	if oracle.IsDatabaseURL(f.effectsURL) {
-		errs = append(errs, errors.New(`--effects-url: replay reads its effects from a URL answering {"<dedup id>": <times processed>}, not from a database; run and proxy read one (postgres://, mysql://, sqlite:PATH) with --effects-query`))
+	if err := advice.ReplayOracle(f.effectsURL); err != nil {
+		errs = append(errs, err)
 	}
 	if err := advice.Limit("times", "", simulator.CheckReplayTimes(f.times)); err != nil {
 		errs = append(errs, err)

@@ -24,3 +24,18 @@ func TestReplayGates(t *testing.T) {
 		t.Errorf("an unknown gate: %q", messages(errs))
 	}
 }
+
+// TestReplayOracle: replay reads an HTTP oracle; a database URL is
+// refused, saying which commands read one.
+func TestReplayOracle(t *testing.T) {
+	for _, url := range []string{"", "http://127.0.0.1:3000/_retrysim/effects"} {
+		if err := advice.ReplayOracle(url); err != nil {
+			t.Errorf("%q: %v", url, err)
+		}
+	}
+	for _, url := range []string{"postgres://app@127.0.0.1/app", "mysql://app@127.0.0.1/app", "sqlite:app.db"} {
+		if err := advice.ReplayOracle(url); err == nil || !contains(err.Error(), "not from a database; run and proxy read one") {
+			t.Errorf("%q: %v", url, err)
+		}
+	}
+}
