@@ -602,6 +602,31 @@ func TestStormBarShowsEveryOutcomeItHolds(t *testing.T) {
 	}
 }
 
+// The storm chart of a run draws every part of its bars that holds an
+// attempt at least minSegment tall: at 20,000 events the late retries, a
+// few a minute beside the peak's hundreds, were bars under a pixel.
+func TestStormChartDrawsEveryPartItHolds(t *testing.T) {
+	rep := layoutRun(t, []string{"stripe"}, "flaky-network", 20000)
+	rec := drawOn(t, rep, ChartOptions{Chart: ChartStorm})
+	outcome := map[color.Color]bool{}
+	for _, st := range outcomeStyles {
+		outcome[st.colour] = true
+	}
+	parts := 0
+	for _, f := range rec.fills {
+		if !outcome[f.col] {
+			continue
+		}
+		parts++
+		if h := f.box.Max.Y - f.box.Min.Y; h < vg.Points(minSegment)-0.01 {
+			t.Errorf("a part of a bar at %.0f drawn %.2fpt tall, want at least %dpt", f.box.Min.X, h, minSegment)
+		}
+	}
+	if parts < 50 {
+		t.Fatalf("%d parts of bars drawn: not the chart the test is about", parts)
+	}
+}
+
 // A log-time timeline draws no line for a restart of the handler (it is a
 // moment of the run, not of each event): its note says when they were, as
 // it says when the endpoint was disabled.
