@@ -8,8 +8,39 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 )
+
+// shownURL is rawURL as an error quotes it: a password in it masked as
+// url.URL.Redacted masks it, as a password too short to be redacted would
+// show, also when rawURL cannot be parsed (its userinfo is then what
+// precedes the last "@" of what follows "://", up to the path).
+func shownURL(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		if u.User == nil {
+			return rawURL
+		}
+		return u.Redacted()
+	}
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return rawURL
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return rawURL
+	}
+	user, _, hasPassword := strings.Cut(authority[:at], ":")
+	if !hasPassword {
+		return rawURL
+	}
+	return scheme + "://" + user + ":xxxxx" + rest[at:]
+}
 
 // ErrRemoteTarget is returned, wrapped, when a target is not on this machine
 // and remote targets were not allowed.
@@ -36,12 +67,7 @@ func CheckTarget(ctx context.Context, rawURL string, allowRemote bool) error {
 // CheckTargetWith is CheckTarget with the resolver given.
 func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote bool) error {
 	u, err := url.Parse(rawURL)
-	// The URL as an error quotes it: a password in it masked, as a
-	// password too short to be redacted would show.
-	shown := rawURL
-	if err == nil && u.User != nil {
-		shown = u.Redacted()
-	}
+	shown := shownURL(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, shown)
 	}

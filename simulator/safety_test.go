@@ -63,6 +63,9 @@ func TestCheckTarget(t *testing.T) {
 		// redact.MinLength would show as it is.
 		{url: "ftp://u:pw12@127.0.0.1/", want: ErrConfig, says: `"ftp://u:xxxxx@127.0.0.1/" is not an http`},
 		{url: "http://u:pw12@127.0.0.1:99999/", want: ErrConfig, says: `"http://u:xxxxx@127.0.0.1:99999/": port 99999`},
+		// Also in a URL that cannot be parsed.
+		{url: "http://u:pw12@[::1/hook", want: ErrConfig, says: `"http://u:xxxxx@[::1/hook" is not an http`},
+		{url: "http://u@[::1/hook", want: ErrConfig, says: `"http://u@[::1/hook" is not an http`},
 		{url: "127.0.0.1:3000", want: ErrConfig},
 		{url: "http:///nohost", want: ErrConfig},
 		{url: "http://[::1/", want: ErrConfig},
