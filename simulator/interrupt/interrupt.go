@@ -61,16 +61,15 @@ func Interrupted(ctx context.Context) bool {
 const SameInterrupt = time.Second
 
 // Context returns a context cancelled by the first SIGINT, SIGTERM or
-// SIGHUP (the terminal closed, which would otherwise kill the process and
-// leave the demo's files, the handler --exec started and the results
-// stream unended; a SIGHUP the process was started ignoring, as under
-// nohup, stays ignored), the first after o.Soft's when there is one: the run
-// stops new attempts,
-// lets those in flight finish, and still writes its report and results;
-// o.Note.First says so on stderr. Another signal within SameInterrupt is
-// the same interrupt. A later one exits at once with o.ExitCode, after the
-// exit-now hooks (see OnExitNow) and o.Cleanup. The function returned
-// stops watching.
+// SIGHUP, the first after o.Soft's when there is one: the run stops new
+// attempts, lets those in flight finish, and still writes its report and
+// results; o.Note.First says so on stderr. (A closed terminal's SIGHUP
+// would otherwise kill the process and leave the demo's files, the
+// handler --exec started and the results stream unended; a SIGHUP the
+// process was started ignoring, as under nohup, stays ignored.) Another
+// signal within SameInterrupt is the same interrupt. A later one exits at
+// once with o.ExitCode, after the exit-now hooks (see OnExitNow) and
+// o.Cleanup. The function returned stops watching.
 func Context(parent context.Context, stderr io.Writer, o Options) (context.Context, func()) {
 	if parent == nil {
 		parent = context.Background()
