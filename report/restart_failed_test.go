@@ -121,6 +121,8 @@ func TestStoppedRunsTimelineTitle(t *testing.T) {
 			"STOPPED at a failed restart (stripe +30m): 5 of 6 events started, 4 delivered"},
 		{"beside an interrupted run", [][]simulator.Record{stopped("stripe"), cut("shopify")},
 			"INTERRUPTED · STOPPED at a failed restart (stripe +30m): 4 of 6 events started, 2 delivered"},
+		{"two stopped", [][]simulator.Record{stopped("stripe"), stopped("shopify")},
+			"STOPPED at failed restarts (stripe +30m, shopify +30m): 4 of 6 events started, 2 delivered"},
 		{"interrupted alone", [][]simulator.Record{cut("stripe")},
 			"INTERRUPTED: 2 of 3 events started, 1 delivered"},
 	} {

@@ -121,8 +121,9 @@ func chartTotals(rep *Report) string {
 // chartCut says what cut the chart's runs short, decided as the text
 // report decides its STOPPED and INTERRUPTED lines: "INTERRUPTED"; "STOPPED
 // at the failed restart (+30m)" for a run a failed restart of its handler
-// stopped; "STOPPED at a failed restart (stripe +30m)" among several runs,
-// after "INTERRUPTED · " when another of them was interrupted.
+// stopped; "STOPPED at a failed restart (stripe +30m)" among several runs
+// ("STOPPED at failed restarts (stripe +30m, shopify +45m)" for more than
+// one), after "INTERRUPTED · " when another of them was interrupted.
 func chartCut(rep *Report) string {
 	var stops []string
 	interrupted := false
@@ -144,7 +145,7 @@ func chartCut(rep *Report) string {
 	case len(rep.Runs) == 1:
 		return "STOPPED at the failed restart (" + stops[0] + ")"
 	}
-	s := "STOPPED at a failed restart (" + strings.Join(stops, ", ") + ")"
+	s := plural(len(stops), "STOPPED at a failed restart (", "STOPPED at failed restarts (") + strings.Join(stops, ", ") + ")"
 	if interrupted {
 		s = "INTERRUPTED · " + s
 	}
