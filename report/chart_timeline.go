@@ -452,8 +452,7 @@ func (m *timelineMarks) note(rep *Report, rows []timelineRow, opts ChartOptions,
 		replays += r.ReplaysProcessedAgain()
 	}
 	if replays > 0 {
-		note += plural(replays, " The replayed request processed more than once is an attack's, on an id of its own: no row shows it.",
-			fmt.Sprintf(" The %s replayed requests processed more than once are an attack's, on ids of their own: no row shows them.", thousands(replays)))
+		note += " " + replaysNote(replays)
 	}
 	if len(m.leaks.pts) > 0 {
 		among := ""

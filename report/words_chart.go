@@ -198,3 +198,10 @@ func restartTimes(at []time.Duration) string {
 	}
 	return "at " + strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
+
+// replaysNote is a timeline note's sentence on the n replayed requests an
+// attack sent that were processed more than once, which no row shows.
+func replaysNote(n int) string {
+	return plural(n, "The replayed request processed more than once is an attack's, on an id of its own: no row shows it.",
+		fmt.Sprintf("The %s replayed requests processed more than once are an attack's, on ids of their own: no row shows them.", thousands(n)))
+}
