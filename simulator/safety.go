@@ -12,11 +12,12 @@ import (
 	"syscall"
 )
 
-// shownURL is rawURL as an error quotes it: a password in it masked as
-// url.URL.Redacted masks it, as a password too short to be redacted would
-// show, also when rawURL cannot be parsed (its userinfo is then what
-// precedes the last "@" of what follows "://", up to the path).
-func shownURL(rawURL string) string {
+// DisplayURL is rawURL as retrysim shows it (reports, errors): a password
+// in it masked as url.URL.Redacted masks it (the request still sends it),
+// as a password too short to be redacted would show, also when rawURL
+// cannot be parsed (its userinfo is then what precedes the last "@" of
+// what follows "://", up to the path).
+func DisplayURL(rawURL string) string {
 	if u, err := url.Parse(rawURL); err == nil {
 		if u.User == nil {
 			return rawURL
@@ -67,7 +68,7 @@ func CheckTarget(ctx context.Context, rawURL string, allowRemote bool) error {
 // CheckTargetWith is CheckTarget with the resolver given.
 func CheckTargetWith(ctx context.Context, r Resolver, rawURL string, allowRemote bool) error {
 	u, err := url.Parse(rawURL)
-	shown := shownURL(rawURL)
+	shown := DisplayURL(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return fmt.Errorf("%w: %q is not an http:// or https:// URL", ErrConfig, shown)
 	}

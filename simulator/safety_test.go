@@ -122,3 +122,18 @@ func TestLoopbackOnlyDialControl(t *testing.T) {
 		})
 	}
 }
+
+// A URL's password is masked where it is shown, whether or not the URL
+// parses; a URL without one is shown as it is.
+func TestDisplayURL(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"http://alice:s3cret-password@127.0.0.1:8080/hook", "http://alice:xxxxx@127.0.0.1:8080/hook"},
+		{"http://u:pw12@[::1/hook", "http://u:xxxxx@[::1/hook"},
+		{"http://alice@127.0.0.1/hook", "http://alice@127.0.0.1/hook"},
+		{"http://127.0.0.1/hook", "http://127.0.0.1/hook"},
+	} {
+		if got := DisplayURL(c.in); got != c.want {
+			t.Errorf("DisplayURL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func runReplay(cmd *cobra.Command, f *replayFlags) error {
 	// A password in the URL's userinfo is sent, never shown; what the
 	// handler controls is printed with its control characters escaped.
 	redact.Replay(res)
-	target = redact.DisplayURL(target)
+	target = simulator.DisplayURL(target)
 	if err := report.WriteReplay(cmd.OutOrStdout(), res, f.format, target, advice.Flag); err != nil {
 		return err
 	}

@@ -384,7 +384,7 @@ func prepareOne(ctx context.Context, stderr io.Writer, f *runFlags, p *plan, pol
 			tellSecret(stderr, p.told, pol.Provider, secret, !given, f.seed)
 		}
 	case f.url != "":
-		cfg.URL, cfg.TargetName = f.url, redact.DisplayURL(f.url)
+		cfg.URL, cfg.TargetName = f.url, simulator.DisplayURL(f.url)
 		if p.maxRPS > 0 && f.maxRPS.auto {
 			fmt.Fprintf(stderr, "retrysim: %s is not on this machine: sending at most %g requests a second (--max-rps to change)\n", f.url, p.maxRPS)
 		}

@@ -19,17 +19,10 @@ func TestPrintable(t *testing.T) {
 	}
 }
 
-// A URL's password is masked where it is shown, and its credentials are
-// secrets to redact elsewhere.
+// A URL's credentials are secrets to redact wherever it is quoted.
 func TestURLCredentials(t *testing.T) {
 	const u = "http://alice:s3cret-password@127.0.0.1:8080/hook"
-	if got := DisplayURL(u); got != "http://alice:xxxxx@127.0.0.1:8080/hook" {
-		t.Errorf("DisplayURL = %q", got)
-	}
 	if got := URLSecrets(u); len(got) != 2 || got[0] != "alice" || got[1] != "s3cret-password" {
 		t.Errorf("URLSecrets = %q", got)
-	}
-	if got := DisplayURL("http://127.0.0.1/hook"); got != "http://127.0.0.1/hook" {
-		t.Errorf("DisplayURL changed a URL without credentials: %q", got)
 	}
 }

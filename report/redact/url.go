@@ -2,16 +2,6 @@ package redact
 
 import "net/url"
 
-// DisplayURL is rawURL as reports show it: a password in its userinfo is
-// masked (the request still sends it).
-func DisplayURL(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		return rawURL
-	}
-	return u.Redacted()
-}
-
 // URLSecrets are the credentials in rawURL's userinfo, to be Marker
 // wherever the URL is quoted whole (an error, a log line).
 func URLSecrets(rawURL string) []string {
